@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The arrows between layers are enforced here: the model and view models never see the network,
+// and the network core never sees the scoreboard. See docs/architecture.md.
+let package = Package(
+    name: "Courtside",
+    products: [
+        .library(name: "CourtsideModel", targets: ["CourtsideModel"]),
+        .library(name: "CourtsideViewModels", targets: ["CourtsideViewModels"]),
+        .library(name: "CourtsideNet", targets: ["CourtsideNet"]),
+        .executable(name: "courtside-echo", targets: ["CourtsideEcho"]),
+        .executable(name: "courtside-load", targets: ["CourtsideLoad"]),
+        .executable(name: "courtside-fuzz-http", targets: ["CourtsideFuzzHTTP"]),
+        .executable(name: "courtside-fuzz-websocket", targets: ["CourtsideFuzzWebSocket"]),
+    ],
+    targets: [
+        // C libraries from Debian packages, with `static inline` shims for the macros Swift cannot import.
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
+        .systemLibrary(
+            name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // 1. Model: pure, deterministic value types.
+        .target(name: "CourtsideModel"),
+        // 2. View models: Dynamic<T>, the tutorial's editors, and the JSON Patch presenter.
+        .target(name: "CourtsideViewModels", dependencies: ["CourtsideModel"]),
+
+        // 3. Network core: protocol state machines first (testable in memory), then the epoll layer.
+        .target(name: "CourtsideHTTP"),
+        .target(name: "CourtsideWebSocket", dependencies: ["CourtsideHTTP"]),
+        .target(name: "CourtsideTLS", dependencies: ["COpenSSL"]),
+        .target(
+            name: "CourtsideNet",
+            dependencies: ["CLinux", "CourtsideHTTP", "CourtsideWebSocket", "CourtsideTLS"]),
+
+        // 5. Executables.
+        .executableTarget(name: "CourtsideEcho", dependencies: ["CourtsideNet"]),
+        .executableTarget(name: "CourtsideLoad", dependencies: ["CLinux", "CourtsideWebSocket", "CourtsideHTTP"]),
+        .executableTarget(name: "CourtsideFuzzHTTP", dependencies: ["CourtsideHTTP"]),
+        .executableTarget(name: "CourtsideFuzzWebSocket", dependencies: ["CourtsideWebSocket"]),
+
+        .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel"]),
+        .testTarget(name: "CourtsideViewModelTests", dependencies: ["CourtsideViewModels", "CourtsideModel"]),
+        .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP"]),
+        .testTarget(name: "CourtsideWebSocketTests", dependencies: ["CourtsideWebSocket", "CourtsideHTTP"]),
+        .testTarget(name: "CourtsideTLSTests", dependencies: ["CourtsideTLS"]),
+        .testTarget(
+            name: "CourtsideNetTests",
+            dependencies: ["CourtsideNet", "CourtsideHTTP", "CourtsideWebSocket", "CourtsideTLS", "CLinux"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,9 @@
+#ifndef COURTSIDE_CZLIB_SHIM_H
+#define COURTSIDE_CZLIB_SHIM_H
+#include <zlib.h>
+// deflateInit2/inflateInit2 are macros over the versioned entry points: Swift cannot import them.
+static inline int czlib_deflateInit2(z_streamp s, int level, int method, int windowBits, int memLevel, int strategy) {
+    return deflateInit2(s, level, method, windowBits, memLevel, strategy);
+}
+static inline int czlib_inflateInit2(z_streamp s, int windowBits) { return inflateInit2(s, windowBits); }
+#endif
