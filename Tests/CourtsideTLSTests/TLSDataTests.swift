@@ -141,9 +141,11 @@ struct TLSDataTests {
         #expect(pair.server.pendingCiphertextCount > 0)
     }
 
-    @Test("memory BIOs grown by a large transfer are released once drained")
+    @Test("memory BIOs sized by the handshake or grown by a large transfer are released once drained")
     func bioBuffersReleased() throws {
         let pair = try connectedPair()
+        #expect(pair.server.readBIOCapacity == 0)
+        #expect(pair.server.writeBIOCapacity == 0)
         let payload = [UInt8](repeating: 7, count: 256 * 1024)
         let result = try pair.send(payload, from: pair.server, to: pair.client)
         #expect(result.plaintext.count == payload.count)
