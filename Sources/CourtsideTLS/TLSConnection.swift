@@ -207,9 +207,10 @@ public final class TLSConnection {
 
     // MARK: Closing
 
-    /// Sends close_notify (RFC 8446 §6.1): it is queued in `takeCiphertext()`. No plaintext may be written
-    /// afterwards; reading still works until the peer answers. Before the handshake completes nothing can be sent,
-    /// so the connection only stops accepting writes. Idempotent.
+    /// Sends close_notify (RFC 8446 §6.1): it is queued in `takeCiphertext()`, after any plaintext written before.
+    /// No plaintext may be written afterwards; reading still works until the peer answers. During the handshake
+    /// nothing can be sent yet: writes stop at once and close_notify follows if the handshake completes (owners
+    /// that close the socket instead lose nothing). Idempotent.
     public func shutdown() {
         guard !writeClosed else { return }
         writeClosed = true
