@@ -86,3 +86,23 @@ struct GameClockTests {
         #expect(try game.rebuilt() == game)
     }
 }
+
+@Suite("Absurd instants")
+struct AbsurdInstantTests {
+    @Test("instants at the ends of Int64 saturate instead of trapping, and still replay")
+    func extremes() throws {
+        var game = makeGame(.fiba3x3)
+        try game.run(.clock(.start), at: .min)
+        #expect(game.timeLimitDeadline == at(.min + 600_000))
+        try game.move(homeAce, .twoPoints, at: .max)
+        #expect(game.winner == .home)
+        #expect(game.events.map(\.at) == [at(.min), at(.min + 600_000), at(.max)])
+        #expect(try game.rebuilt() == game)
+        var clock = GameClock()
+        clock.start(at: at(.min))
+        #expect(clock.elapsedMs(at: at(.max)) == .max)
+        #expect(at(.max).milliseconds(since: at(.min)) == .max)
+        #expect(at(.min).milliseconds(since: at(.max)) == .min)
+        #expect(at(.max).advanced(byMilliseconds: 1) == at(.max))
+    }
+}
