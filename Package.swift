@@ -30,6 +30,7 @@ let package = Package(
         .target(name: "CourtsideHTTP"),
         .target(name: "CourtsideWebSocket", dependencies: ["CourtsideHTTP"]),
         .target(name: "CourtsideTLS", dependencies: ["COpenSSL"]),
+        .target(name: "CourtsideWebSocketDeflate", dependencies: ["CourtsideWebSocket", "CZlib"]),
         .target(
             name: "CourtsideNet",
             dependencies: ["CLinux", "CourtsideHTTP", "CourtsideWebSocket", "CourtsideTLS"]),
@@ -45,6 +46,9 @@ let package = Package(
         .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP"]),
         .testTarget(name: "CourtsideWebSocketTests", dependencies: ["CourtsideWebSocket", "CourtsideHTTP"]),
         .testTarget(name: "CourtsideTLSTests", dependencies: ["CourtsideTLS"]),
+        .testTarget(
+            name: "CourtsideWebSocketDeflateTests",
+            dependencies: ["CourtsideWebSocketDeflate", "CourtsideWebSocket", "CourtsideHTTP", "CZlib"]),
         .testTarget(
             name: "CourtsideNetTests",
             dependencies: ["CourtsideNet", "CourtsideHTTP", "CourtsideWebSocket", "CourtsideTLS", "CLinux"]),
