@@ -1,0 +1,34 @@
+extension Game {
+    /// Rebuilds a game from its setup and its events; the result equals the game that recorded them.
+    public init(setup: GameSetup, replaying events: some Sequence<GameEvent>) throws(GameReplayError) {
+        self.init(setup: setup)
+        for event in events {
+            try replay(event)
+        }
+    }
+
+    /// Appends one recorded event, checking it is exactly what the game would have recorded at that point.
+    /// A failed check throws and leaves the game untouched.
+    public mutating func replay(_ event: GameEvent) throws(GameReplayError) {
+        guard event.sequence == events.count + 1 else {
+            throw .unexpectedSequence(event, expected: events.count + 1)
+        }
+        if let last = lastEventTime, event.at < last {
+            throw .timeWentBackwards(event, previous: last)
+        }
+        guard let command = event.command else {
+            // `timeLimitReached` is the only event without a command; it must sit at the limit's exact instant.
+            guard case .timeLimitReached = event.kind, event.commandID == nil,
+                pendingTimeLimit(at: event.at) == event.at
+            else { throw .inconsistent(event) }
+            _ = reachTimeLimit(at: event.at)
+            return
+        }
+        if acceptedCommands[command.id] != nil { throw .duplicateCommandID(event) }
+        if pendingTimeLimit(at: event.at) != nil { throw .missingTimeLimit(event) }
+        if let error = rejection(of: command.action, at: event.at) { throw .rejected(event, error) }
+        if case .undo(let undoes) = event.kind, undoableMoves.last != undoes { throw .inconsistent(event) }
+        let recorded = perform(command, at: event.at)
+        assert(recorded == event, "Invalid state: replayed \(event) as \(recorded)")
+    }
+}

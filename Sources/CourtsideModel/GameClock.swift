@@ -1,0 +1,47 @@
+/// The game clock: elapsed game time, counted only while running, from instants the caller passes.
+///
+/// It never reads the wall clock. A reading for an instant before the clock last started counts that run as zero,
+/// so a caller whose clock steps back sees time stand still rather than run backwards. It knows nothing of time
+/// limits: `Game` stops it at the limit and when the game finishes.
+public struct GameClock: Sendable, Hashable, Codable {
+    /// Game time run before the current run (all of it while paused).
+    public private(set) var accumulatedMs: Int64
+    /// When the current run started, or nil while paused.
+    public private(set) var runningSince: Timestamp?
+
+    /// A paused clock at 0.
+    public init() {
+        self.accumulatedMs = 0
+        self.runningSince = nil
+    }
+
+    public var isRunning: Bool { runningSince != nil }
+
+    /// Elapsed game time in milliseconds at `now`.
+    public func elapsedMs(at now: Timestamp) -> Int64 {
+        guard let runningSince else { return accumulatedMs }
+        return accumulatedMs + max(0, now.milliseconds(since: runningSince))
+    }
+
+    /// Starts the clock at `now`; returns false (and changes nothing) when it is already running.
+    @discardableResult
+    public mutating func start(at now: Timestamp) -> Bool {
+        guard runningSince == nil else { return false }
+        runningSince = now
+        return true
+    }
+
+    /// Pauses the clock at `now`, keeping the time run so far; returns false (and changes nothing) when paused.
+    @discardableResult
+    public mutating func pause(at now: Timestamp) -> Bool {
+        guard runningSince != nil else { return false }
+        accumulatedMs = elapsedMs(at: now)
+        runningSince = nil
+        return true
+    }
+
+    /// The instant at which the running clock shows `elapsedMs`, or nil while paused.
+    public func instant(whenElapsedIs elapsedMs: Int64) -> Timestamp? {
+        runningSince?.advanced(byMilliseconds: elapsedMs - accumulatedMs)
+    }
+}

@@ -1,0 +1,98 @@
+/// Everything a game starts from: its id, the two teams and the rules. A game is its setup plus its events.
+///
+/// Names are trimmed of surrounding whitespace and validated here, so every `Game` has two named teams of
+/// `Team.playerCount` named players. Decoding runs the same validation.
+public struct GameSetup: Sendable, Hashable {
+    /// The longest team or player name, in characters: long enough for real names, short enough to fit a scoreboard
+    /// line and to bound what every broadcast message carries.
+    public static let maxNameLength = 40
+
+    public let id: GameID
+    public let homeTeam: Team
+    public let awayTeam: Team
+    public let rules: Rules
+
+    public init(
+        id: GameID, homeTeam: String, homePlayers: [String], awayTeam: String, awayPlayers: [String],
+        rules: Rules = .pickup
+    ) throws(GameSetupError) {
+        self.id = id
+        self.homeTeam = try Self.validatedTeam(.home, name: homeTeam, playerNames: homePlayers)
+        self.awayTeam = try Self.validatedTeam(.away, name: awayTeam, playerNames: awayPlayers)
+        self.rules = rules
+    }
+
+    /// The team on `side`.
+    public func team(_ side: TeamSide) -> Team {
+        side == .home ? homeTeam : awayTeam
+    }
+
+    /// The player with `id` on either team, or nil.
+    public func player(_ id: PlayerID) -> Player? {
+        homeTeam.player(id) ?? awayTeam.player(id)
+    }
+
+    /// The side `id` plays for, or nil when no player has that id.
+    public func side(of id: PlayerID) -> TeamSide? {
+        if homeTeam.player(id) != nil { return .home }
+        if awayTeam.player(id) != nil { return .away }
+        return nil
+    }
+
+    private static func validatedTeam(
+        _ side: TeamSide, name: String, playerNames: [String]
+    ) throws(GameSetupError) -> Team {
+        let teamName = trimmed(name)
+        if teamName.isEmpty { throw .emptyTeamName(side) }
+        if teamName.count > maxNameLength { throw .teamNameTooLong(side, limit: maxNameLength) }
+        if playerNames.count != Team.playerCount {
+            throw .wrongPlayerCount(side, count: playerNames.count, expected: Team.playerCount)
+        }
+        var names: [String] = []
+        for (index, raw) in playerNames.enumerated() {
+            let playerName = trimmed(raw)
+            if playerName.isEmpty { throw .emptyPlayerName(side, index: index) }
+            if playerName.count > maxNameLength {
+                throw .playerNameTooLong(side, index: index, limit: maxNameLength)
+            }
+            names.append(playerName)
+        }
+        return Team(side: side, name: teamName, playerNames: names)
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}
+
+extension GameSetup: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id, homeTeam, homePlayers, awayTeam, awayPlayers, rules
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        do {
+            try self.init(
+                id: container.decode(GameID.self, forKey: .id),
+                homeTeam: container.decode(String.self, forKey: .homeTeam),
+                homePlayers: container.decode([String].self, forKey: .homePlayers),
+                awayTeam: container.decode(String.self, forKey: .awayTeam),
+                awayPlayers: container.decode([String].self, forKey: .awayPlayers),
+                rules: container.decode(Rules.self, forKey: .rules))
+        } catch let error as GameSetupError {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "Invalid game setup: \(error)"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(homeTeam.name, forKey: .homeTeam)
+        try container.encode(homeTeam.players.map(\.name), forKey: .homePlayers)
+        try container.encode(awayTeam.name, forKey: .awayTeam)
+        try container.encode(awayTeam.players.map(\.name), forKey: .awayPlayers)
+        try container.encode(rules, forKey: .rules)
+    }
+}
