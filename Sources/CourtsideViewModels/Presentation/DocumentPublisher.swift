@@ -24,6 +24,14 @@ public final class DocumentPublisher {
         self.seq = seq
     }
 
+    /// Takes the live document as published without a message: for presenters that fill a skeleton document by
+    /// binding (so the snapshot and the patches come from the same code) before anyone subscribes.
+    public func adoptLiveDocument() {
+        dirtyPaths = []
+        published = live
+        cachedSnapshot = nil
+    }
+
     /// Whether changes are waiting for ``commit(seq:)``.
     public var hasPendingChanges: Bool { !dirtyPaths.isEmpty }
 
