@@ -19,3 +19,20 @@ public enum JSONParseError: Error, Equatable, Sendable {
     /// Something other than whitespace after the value.
     case trailingBytes(offset: Int)
 }
+
+extension JSONParseError: CustomStringConvertible {
+    /// A sentence for an error message sent back to a client.
+    public var description: String {
+        switch self {
+        case .unexpectedEnd(let offset): "the input ends early (byte \(offset))"
+        case .unexpectedByte(let byte, let offset): "unexpected byte 0x\(String(byte, radix: 16)) at byte \(offset)"
+        case .invalidNumber(let offset): "malformed number at byte \(offset)"
+        case .invalidEscape(let offset): "malformed escape at byte \(offset)"
+        case .invalidUTF8(let offset): "invalid UTF-8 in the string ending at byte \(offset)"
+        case .controlCharacterInString(let offset): "unescaped control character at byte \(offset)"
+        case .duplicateKey(let key, let offset): "duplicate member \"\(key)\" at byte \(offset)"
+        case .tooDeep(let limit, let offset): "nested deeper than \(limit) levels at byte \(offset)"
+        case .trailingBytes(let offset): "unexpected data after the value at byte \(offset)"
+        }
+    }
+}

@@ -46,6 +46,7 @@ public final class GamePresenter {
 
     /// Decodes a scorer's command and applies it at `now`; the reply goes back to the scorer, and the patch (if the
     /// command changed anything) reaches ``latestPatch`` before this returns.
+    @discardableResult
     public func handle(commandBytes bytes: some Collection<UInt8>, now: Timestamp) -> CommandReply {
         switch commandDecoder.decode(bytes) {
         case .success(let command): viewModel.handle(command, now: now)
