@@ -20,7 +20,9 @@ public struct GameClock: Sendable, Hashable, Codable {
     /// Elapsed game time in milliseconds at `now`.
     public func elapsedMs(at now: Timestamp) -> Int64 {
         guard let runningSince else { return accumulatedMs }
-        return accumulatedMs + max(0, now.milliseconds(since: runningSince))
+        // Both terms are >= 0: saturate rather than trap on absurd instants.
+        let (sum, overflow) = accumulatedMs.addingReportingOverflow(max(0, now.milliseconds(since: runningSince)))
+        return overflow ? .max : sum
     }
 
     /// Starts the clock at `now`; returns false (and changes nothing) when it is already running.

@@ -88,15 +88,21 @@ public struct GameLibrary: Sendable, Hashable {
         }
     }
 
-    /// Lets time pass for every live game (see `Game.advance(to:)`); returns the events recorded, by game, in
-    /// creation order.
-    public mutating func advance(to now: Timestamp) -> [(GameID, GameEvent)] {
-        var recorded: [(GameID, GameEvent)] = []
+    /// An event recorded by `advance(to:)`, with the game it belongs to.
+    public struct TimedEvent: Sendable, Hashable {
+        public let gameID: GameID
+        public let event: GameEvent
+    }
+
+    /// Lets time pass for every live game (see `Game.advance(to:)`); returns the events recorded, in creation order
+    /// of their games.
+    public mutating func advance(to now: Timestamp) -> [TimedEvent] {
+        var recorded: [TimedEvent] = []
         for id in order where !archived.contains(id) && games[id]?.timeLimitDeadline != nil {
             guard var game = games[id] else { continue }
             games[id] = nil
             if let event = game.advance(to: now) {
-                recorded.append((id, event))
+                recorded.append(TimedEvent(gameID: id, event: event))
             }
             games[id] = game
         }

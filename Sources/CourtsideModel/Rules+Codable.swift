@@ -3,7 +3,8 @@
 /// `{"preset":"custom","targetScore":11,"winBy":2,"timeLimitMs":300000}` (`timeLimitMs` absent when untimed).
 ///
 /// The numbers are always written so a page can show them; when decoding a named preset only `preset` is read
-/// (`{"preset":"pickup"}` is enough), while `custom` is validated like `Rules.custom`.
+/// (`{"preset":"pickup"}` is enough), while `custom` is validated like `Rules.custom`
+/// (`winBy` defaults to 1 and `timeLimitMs` to none when absent).
 extension Rules: Codable {
     private enum CodingKeys: String, CodingKey {
         case preset, targetScore, winBy, timeLimitMs

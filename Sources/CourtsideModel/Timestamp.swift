@@ -20,14 +20,19 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         try container.encode(milliseconds)
     }
 
-    /// This instant moved `milliseconds` later (earlier when negative).
+    /// This instant moved `milliseconds` later (earlier when negative). Saturates at the ends of `Int64` instead
+    /// of trapping, so a corrupt journal or a wild caller clock cannot crash the server.
     public func advanced(byMilliseconds milliseconds: Int64) -> Timestamp {
-        Timestamp(milliseconds: self.milliseconds + milliseconds)
+        let (sum, overflow) = self.milliseconds.addingReportingOverflow(milliseconds)
+        guard overflow else { return Timestamp(milliseconds: sum) }
+        return Timestamp(milliseconds: milliseconds > 0 ? .max : .min)
     }
 
-    /// Milliseconds from `earlier` to this instant (negative when `earlier` is later).
+    /// Milliseconds from `earlier` to this instant (negative when `earlier` is later); saturating like `advanced`.
     public func milliseconds(since earlier: Timestamp) -> Int64 {
-        milliseconds - earlier.milliseconds
+        let (difference, overflow) = milliseconds.subtractingReportingOverflow(earlier.milliseconds)
+        guard overflow else { return difference }
+        return milliseconds > earlier.milliseconds ? .max : .min
     }
 
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {

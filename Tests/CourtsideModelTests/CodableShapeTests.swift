@@ -1,0 +1,82 @@
+import CourtsideModel
+import Foundation
+import Testing
+
+@Suite("JSON shapes of commands and events")
+struct CodableShapeTests {
+    static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    @Test("commands decode from the wire format and encode back to it")
+    func commands() throws {
+        let wire: [(String, GameCommand)] = [
+            (
+                #"{"id":"c1","move":"twoPoints","player":"away-2","type":"move"}"#,
+                .move("away-2", .twoPoints, id: "c1")
+            ),
+            (#"{"action":"start","id":"c2","type":"clock"}"#, .startClock(id: "c2")),
+            (#"{"action":"pause","id":"c3","type":"clock"}"#, .pauseClock(id: "c3")),
+            (#"{"id":"c4","type":"undo"}"#, .undo(id: "c4")),
+        ]
+        for (text, command) in wire {
+            #expect(try JSONDecoder().decode(GameCommand.self, from: Data(text.utf8)) == command)
+            #expect(try Self.json(command) == text)
+        }
+    }
+
+    @Test("malformed commands are refused")
+    func malformedCommands() {
+        for text in [
+            #"{"type":"move","id":"c1","player":"home-0","move":"dunk"}"#,
+            #"{"type":"clock","id":"c1","action":"reset"}"#,
+            #"{"type":"undo"}"#,
+            #"{"type":"timeout","id":"c1"}"#,
+        ] {
+            #expect(throws: DecodingError.self, "\(text)") {
+                try JSONDecoder().decode(GameCommand.self, from: Data(text.utf8))
+            }
+        }
+    }
+
+    @Test("events have a flat JSON shape with sequence, time and command id")
+    func events() throws {
+        let cases: [(GameEvent, String)] = [
+            (
+                GameEvent(sequence: 1, at: at(1_000), commandID: "c1", kind: .move(player: "home-0", move: .onePoint)),
+                #"{"at":1000,"commandId":"c1","move":"onePoint","player":"home-0","seq":1,"type":"move"}"#
+            ),
+            (
+                GameEvent(sequence: 2, at: at(1_500), commandID: "c2", kind: .clock(.start)),
+                #"{"action":"start","at":1500,"commandId":"c2","seq":2,"type":"clock"}"#
+            ),
+            (
+                GameEvent(sequence: 3, at: at(1_700), commandID: "c3", kind: .undo(undoes: 1)),
+                #"{"at":1700,"commandId":"c3","seq":3,"type":"undo","undoes":1}"#
+            ),
+            (
+                GameEvent(sequence: 4, at: at(601_500), commandID: nil, kind: .timeLimitReached),
+                #"{"at":601500,"seq":4,"type":"timeLimitReached"}"#
+            ),
+        ]
+        for (event, text) in cases {
+            #expect(try Self.json(event) == text)
+            #expect(try JSONDecoder().decode(GameEvent.self, from: Data(text.utf8)) == event)
+        }
+    }
+
+    @Test("every move keeps the tutorial's name on the wire")
+    func moveNames() {
+        #expect(PlayerMove.allCases.map(\.rawValue) == ["onePoint", "twoPoints", "assist", "rebound", "foul"])
+        #expect(PlayerMove.allCases.map(\.points) == [1, 2, 0, 0, 0])
+    }
+
+    @Test("an event names the command it records")
+    func eventCommand() {
+        let move = GameEvent(sequence: 1, at: at(0), commandID: "m", kind: .move(player: "away-1", move: .foul))
+        #expect(move.command == .move("away-1", .foul, id: "m"))
+        #expect(GameEvent(sequence: 2, at: at(0), commandID: nil, kind: .timeLimitReached).command == nil)
+    }
+}
