@@ -3,8 +3,9 @@
 /// This is the read-only face (ReactiveSwift's `Property`): views call ``bind(_:)`` or ``bindAndFire(_:)`` and read
 /// ``value``; only the owning view model changes it, through its ``MutableDynamic`` (the same object, kept privately).
 ///
-/// Observers run synchronously, in the order they were bound, on the thread that changed the value. A `Dynamic` is
-/// confined to one thread (one game's view models live on one event loop), so it is deliberately not `Sendable`.
+/// Observers run synchronously, in the order they were bound, on the thread that changed the value. An observer may
+/// bind and unbind, but should not change the value it observes: the observers after it would then hear the newer
+/// value before the older one. A `Dynamic` is confined to one thread (one game's view models live on one event loop), so it is deliberately not `Sendable`.
 ///
 /// When `T` is `Equatable` (known where the `Dynamic` is created), setting a value equal to the current one notifies
 /// no one: a view model can refresh every property after each command and only real changes reach the observers.

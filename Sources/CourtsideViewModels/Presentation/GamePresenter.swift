@@ -12,7 +12,8 @@ import CourtsideModel
 /// Loop-confined, like its view model.
 public final class GamePresenter {
     public let viewModel: GameScoreboardEditorViewModel
-    /// The latest patch message (nil until the first); bind to it to broadcast each one.
+    /// The latest patch message (nil until the first); bind to it to broadcast each one. Observers must not apply
+    /// commands from inside the observer (queue them instead), or later observers would see the patches out of order.
     public var latestPatch: Dynamic<PresentationMessage?> { mutableLatestPatch }
 
     private let publisher: DocumentPublisher
