@@ -1,0 +1,43 @@
+/// Why bytes from a scorer are not a command (docs/protocol.md, "Commands"). Each case carries what was wrong;
+/// ``WireErrorCode/init(_:)`` decides the code the client sees.
+public enum CommandDecodingError: Error, Equatable, Sendable {
+    /// The message is longer than the decoder's limit.
+    case tooLarge(size: Int, limit: Int)
+    /// The bytes are not JSON.
+    case malformedJSON(JSONParseError)
+    /// The JSON is not an object.
+    case notAnObject
+    /// A required member is absent.
+    case missingField(String)
+    /// A member has the wrong JSON type (`expected` names the type).
+    case wrongType(field: String, expected: String)
+    /// `type` names no command.
+    case unknownType(String)
+    /// `move` names no move.
+    case unknownMove(String)
+    /// `action` names no clock action.
+    case unknownClockAction(String)
+    /// The command id is empty or longer than the limit.
+    case invalidCommandID(length: Int, limit: Int)
+    /// The command id has a character outside `A-Z a-z 0-9 - _ . :`.
+    case invalidCommandIDCharacters
+    /// A member this command does not have (a typo such as `"plyer"` should not pass silently).
+    case unexpectedField(String)
+
+    /// A sentence for the error message's `message` member.
+    public var message: String {
+        switch self {
+        case .tooLarge(let size, let limit): "command of \(size) bytes exceeds the limit of \(limit)"
+        case .malformedJSON(let error): "not JSON: \(error)"
+        case .notAnObject: "a command must be a JSON object"
+        case .missingField(let field): "missing \"\(field)\""
+        case .wrongType(let field, let expected): "\"\(field)\" must be \(expected)"
+        case .unknownType(let type): "unknown command type \"\(type)\" (expected move, clock or undo)"
+        case .unknownMove(let move): "unknown move \"\(move)\" (expected onePoint, twoPoints, assist, rebound or foul)"
+        case .unknownClockAction(let action): "unknown clock action \"\(action)\" (expected start or pause)"
+        case .invalidCommandID(let length, let limit): "\"id\" must have 1 to \(limit) characters, not \(length)"
+        case .invalidCommandIDCharacters: "\"id\" may only contain letters, digits, \"-\", \"_\", \".\" and \":\""
+        case .unexpectedField(let field): "unexpected member \"\(field)\""
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import CourtsideModel
+
+/// The answer to one command: an ack with the sequence number whose state includes the command's effect, or an
+/// error. Replies go only to the client that sent the command; they are encoded once like every message.
+public enum CommandReply: Equatable, Sendable {
+    /// The command was applied (now or, for a repeated id, earlier); the document at `seq` reflects it.
+    case accepted(id: CommandID, seq: Int)
+    /// The command was refused; nothing changed. `id` is nil only when the input had no readable id.
+    case rejected(id: CommandID?, failure: CommandFailure)
+
+    /// The command id the reply answers.
+    public var id: CommandID? {
+        switch self {
+        case .accepted(let id, _): id
+        case .rejected(let id, _): id
+        }
+    }
+
+    /// `{"v":1,"type":"ack","id":CID,"seq":N}` or `{"v":1,"type":"error","id":CID,"code":…,"message":…}`.
+    public var json: JSONValue {
+        switch self {
+        case .accepted(let id, let seq):
+            ["v": .int(WireFormat.version), "type": "ack", "id": .string(id.rawValue), "seq": .int(seq)]
+        case .rejected(let id, let failure):
+            [
+                "v": .int(WireFormat.version), "type": "error", "id": id.map { .string($0.rawValue) } ?? .null,
+                "code": .string(failure.code.rawValue), "message": .string(failure.message),
+            ]
+        }
+    }
+
+    /// The canonical bytes of ``json``.
+    public var bytes: [UInt8] { json.canonicalBytes }
+}
+
+/// A typed refusal: the stable code and a sentence for people.
+public struct CommandFailure: Error, Equatable, Sendable {
+    public let code: WireErrorCode
+    public let message: String
+
+    public init(_ code: WireErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The failure for a game's rejection.
+    public init(_ error: GameError) {
+        self.init(WireErrorCode(error), Self.message(for: error))
+    }
+
+    static func message(for error: GameError) -> String {
+        switch error {
+        case .moveAfterFinish(let winner): "the game is finished (\(winner) won): no more moves"
+        case .clockStartAfterFinish(let winner): "the game is finished (\(winner) won): the clock cannot start"
+        case .unknownPlayer(let player): "no player \"\(player)\" in this game"
+        case .nothingToUndo: "there is no move to undo"
+        case .clockAlreadyRunning: "the clock is already running"
+        case .clockNotRunning: "the clock is not running"
+        case .commandIDReused(let id, _): "command id \"\(id)\" was already used for a different command"
+        }
+    }
+}

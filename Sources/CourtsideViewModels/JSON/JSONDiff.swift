@@ -1,0 +1,106 @@
+/// The smallest-reasonable RFC 6902 operations that turn one JSON value into another at a given path.
+///
+/// Objects are compared member by member (removed keys, then added, then changed, each in canonical key order);
+/// arrays of equal length element by element; an array whose length changed is replaced whole (our arrays are the
+/// three players of a team, so there is no list diffing to gain). Equal values give no operations.
+enum JSONDiff {
+    static func operations(from old: JSONValue?, to new: JSONValue?, at path: JSONPointer) -> [JSONPatchOperation] {
+        var operations: [JSONPatchOperation] = []
+        append(from: old, to: new, at: path, into: &operations)
+        return operations
+    }
+
+    private static func append(
+        from old: JSONValue?, to new: JSONValue?, at path: JSONPointer, into operations: inout [JSONPatchOperation]
+    ) {
+        switch (old, new) {
+        case (nil, nil):
+            return
+        case (nil, let new?):
+            operations.append(.add(path: path, value: new))
+        case (_?, nil):
+            operations.append(.remove(path: path))
+        case (let old?, let new?) where old == new:
+            return
+        case (.object(let oldMembers)?, .object(let newMembers)?):
+            for key in JSONValue.sortedKeys(oldMembers) where newMembers[key] == nil {
+                operations.append(.remove(path: path.appending(key)))
+            }
+            for key in JSONValue.sortedKeys(newMembers) where oldMembers[key] == nil {
+                operations.append(.add(path: path.appending(key), value: newMembers[key]!))
+            }
+            for key in JSONValue.sortedKeys(newMembers) {
+                if let oldValue = oldMembers[key], let newValue = newMembers[key], oldValue != newValue {
+                    append(from: oldValue, to: newValue, at: path.appending(key), into: &operations)
+                }
+            }
+        case (.array(let oldElements)?, .array(let newElements)?) where oldElements.count == newElements.count:
+            for (index, (oldValue, newValue)) in zip(oldElements, newElements).enumerated() {
+                append(from: oldValue, to: newValue, at: path.appending(index), into: &operations)
+            }
+        case (_?, let new?):
+            operations.append(.replace(path: path, value: new))
+        }
+    }
+}
+
+extension JSONValue {
+    /// The value `pointer` refers to, or `nil` if there is none (RFC 6901 §4 evaluation).
+    public func value(at pointer: JSONPointer) -> JSONValue? {
+        var current = self
+        for token in pointer.tokens {
+            switch current {
+            case .object(let members):
+                guard let next = members[token] else { return nil }
+                current = next
+            case .array(let elements):
+                guard let index = Int(token), String(index) == token, elements.indices.contains(index) else {
+                    return nil
+                }
+                current = elements[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    /// Sets (or, with `nil`, removes) the value at `pointer`, creating nothing on the way: every parent must exist.
+    /// Returns whether it could.
+    @discardableResult
+    public mutating func setValue(_ newValue: JSONValue?, at pointer: JSONPointer) -> Bool {
+        setValue(newValue, tokens: pointer.tokens[...])
+    }
+
+    private mutating func setValue(_ newValue: JSONValue?, tokens: ArraySlice<String>) -> Bool {
+        guard let token = tokens.first else {
+            guard let newValue else { return false }
+            self = newValue
+            return true
+        }
+        let rest = tokens.dropFirst()
+        switch self {
+        case .object(var members):
+            if rest.isEmpty {
+                members[token] = newValue
+            } else {
+                guard var child = members[token], child.setValue(newValue, tokens: rest) else { return false }
+                members[token] = child
+            }
+            self = .object(members)
+            return true
+        case .array(var elements):
+            guard let index = Int(token), String(index) == token, elements.indices.contains(index) else { return false }
+            if rest.isEmpty {
+                guard let newValue else { return false }  // only fixed-length arrays are edited in place
+                elements[index] = newValue
+            } else {
+                guard elements[index].setValue(newValue, tokens: rest) else { return false }
+            }
+            self = .array(elements)
+            return true
+        default:
+            return false
+        }
+    }
+}

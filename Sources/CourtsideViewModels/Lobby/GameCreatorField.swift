@@ -1,0 +1,26 @@
+import CourtsideModel
+
+/// An input of the new-game form; the description is the name a page or a JSON request uses for it, the same as
+/// the model's `GameSetupError.field` (`homeTeam`, `homePlayers[1]`, …) and `RulesError.Field`.
+public enum GameCreatorField: Hashable, Sendable, CustomStringConvertible {
+    case homeTeam
+    case awayTeam
+    /// The player name at an index (0…2) of a team.
+    case player(TeamSide, Int)
+    case preset
+    case targetScore
+    case winBy
+    case timeLimit
+
+    public var description: String {
+        switch self {
+        case .homeTeam: "homeTeam"
+        case .awayTeam: "awayTeam"
+        case .player(let side, let index): "\(side.rawValue)Players[\(index)]"
+        case .preset: "preset"
+        case .targetScore: "targetScore"
+        case .winBy: "winBy"
+        case .timeLimit: "timeLimit"
+        }
+    }
+}

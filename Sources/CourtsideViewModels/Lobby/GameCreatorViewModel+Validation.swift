@@ -1,0 +1,97 @@
+import CourtsideModel
+
+extension GameCreatorViewModel {
+    /// Player names that pass validation, to check one input at a time through `GameSetup`.
+    private static let validNames = Array(repeating: "Player", count: Team.playerCount)
+
+    /// The error of a team name, checked by `GameSetup` with every other input valid.
+    static func nameError(team side: TeamSide, name: String) -> String? {
+        setupError(
+            homeTeam: side == .home ? name : "Home", homePlayers: validNames,
+            awayTeam: side == .away ? name : "Away", awayPlayers: validNames)
+    }
+
+    /// The error of one player's name, checked the same way.
+    static func nameError(player index: Int, of side: TeamSide, name: String) -> String? {
+        var names = validNames
+        names[index] = name
+        return setupError(
+            homeTeam: "Home", homePlayers: side == .home ? names : validNames, awayTeam: "Away",
+            awayPlayers: side == .away ? names : validNames)
+    }
+
+    private static func setupError(
+        homeTeam: String, homePlayers: [String], awayTeam: String, awayPlayers: [String]
+    ) -> String? {
+        do {
+            _ = try GameSetup(
+                id: "validation", homeTeam: homeTeam, homePlayers: homePlayers, awayTeam: awayTeam,
+                awayPlayers: awayPlayers)
+            return nil
+        } catch {
+            return message(for: error)
+        }
+    }
+
+    static func message(for error: GameSetupError) -> String {
+        switch error {
+        case .emptyTeamName: "Enter the team's name"
+        case .teamNameTooLong(_, let limit): "Use at most \(limit) characters"
+        case .wrongPlayerCount(_, _, let expected): "A team has \(expected) players"
+        case .emptyPlayerName: "Enter the player's name"
+        case .playerNameTooLong(_, _, let limit): "Use at most \(limit) characters"
+        }
+    }
+
+    static func message(for error: RulesError) -> String {
+        switch error {
+        case .targetScoreOutOfRange: "Enter a target from 1 to \(Rules.maxScore)"
+        case .winByOutOfRange: "Enter a margin from 1 to \(Rules.maxScore)"
+        case .timeLimitOutOfRange: "Enter a limit above 0:00 and at most \(Rules.maxTimeLimitMs / 3_600_000) hours"
+        }
+    }
+
+    /// A whole number from a form input, or nil with the field's error recorded (empty: an error only if required).
+    static func wholeNumber(
+        _ text: String, field: GameCreatorField, required: Bool, errors: inout [GameCreatorField: String]
+    ) -> Int? {
+        let trimmed = text.trimmingWhitespace
+        if trimmed.isEmpty {
+            if required { errors[field] = "Enter a whole number" }
+            return nil
+        }
+        guard trimmed.count <= 9, let value = Int(trimmed) else {
+            errors[field] = "Enter a whole number"
+            return nil
+        }
+        return value
+    }
+
+    /// `"10"` (minutes) or `"7:30"` (minutes:seconds) in milliseconds; nil when malformed.
+    static func parseTimeLimit(_ text: String) -> Int64? {
+        let parts = text.trimmingWhitespace.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count),
+            parts.allSatisfy({ (1...6).contains($0.count) && $0.allSatisfy(\.isNumber) })
+        else { return nil }
+        guard let minutes = Int64(parts[0]) else { return nil }
+        var seconds: Int64 = 0
+        if parts.count == 2 {
+            guard parts[1].count == 2, let value = Int64(parts[1]), value < 60 else { return nil }
+            seconds = value
+        }
+        return (minutes * 60 + seconds) * 1000
+    }
+
+    /// The form's text for a limit: `"10"` for whole minutes, `"7:30"` otherwise.
+    static func timeLimitText(milliseconds: Int) -> String {
+        let totalSeconds = milliseconds / 1000
+        let seconds = totalSeconds % 60
+        return seconds == 0 ? "\(totalSeconds / 60)" : "\(totalSeconds / 60):\(seconds < 10 ? "0" : "")\(seconds)"
+    }
+}
+
+extension String {
+    fileprivate var trimmingWhitespace: String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}

@@ -1,0 +1,176 @@
+import CourtsideModel
+
+/// The tutorial's suggested "game creator": the new-game form. A page writes the inputs (strings, as a form holds
+/// them); the view model validates every field on each change and shows one error per field, so the page can
+/// put each message beside its input; ``create(in:)`` makes the game once nothing is wrong.
+///
+/// Names are validated by the model's own rules (`GameSetup`), field by field, so the form and the model can never
+/// disagree; the numbers of custom rules likewise by `Rules.custom`.
+///
+/// Loop-confined.
+public final class GameCreatorViewModel {
+    public let homeTeamName = MutableDynamic("")
+    public let awayTeamName = MutableDynamic("")
+    /// Three inputs per team.
+    public let homePlayerNames = (0..<Team.playerCount).map { _ in MutableDynamic("") }
+    public let awayPlayerNames = (0..<Team.playerCount).map { _ in MutableDynamic("") }
+    /// `pickup` (the default), `fiba3x3` or `custom`; the three inputs below count only for `custom`.
+    public let preset = MutableDynamic(Rules.Preset.pickup)
+    /// Points to win, a whole number.
+    public let targetScore = MutableDynamic("")
+    /// Lead needed at the target; empty means 1.
+    public let winBy = MutableDynamic("1")
+    /// Game-clock limit as minutes (`"10"`) or minutes and seconds (`"7:30"`); empty means untimed.
+    public let timeLimit = MutableDynamic("")
+
+    /// The error of each field that has one.
+    public var errors: Dynamic<[GameCreatorField: String]> { mutableErrors }
+    /// Whether ``create(in:)`` would succeed.
+    public var canCreate: Dynamic<Bool> { mutableCanCreate }
+
+    private let mutableErrors = MutableDynamic<[GameCreatorField: String]>([:])
+    private let mutableCanCreate = MutableDynamic(false)
+    private let bindings = DynamicBindingBag()
+
+    public init() {
+        let onChange: (Any) -> Void = { [weak self] _ in self?.revalidate() }
+        for input in [homeTeamName, awayTeamName, targetScore, winBy, timeLimit] + homePlayerNames + awayPlayerNames {
+            input.bind(onChange).store(in: bindings)
+        }
+        preset.bind(onChange).store(in: bindings)
+        revalidate()
+    }
+
+    /// Fills the inputs from a JSON request (docs/protocol.md, "Creating a game"): missing members leave their
+    /// input empty, and members of the wrong type become errors of their field through the empty input.
+    public func fill(from request: JSONValue) {
+        func text(_ value: JSONValue?) -> String {
+            switch value {
+            case .string(let text)?: text
+            case .number?: value!.intValue.map(String.init) ?? ""
+            default: ""
+            }
+        }
+        homeTeamName.value = text(request["homeTeam"])
+        awayTeamName.value = text(request["awayTeam"])
+        for (inputs, key) in [(homePlayerNames, "homePlayers"), (awayPlayerNames, "awayPlayers")] {
+            let names = request[key]?.arrayValue ?? []
+            for (index, input) in inputs.enumerated() {
+                input.value = index < names.count ? text(names[index]) : ""
+            }
+        }
+        let rules = request["rules"]
+        preset.value = rules?["preset"]?.stringValue.flatMap(Rules.Preset.init(rawValue:)) ?? .pickup
+        targetScore.value = text(rules?["targetScore"])
+        winBy.value = rules?["winBy"] == nil ? "1" : text(rules?["winBy"])
+        timeLimit.value = rules?["timeLimitMs"]?.intValue.map { Self.timeLimitText(milliseconds: $0) } ?? ""
+    }
+
+    /// The validated setup for a game with `id`, or every field's error.
+    public func makeSetup(id: GameID) -> Result<GameSetup, GameCreatorErrors> {
+        let (rules, errors) = validate()
+        guard errors.isEmpty, let rules else { return .failure(GameCreatorErrors(fields: errors)) }
+        do {
+            return .success(
+                try GameSetup(
+                    id: id, homeTeam: homeTeamName.value, homePlayers: homePlayerNames.map(\.value),
+                    awayTeam: awayTeamName.value, awayPlayers: awayPlayerNames.map(\.value), rules: rules))
+        } catch {
+            // Every field passed the same validation one by one, and fields do not depend on each other.
+            preconditionFailure("Invalid state: fields valid one by one but the setup failed with \(error)")
+        }
+    }
+
+    /// Creates the game in `library` (which picks its id), or returns every field's error.
+    public func create(in library: inout GameLibrary) -> Result<Game, GameCreatorErrors> {
+        makeSetup(id: library.makeGameID()).map { setup in
+            let game = Game(setup: setup)
+            do {
+                try library.add(game)
+            } catch {
+                // `makeGameID()` returned an id no game of the library has.
+                preconditionFailure("Invalid state: fresh id \(setup.id) refused with \(error)")
+            }
+            return game
+        }
+    }
+
+    private func revalidate() {
+        let errors = validate().errors
+        mutableErrors.value = errors
+        mutableCanCreate.value = errors.isEmpty
+    }
+
+    /// The rules (when their fields are valid) and the error of every field.
+    private func validate() -> (rules: Rules?, errors: [GameCreatorField: String]) {
+        var errors: [GameCreatorField: String] = [:]
+        errors[.homeTeam] = Self.nameError(team: .home, name: homeTeamName.value)
+        errors[.awayTeam] = Self.nameError(team: .away, name: awayTeamName.value)
+        for side in TeamSide.allCases {
+            let inputs = side == .home ? homePlayerNames : awayPlayerNames
+            for (index, input) in inputs.enumerated() {
+                errors[.player(side, index)] = Self.nameError(player: index, of: side, name: input.value)
+            }
+        }
+        let (rules, ruleErrors) = validateRules()
+        errors.merge(ruleErrors) { first, _ in first }
+        return (rules, errors)
+    }
+
+    private func validateRules() -> (Rules?, [GameCreatorField: String]) {
+        switch preset.value {
+        case .pickup: return (.pickup, [:])
+        case .fiba3x3: return (.fiba3x3, [:])
+        case .custom: break
+        }
+        var errors: [GameCreatorField: String] = [:]
+        let target = Self.wholeNumber(targetScore.value, field: .targetScore, required: true, errors: &errors)
+        let margin = Self.wholeNumber(winBy.value, field: .winBy, required: false, errors: &errors) ?? 1
+        var limitMs: Int64?
+        if !timeLimit.value.isEmpty {
+            limitMs = Self.parseTimeLimit(timeLimit.value)
+            if limitMs == nil { errors[.timeLimit] = "Enter minutes (10) or minutes:seconds (7:30)" }
+        }
+        // Each number is checked alone (the others set to valid values) so that each gets its own message.
+        if let target,
+            case .failure(let error) = Result(catching: { () throws(RulesError) in
+                try Rules.custom(targetScore: target)
+            })
+        {
+            errors[.targetScore] = Self.message(for: error)
+        }
+        if errors[.winBy] == nil,
+            case .failure(let error) = Result(catching: { () throws(RulesError) in
+                try Rules.custom(targetScore: 1, winBy: margin)
+            })
+        {
+            errors[.winBy] = Self.message(for: error)
+        }
+        if let limitMs,
+            case .failure(let error) = Result(catching: { () throws(RulesError) in
+                try Rules.custom(targetScore: 1, timeLimitMs: limitMs)
+            })
+        {
+            errors[.timeLimit] = Self.message(for: error)
+        }
+        guard errors.isEmpty, let target else { return (nil, errors) }
+        return (try? Rules.custom(targetScore: target, winBy: margin, timeLimitMs: limitMs), errors)
+    }
+}
+
+@available(*, unavailable)
+extension GameCreatorViewModel: Sendable {}
+
+/// The errors that kept a game from being created, one per field.
+public struct GameCreatorErrors: Error, Equatable, Sendable {
+    public let fields: [GameCreatorField: String]
+
+    public init(fields: [GameCreatorField: String]) {
+        self.fields = fields
+    }
+
+    /// `{"homeTeam":"…","homePlayers[1]":"…"}`: the body of an HTTP 422 answer to a create request.
+    public var json: JSONValue {
+        .object(Dictionary(uniqueKeysWithValues: fields.map { ($0.key.description, JSONValue.string($0.value)) }))
+    }
+}

@@ -1,0 +1,75 @@
+import CourtsideModel
+
+/// The lobby, the tutorial's suggested "game list" screen: every listed game with its teams, score and state, in
+/// the order the games were added.
+///
+/// Changes come as values (``upsert(_:)``, ``remove(_:)``) so that games living on other threads can report to
+/// the lobby by handing it a `GameSummary`; ``track(_:)`` binds a game on the same thread directly. Each call that
+/// changes the list is one batch, closed by ``revision`` growing by 1, as in ``GameScoreboardEditorViewModel``.
+///
+/// Loop-confined.
+public final class GameListViewModel {
+    /// One row of the lobby.
+    public struct Entry: Equatable, Sendable {
+        public var summary: GameSummary
+        /// The position the game was added at (a lobby sorts by it; it never changes for a game).
+        public var order: Int
+    }
+
+    /// The listed games, in the order they were added.
+    public var games: Dynamic<[Entry]> { mutableGames }
+    /// The number of batches that changed the list.
+    public var revision: Dynamic<Int> { mutableRevision }
+
+    private let mutableGames = MutableDynamic<[Entry]>([])
+    private let mutableRevision: MutableDynamic<Int>
+    private var nextOrder = 0
+
+    /// A lobby listing `summaries`, continuing a numbering at `revision`.
+    public init(summaries: [GameSummary] = [], revision: Int = 0) {
+        self.mutableRevision = MutableDynamic(revision)
+        var entries: [Entry] = []
+        for summary in summaries where !entries.contains(where: { $0.summary.id == summary.id }) {
+            entries.append(Entry(summary: summary, order: nextOrder))
+            nextOrder += 1
+        }
+        mutableGames.value = entries
+    }
+
+    /// A lobby listing the library's games that are not archived.
+    public convenience init(library: GameLibrary) {
+        self.init(summaries: library.list().map(GameSummary.init(game:)))
+    }
+
+    /// Adds the game, or updates its row; nothing happens when the row already reads so.
+    public func upsert(_ summary: GameSummary) {
+        var entries = mutableGames.value
+        if let index = entries.firstIndex(where: { $0.summary.id == summary.id }) {
+            entries[index].summary = summary
+        } else {
+            entries.append(Entry(summary: summary, order: nextOrder))
+            nextOrder += 1
+        }
+        commit(entries)
+    }
+
+    /// Takes the game off the list (archived or deleted); nothing happens when it is not listed.
+    public func remove(_ id: GameID) {
+        commit(mutableGames.value.filter { $0.summary.id != id })
+    }
+
+    /// Lists a game on this thread and keeps its row current until the returned binding is removed.
+    @discardableResult
+    public func track(_ game: GameScoreboardEditorViewModel) -> DynamicBinding {
+        game.summary.bindAndFire { [weak self] summary in self?.upsert(summary) }
+    }
+
+    private func commit(_ entries: [Entry]) {
+        guard entries != mutableGames.value else { return }
+        mutableGames.value = entries
+        mutableRevision.value += 1
+    }
+}
+
+@available(*, unavailable)
+extension GameListViewModel: Sendable {}

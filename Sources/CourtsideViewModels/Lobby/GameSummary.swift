@@ -1,0 +1,28 @@
+import CourtsideModel
+
+/// One game as the lobby lists it. A plain value, so a game on one loop can hand it to a lobby on another.
+public struct GameSummary: Equatable, Sendable {
+    public var id: GameID
+    public var homeTeam: String
+    public var awayTeam: String
+    /// `"3 - 2"`.
+    public var score: String
+    public var homeScore: Int
+    public var awayScore: Int
+    public var isFinished: Bool
+    /// Being played: started (a command was accepted) and not finished.
+    public var isLive: Bool
+    public var winner: TeamSide?
+
+    public init(game: Game) {
+        self.id = game.id
+        self.homeTeam = game.homeTeam.name
+        self.awayTeam = game.awayTeam.name
+        self.score = game.score.description
+        self.homeScore = game.homeScore
+        self.awayScore = game.awayScore
+        self.isFinished = game.isFinished
+        self.isLive = !game.events.isEmpty && !game.isFinished
+        self.winner = game.winner
+    }
+}

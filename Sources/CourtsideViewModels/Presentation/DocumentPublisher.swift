@@ -1,0 +1,93 @@
+/// Keeps one JSON presentation document and turns each batch of changes into one patch message.
+///
+/// Writers (the presenters' `Dynamic` observers) call ``set(_:at:)`` as values change; that edits the *live* document
+/// and remembers the path. ``commit(seq:)`` then diffs the *published* document against the live one under the
+/// remembered paths only, so a value changed twice in a batch, or changed and changed back, costs one operation or
+/// none; the batch becomes one message and the live document becomes the published one. ``snapshot()`` encodes the
+/// published document, so a snapshot never shows a half-applied batch.
+///
+/// Loop-confined, like the view models it serves.
+public final class DocumentPublisher {
+    public let stream: DocumentStream
+    /// The sequence number of the published document.
+    public private(set) var seq: Int
+    /// The document as of ``seq``.
+    public private(set) var published: JSONValue
+    private var live: JSONValue
+    private var dirtyPaths: [JSONPointer] = []
+    private var cachedSnapshot: PresentationMessage?
+
+    public init(stream: DocumentStream, document: JSONValue, seq: Int) {
+        self.stream = stream
+        self.published = document
+        self.live = document
+        self.seq = seq
+    }
+
+    /// Takes the live document as published without a message: for presenters that fill a skeleton document by
+    /// binding (so the snapshot and the patches come from the same code) before anyone subscribes.
+    public func adoptLiveDocument() {
+        dirtyPaths = []
+        published = live
+        cachedSnapshot = nil
+    }
+
+    /// Whether changes are waiting for ``commit(seq:)``.
+    public var hasPendingChanges: Bool { !dirtyPaths.isEmpty }
+
+    /// Sets the value at `path` in the live document (`nil` removes it). The parent must exist.
+    public func set(_ value: JSONValue?, at path: JSONPointer) {
+        guard live.setValue(value, at: path) else {
+            // Presenters only write paths of the document they built; a miss is a presenter bug.
+            preconditionFailure("Invalid state: no parent for \(path) in the \(stream) document")
+        }
+        markDirty(path)
+    }
+
+    /// Publishes the pending changes as one patch message numbered `seq`, which must be the next number.
+    ///
+    /// The view models number their change batches and only count a batch that changed a value, so the operations
+    /// are never empty in practice; if they were, the message would still go out to keep the numbering gapless.
+    public func commit(seq newSeq: Int) -> PresentationMessage {
+        precondition(newSeq == seq + 1, "Invalid state: commit \(newSeq) after \(seq)")
+        let operations = pendingOperations()
+        dirtyPaths = []
+        published = live
+        seq = newSeq
+        cachedSnapshot = nil
+        var message = stream.envelope
+        message["type"] = .string(stream.patchType)
+        message["seq"] = .int(seq)
+        message["ops"] = .array(operations.map(\.json))
+        return PresentationMessage(kind: .patch, seq: seq, bytes: JSONValue.object(message).canonicalBytes)
+    }
+
+    /// The operations the next commit would publish.
+    public func pendingOperations() -> [JSONPatchOperation] {
+        dirtyPaths.flatMap { path in
+            JSONDiff.operations(from: published.value(at: path), to: live.value(at: path), at: path)
+        }
+    }
+
+    /// The whole published document as a snapshot message, encoded once per sequence number.
+    public func snapshot() -> PresentationMessage {
+        if let cachedSnapshot { return cachedSnapshot }
+        var message = stream.envelope
+        message["type"] = .string(stream.snapshotType)
+        message["seq"] = .int(seq)
+        message["state"] = published
+        let snapshot = PresentationMessage(kind: .snapshot, seq: seq, bytes: JSONValue.object(message).canonicalBytes)
+        cachedSnapshot = snapshot
+        return snapshot
+    }
+
+    private func markDirty(_ path: JSONPointer) {
+        // A path inside one already dirty is covered by its diff; paths inside this one are covered by it.
+        if dirtyPaths.contains(where: { path.hasPrefix($0) }) { return }
+        dirtyPaths.removeAll { $0.hasPrefix(path) }
+        dirtyPaths.append(path)
+    }
+}
+
+@available(*, unavailable)
+extension DocumentPublisher: Sendable {}

@@ -1,0 +1,37 @@
+/// Which document a presenter publishes, and so which envelope its messages wear (see docs/protocol.md).
+public enum DocumentStream: Hashable, Sendable {
+    /// One game's scoreboard: `snapshot` and `patch` messages carrying `"game":"<id>"`.
+    case game(id: String)
+    /// The list of games: `lobbySnapshot` and `lobbyPatch` messages.
+    case lobby
+
+    /// The `type` of this stream's snapshot messages.
+    public var snapshotType: String {
+        switch self {
+        case .game: "snapshot"
+        case .lobby: "lobbySnapshot"
+        }
+    }
+
+    /// The `type` of this stream's patch messages.
+    public var patchType: String {
+        switch self {
+        case .game: "patch"
+        case .lobby: "lobbyPatch"
+        }
+    }
+
+    /// The members every message of this stream carries besides `type` and `seq`.
+    var envelope: [String: JSONValue] {
+        switch self {
+        case .game(let id): ["v": .int(WireFormat.version), "game": .string(id)]
+        case .lobby: ["v": .int(WireFormat.version)]
+        }
+    }
+}
+
+/// Constants of the wire format (docs/protocol.md).
+public enum WireFormat {
+    /// The `"v"` member of every server message.
+    public static let version = 1
+}

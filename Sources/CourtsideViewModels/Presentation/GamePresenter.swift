@@ -1,0 +1,91 @@
+import CourtsideModel
+
+/// Keeps one game's presentation document (STATE in docs/protocol.md) up to date from its view models and turns
+/// each batch of changes into one patch message.
+///
+/// Every field of the document is written by an observer of one `Dynamic`; the same observers fill the initial
+/// document (via `bindAndFire`), so a snapshot and the patches cannot disagree about a field. The observers only
+/// edit the live document; the presenter commits when the view model's `revision` grows, which the view model does
+/// once per batch after all its `Dynamic`s have their new values: so one command is one message, whose `seq` is
+/// the revision.
+///
+/// Loop-confined, like its view model.
+public final class GamePresenter {
+    public let viewModel: GameScoreboardEditorViewModel
+    /// The latest patch message (nil until the first); bind to it to broadcast each one. Observers must not apply
+    /// commands from inside the observer (queue them instead), or later observers would see the patches out of order.
+    public var latestPatch: Dynamic<PresentationMessage?> { mutableLatestPatch }
+
+    private let publisher: DocumentPublisher
+    private let mutableLatestPatch = MutableDynamic<PresentationMessage?>(nil)
+    private let bindings = DynamicBindingBag()
+    private let commandDecoder: CommandDecoder
+
+    public init(viewModel: GameScoreboardEditorViewModel, commandDecoder: CommandDecoder = CommandDecoder()) {
+        self.viewModel = viewModel
+        self.commandDecoder = commandDecoder
+        self.publisher = DocumentPublisher(
+            stream: .game(id: viewModel.gameID.rawValue), document: GameDocument.skeleton(of: viewModel),
+            seq: viewModel.revision.value)
+        bindFields()
+        publisher.adoptLiveDocument()
+        viewModel.revision.bind { [unowned self] revision in
+            mutableLatestPatch.value = publisher.commit(seq: revision)
+        }.store(in: bindings)
+    }
+
+    /// The sequence number of the published document.
+    public var seq: Int { publisher.seq }
+
+    /// The document as of ``seq``.
+    public var document: JSONValue { publisher.published }
+
+    /// A snapshot message of the published document, encoded once per `seq`.
+    public func snapshot() -> PresentationMessage {
+        publisher.snapshot()
+    }
+
+    /// Decodes a scorer's command and applies it at `now`; the reply goes back to the scorer, and the patch (if the
+    /// command changed anything) reaches ``latestPatch`` before this returns.
+    @discardableResult
+    public func handle(commandBytes bytes: some Collection<UInt8>, now: Timestamp) -> CommandReply {
+        switch commandDecoder.decode(bytes) {
+        case .success(let command): viewModel.handle(command, now: now)
+        case .failure(let rejection): rejection.reply
+        }
+    }
+
+    /// Stops observing the view model (the document stays as it was).
+    public func detach() {
+        bindings.removeAll()
+    }
+
+    private func bindFields() {
+        bind(viewModel.time, to: GameDocument.time) { .string($0) }
+        bind(viewModel.score, to: GameDocument.score) { .string($0) }
+        bind(viewModel.homeScore, to: GameDocument.homeScore) { .int($0) }
+        bind(viewModel.awayScore, to: GameDocument.awayScore) { .int($0) }
+        bind(viewModel.isPaused, to: GameDocument.isPaused) { .bool($0) }
+        bind(viewModel.isFinished, to: GameDocument.isFinished) { .bool($0) }
+        bind(viewModel.winner, to: GameDocument.winner) { $0.map { .string($0.rawValue) } ?? .null }
+        bind(viewModel.clock, to: GameDocument.clock, GameDocument.clockJSON)
+        for (key, players) in [("homePlayers", viewModel.homePlayers), ("awayPlayers", viewModel.awayPlayers)] {
+            for (index, player) in players.enumerated() {
+                let path = JSONPointer(tokens: [key, String(index)])
+                for (field, move) in GameDocument.countFields {
+                    bind(player.moveCount(move), to: path.appending(field)) { .string($0) }
+                }
+                bind(player.points, to: path.appending("points")) { .int($0) }
+            }
+        }
+    }
+
+    private func bind<T>(_ dynamic: Dynamic<T>, to path: JSONPointer, _ encode: @escaping (T) -> JSONValue) {
+        dynamic.bindAndFire { [unowned self] value in
+            publisher.set(encode(value), at: path)
+        }.store(in: bindings)
+    }
+}
+
+@available(*, unavailable)
+extension GamePresenter: Sendable {}

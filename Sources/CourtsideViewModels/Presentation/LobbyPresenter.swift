@@ -1,0 +1,60 @@
+import CourtsideModel
+
+/// Keeps the lobby document (LOBBY in docs/protocol.md) up to date from a ``GameListViewModel``, with the same
+/// machinery as ``GamePresenter``: one batch of the list is one `lobbyPatch` message numbered by its revision.
+///
+/// The document keys games by id (`{"games":{"game-1":{…}}}`), so a new game is one `add`, an archived one one
+/// `remove`, and a score change a few `replace`s inside one game, whatever the list's order.
+public final class LobbyPresenter {
+    public let viewModel: GameListViewModel
+    /// The latest patch message (nil until the first); bind to it to broadcast each one.
+    public var latestPatch: Dynamic<PresentationMessage?> { mutableLatestPatch }
+
+    private let publisher: DocumentPublisher
+    private let mutableLatestPatch = MutableDynamic<PresentationMessage?>(nil)
+    private let bindings = DynamicBindingBag()
+    private static let gamesPath = JSONPointer(tokens: ["games"])
+
+    public init(viewModel: GameListViewModel) {
+        self.viewModel = viewModel
+        self.publisher = DocumentPublisher(stream: .lobby, document: ["games": [:]], seq: viewModel.revision.value)
+        viewModel.games.bindAndFire { [unowned self] entries in
+            publisher.set(Self.gamesJSON(entries), at: Self.gamesPath)
+        }.store(in: bindings)
+        publisher.adoptLiveDocument()
+        viewModel.revision.bind { [unowned self] revision in
+            mutableLatestPatch.value = publisher.commit(seq: revision)
+        }.store(in: bindings)
+    }
+
+    public var seq: Int { publisher.seq }
+    public var document: JSONValue { publisher.published }
+
+    /// A `lobbySnapshot` message of the published document, encoded once per `seq`.
+    public func snapshot() -> PresentationMessage {
+        publisher.snapshot()
+    }
+
+    /// Stops observing the list.
+    public func detach() {
+        bindings.removeAll()
+    }
+
+    static func gamesJSON(_ entries: [GameListViewModel.Entry]) -> JSONValue {
+        var games: [String: JSONValue] = [:]
+        for entry in entries {
+            let summary = entry.summary
+            games[summary.id.rawValue] = [
+                "id": .string(summary.id.rawValue), "order": .int(entry.order),
+                "homeTeam": .string(summary.homeTeam), "awayTeam": .string(summary.awayTeam),
+                "score": .string(summary.score), "homeScore": .int(summary.homeScore),
+                "awayScore": .int(summary.awayScore), "isFinished": .bool(summary.isFinished),
+                "isLive": .bool(summary.isLive), "winner": summary.winner.map { .string($0.rawValue) } ?? .null,
+            ]
+        }
+        return .object(games)
+    }
+}
+
+@available(*, unavailable)
+extension LobbyPresenter: Sendable {}

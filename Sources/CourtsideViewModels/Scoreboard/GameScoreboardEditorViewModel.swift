@@ -1,0 +1,226 @@
+import CourtsideModel
+
+/// The tutorial's scoreboard editor for one game, grown into what the server needs: it owns the model (`Game`),
+/// applies commands to it with their client ids, lets time pass, and exposes everything a view shows as `Dynamic`s.
+///
+/// **Batches and revisions.** Each command (or tick) that changes anything a view shows is one *batch*: every
+/// `Dynamic` takes its new value, then ``revision`` grows by exactly 1. A presenter that commits on `revision` turns
+/// each batch into one message, numbered by the revision; a batch that changes nothing leaves `revision` alone.
+///
+/// **Time.** Nothing here reads a clock: commands and ticks take `now`; the tutorial's argumentless buttons use the
+/// `clock` closure given at creation. ``time`` changes at most once a second while the clock runs (a page animates
+/// the clock from ``clock``), and the owner calls ``tick(now:)`` at ``nextTickDeadline(after:)``.
+///
+/// Loop-confined: one game's view models live on one thread.
+public final class GameScoreboardEditorViewModel {
+    /// How many refused command ids are remembered so that a retry gets the same error. Accepted ids are remembered
+    /// for the life of the game (the model keeps them too); refusals change nothing, so a bounded window (a retry
+    /// comes within seconds) keeps a client sending bad commands from growing the memory without limit.
+    public static let rememberedRefusalLimit = 256
+
+    public let gameID: GameID
+    public let homeTeam: String
+    public let awayTeam: String
+    public let rules: Rules
+    public private(set) var homePlayers: [PlayerScoreboardMoveEditorViewModel] = []
+    public private(set) var awayPlayers: [PlayerScoreboardMoveEditorViewModel] = []
+
+    /// Elapsed game time, `"mm:ss.d"`; whole seconds while the clock runs.
+    public var time: Dynamic<String> { mutableTime }
+    /// `"3 - 2"` (home - away).
+    public var score: Dynamic<String> { mutableScore }
+    public var homeScore: Dynamic<Int> { mutableHomeScore }
+    public var awayScore: Dynamic<Int> { mutableAwayScore }
+    public var isFinished: Dynamic<Bool> { mutableIsFinished }
+    /// Whether the game clock is stopped (a new game starts paused).
+    public var isPaused: Dynamic<Bool> { mutableIsPaused }
+    /// The winning side once the game is finished.
+    public var winner: Dynamic<TeamSide?> { mutableWinner }
+    /// The clock reading pages animate from.
+    public var clock: Dynamic<ClockData> { mutableClock }
+    /// One line for the lobby.
+    public var summary: Dynamic<GameSummary> { mutableSummary }
+    /// The number of batches that changed something (see the type's documentation).
+    public var revision: Dynamic<Int> { mutableRevision }
+    /// The events the latest batch appended to the game's log, for the owner to journal.
+    public var recordedEvents: Dynamic<[GameEvent]> { mutableRecordedEvents }
+
+    /// The model, read-only: the view model alone changes it.
+    public private(set) var game: Game
+
+    private let mutableTime: MutableDynamic<String>
+    private let mutableScore: MutableDynamic<String>
+    private let mutableHomeScore: MutableDynamic<Int>
+    private let mutableAwayScore: MutableDynamic<Int>
+    private let mutableIsFinished: MutableDynamic<Bool>
+    private let mutableIsPaused: MutableDynamic<Bool>
+    private let mutableWinner: MutableDynamic<TeamSide?>
+    private let mutableClock: MutableDynamic<ClockData>
+    private let mutableSummary: MutableDynamic<GameSummary>
+    private let mutableRevision: MutableDynamic<Int>
+    private let mutableRecordedEvents: MutableDynamic<[GameEvent]>
+    private let now: () -> Timestamp
+    /// The revision after each accepted command, so that a repeated id is answered with the same `seq`.
+    private var acceptedRevisions: [CommandID: Int] = [:]
+    private var refusals: [CommandID: (command: GameCommand, reply: CommandReply)] = [:]
+    private var refusalOrder: [CommandID] = []
+    private var localCommandNumber = 0
+
+    /// A view model owning `game`, showing it as of `now`; `clock` dates the tutorial's argumentless buttons, and
+    /// `revision` continues a numbering (0 for a new document).
+    public init(game: Game, now: Timestamp, clock: @escaping () -> Timestamp, revision: Int = 0) {
+        self.game = game
+        self.gameID = game.id
+        self.homeTeam = game.homeTeam.name
+        self.awayTeam = game.awayTeam.name
+        self.rules = game.rules
+        self.now = clock
+        let clockData = Self.clockData(of: game, now: now, previous: nil)
+        self.mutableTime = MutableDynamic(Self.timeLabel(of: game, now: now))
+        self.mutableScore = MutableDynamic(game.score.description)
+        self.mutableHomeScore = MutableDynamic(game.homeScore)
+        self.mutableAwayScore = MutableDynamic(game.awayScore)
+        self.mutableIsFinished = MutableDynamic(game.isFinished)
+        self.mutableIsPaused = MutableDynamic(game.isPaused)
+        self.mutableWinner = MutableDynamic(game.winner)
+        self.mutableClock = MutableDynamic(clockData)
+        self.mutableSummary = MutableDynamic(GameSummary(game: game))
+        self.mutableRevision = MutableDynamic(revision)
+        self.mutableRecordedEvents = MutableDynamic([])
+        self.homePlayers = game.homeTeam.players.map(playerViewModel)
+        self.awayPlayers = game.awayTeam.players.map(playerViewModel)
+    }
+
+    private func playerViewModel(_ player: Player) -> PlayerScoreboardMoveEditorViewModel {
+        PlayerScoreboardMoveEditorViewModel(
+            player: player, counts: game.moveCounts(for: player.id) ?? MoveCounts(), game: self)
+    }
+
+    // MARK: The tutorial's buttons and the server's commands
+
+    /// Starts the clock when paused, pauses it when running (the tutorial's start/pause button).
+    public func togglePause() {
+        if mutableIsPaused.value { start() } else { pause() }
+    }
+
+    /// Starts the game clock now.
+    @discardableResult
+    public func start() -> CommandReply { handle(.startClock(id: nextLocalCommandID())) }
+
+    /// Pauses the game clock now.
+    @discardableResult
+    public func pause() -> CommandReply { handle(.pauseClock(id: nextLocalCommandID())) }
+
+    /// Reverts the most recent move not yet undone.
+    @discardableResult
+    public func undo() -> CommandReply { handle(.undo(id: nextLocalCommandID())) }
+
+    func makeMove(_ move: PlayerMove, for player: PlayerID) -> CommandReply {
+        handle(.move(player, move, id: nextLocalCommandID()))
+    }
+
+    /// Applies `command` at the `clock` given at creation.
+    @discardableResult
+    public func handle(_ command: GameCommand) -> CommandReply {
+        handle(command, now: now())
+    }
+
+    /// Applies a client's command at `now` and answers it: accepted with the revision that shows its effect, or
+    /// refused with a typed failure (nothing changes). A command id seen before gets the same answer again and
+    /// changes nothing, including the same `seq`.
+    @discardableResult
+    public func handle(_ command: GameCommand, now: Timestamp) -> CommandReply {
+        if let refusal = refusals[command.id], refusal.command == command { return refusal.reply }
+        do {
+            let outcome = try game.apply(command, at: now)
+            if outcome.isDuplicate {
+                // Accepted before this view model existed (rebuilt from a journal): its effect is in every revision.
+                return .accepted(id: command.id, seq: acceptedRevisions[command.id] ?? mutableRevision.value)
+            }
+            publishBatch(events: outcome.newEvents, now: now)
+            acceptedRevisions[command.id] = mutableRevision.value
+            return .accepted(id: command.id, seq: mutableRevision.value)
+        } catch {
+            let reply = CommandReply.rejected(id: command.id, failure: CommandFailure(error))
+            if case .commandIDReused = error {
+                // Not remembered: the id belongs to the command the game accepted.
+            } else {
+                remember(reply, for: command)
+            }
+            // The model leaves a time limit that a refused command passed for the owner to record.
+            tick(now: now)
+            return reply
+        }
+    }
+
+    /// Lets time pass up to `now`: records the time limit when the clock reached it, and refreshes ``time``.
+    public func tick(now: Timestamp) {
+        let events = game.advance(to: now).map { [$0] } ?? []
+        publishBatch(events: events, now: now)
+    }
+
+    /// When the owner should call ``tick(now:)`` next: when ``time`` shows the next second or the time limit is
+    /// reached, whichever is first; nil while the clock is stopped.
+    public func nextTickDeadline(after now: Timestamp) -> Timestamp? {
+        guard game.isClockRunning else { return nil }
+        let nextSecond = (game.clock.elapsedMs(at: now) / 1000 + 1) * 1000
+        let secondDeadline = game.clock.instant(whenElapsedIs: nextSecond)
+        return [secondDeadline, game.timeLimitDeadline].compactMap { $0 }.min()
+    }
+
+    // MARK: Private
+
+    private func nextLocalCommandID() -> CommandID {
+        // "#" is outside the wire's id alphabet (see CommandDecoder), so these never collide with a client's ids.
+        localCommandNumber += 1
+        return CommandID("#local-\(localCommandNumber)")
+    }
+
+    private func remember(_ reply: CommandReply, for command: GameCommand) {
+        if refusals.updateValue((command, reply), forKey: command.id) == nil {
+            refusalOrder.append(command.id)
+        }
+        if refusalOrder.count > Self.rememberedRefusalLimit {
+            refusals[refusalOrder.removeFirst()] = nil
+        }
+    }
+
+    /// Updates every `Dynamic` from the game; when any changed, closes the batch by growing the revision.
+    private func publishBatch(events: [GameEvent], now: Timestamp) {
+        var changed = false
+        changed = mutableTime.update(Self.timeLabel(of: game, now: now)) || changed
+        changed = mutableScore.update(game.score.description) || changed
+        changed = mutableHomeScore.update(game.homeScore) || changed
+        changed = mutableAwayScore.update(game.awayScore) || changed
+        changed = mutableIsFinished.update(game.isFinished) || changed
+        changed = mutableIsPaused.update(game.isPaused) || changed
+        changed = mutableWinner.update(game.winner) || changed
+        changed = mutableClock.update(Self.clockData(of: game, now: now, previous: mutableClock.value)) || changed
+        for player in homePlayers + awayPlayers {
+            changed = player.refresh(from: game.moveCounts(for: player.playerID) ?? MoveCounts()) || changed
+        }
+        changed = mutableSummary.update(GameSummary(game: game)) || changed
+        if !events.isEmpty { mutableRecordedEvents.value = events }
+        if changed { mutableRevision.value += 1 }
+    }
+
+    /// Whole seconds while running (so the label changes once a second), tenths when stopped, as the tutorial.
+    static func timeLabel(of game: Game, now: Timestamp) -> String {
+        let elapsed = game.elapsedMs(at: now)
+        return TimeFormatting.label(elapsedMs: game.isClockRunning ? elapsed / 1000 * 1000 : elapsed)
+    }
+
+    /// A running clock is read at the instant it started, a stopped one when it stopped (the previous reading is
+    /// kept while nothing changed), so the reading changes only when the clock does.
+    static func clockData(of game: Game, now: Timestamp, previous: ClockData?) -> ClockData {
+        let clock = game.clock
+        if let runningSince = clock.runningSince {
+            return ClockData(running: true, elapsedMs: clock.accumulatedMs, asOf: runningSince)
+        }
+        if let previous, !previous.running, previous.elapsedMs == clock.accumulatedMs { return previous }
+        return ClockData(running: false, elapsedMs: clock.accumulatedMs, asOf: now)
+    }
+}
+
+@available(*, unavailable)
+extension GameScoreboardEditorViewModel: Sendable {}

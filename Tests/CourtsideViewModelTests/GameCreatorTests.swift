@@ -1,0 +1,106 @@
+import CourtsideModel
+import CourtsideViewModels
+import Testing
+
+@Suite("GameCreatorViewModel: one error per field")
+struct GameCreatorTests {
+    private func filled() -> GameCreatorViewModel {
+        let creator = GameCreatorViewModel()
+        creator.homeTeamName.value = "Lakers"
+        creator.awayTeamName.value = "Celtics"
+        for (index, name) in ["Ann", "Bo", "Cy"].enumerated() { creator.homePlayerNames[index].value = name }
+        for (index, name) in ["Di", "Ed", "Flo"].enumerated() { creator.awayPlayerNames[index].value = name }
+        return creator
+    }
+
+    @Test("an empty form has an error on each name field and cannot create")
+    func emptyForm() {
+        let creator = GameCreatorViewModel()
+        #expect(
+            Set(creator.errors.value.keys)
+                == [
+                    .homeTeam, .awayTeam, .player(.home, 0), .player(.home, 1), .player(.home, 2), .player(.away, 0),
+                    .player(.away, 1), .player(.away, 2),
+                ])
+        #expect(creator.errors.value[.homeTeam] == "Enter the team's name")
+        #expect(creator.errors.value[.player(.away, 2)] == "Enter the player's name")
+        #expect(!creator.canCreate.value)
+    }
+
+    @Test("errors follow the inputs as they change, each on its own field")
+    func liveValidation() {
+        let creator = filled()
+        #expect(creator.errors.value == [:])
+        #expect(creator.canCreate.value)
+        creator.homePlayerNames[1].value = "   "
+        creator.awayTeamName.value = String(repeating: "x", count: GameSetup.maxNameLength + 1)
+        #expect(
+            creator.errors.value
+                == [.player(.home, 1): "Enter the player's name", .awayTeam: "Use at most 40 characters"])
+        #expect(!creator.canCreate.value)
+        #expect(GameCreatorErrors(fields: creator.errors.value).json["homePlayers[1]"] == "Enter the player's name")
+    }
+
+    @Test("custom rules check each number on its own field; presets ignore them")
+    func customRules() throws {
+        let creator = filled()
+        creator.targetScore.value = "abc"
+        #expect(creator.errors.value == [:])
+        creator.preset.value = .custom
+        creator.winBy.value = "0"
+        creator.timeLimit.value = "7:75"
+        #expect(
+            creator.errors.value
+                == [
+                    .targetScore: "Enter a whole number", .winBy: "Enter a margin from 1 to 999",
+                    .timeLimit: "Enter minutes (10) or minutes:seconds (7:30)",
+                ])
+        creator.targetScore.value = "1000"
+        creator.winBy.value = ""
+        creator.timeLimit.value = "0"
+        #expect(
+            creator.errors.value
+                == [
+                    .targetScore: "Enter a target from 1 to 999",
+                    .timeLimit: "Enter a limit above 0:00 and at most 24 hours",
+                ])
+        creator.targetScore.value = "11"
+        creator.timeLimit.value = "7:30"
+        #expect(creator.errors.value == [:])
+        #expect(
+            try creator.makeSetup(id: "x").get().rules
+                == (try Rules.custom(targetScore: 11, winBy: 1, timeLimitMs: 450_000)))
+    }
+
+    @Test("create adds the game to the library with a fresh id; a form with errors adds nothing")
+    func create() throws {
+        var library = GameLibrary()
+        let creator = filled()
+        creator.preset.value = .fiba3x3
+        let game = try creator.create(in: &library).get()
+        #expect(game.id == "game-1")
+        #expect(game.rules == .fiba3x3)
+        #expect(library.game("game-1")?.awayTeam.players.map(\.name) == ["Di", "Ed", "Flo"])
+        creator.homeTeamName.value = ""
+        #expect(throws: GameCreatorErrors(fields: [.homeTeam: "Enter the team's name"])) {
+            try creator.create(in: &library).get()
+        }
+        #expect(library.list().count == 1)
+    }
+
+    @Test("a JSON request fills the form, and wrong or missing members become field errors")
+    func fromJSON() throws {
+        let creator = GameCreatorViewModel()
+        creator.fill(
+            from: try JSONValue(
+                parsing: #"{"homeTeam":"Lakers","homePlayers":["Ann","Bo","Cy"],"awayTeam":7,"awayPlayers":["Di"],"#
+                    + #""rules":{"preset":"custom","targetScore":11,"timeLimitMs":600000}}"#))
+        #expect(creator.preset.value == .custom)
+        #expect(creator.timeLimit.value == "10")
+        #expect(creator.awayTeamName.value == "7")
+        #expect(
+            creator.errors.value == [
+                .player(.away, 1): "Enter the player's name", .player(.away, 2): "Enter the player's name",
+            ])
+    }
+}

@@ -1,0 +1,131 @@
+import CourtsideModel
+import CourtsideViewModels
+import Testing
+
+@Suite("GamePresenter: one command, one patch")
+struct GamePresenterTests {
+    private func makePresenter(clock: TestClock = TestClock()) -> (GamePresenter, Recorder) {
+        let presenter = GamePresenter(viewModel: Fixtures.viewModel(clock: clock))
+        let recorder = Recorder()
+        presenter.latestPatch.bind { if let message = $0 { recorder.messages.append(message) } }
+        return (presenter, recorder)
+    }
+
+    final class Recorder {
+        var messages: [PresentationMessage] = []
+    }
+
+    @Test("a move becomes one patch message with seq + 1 holding every change it caused")
+    func oneCommandOnePatch() throws {
+        let (presenter, recorder) = makePresenter()
+        let reply = presenter.viewModel.handle(
+            Fixtures.move("home-1", .twoPoints, "c1"), now: Timestamp(milliseconds: 5))
+        #expect(reply == .accepted(id: "c1", seq: 1))
+        #expect(recorder.messages.count == 1)
+        let patch = try #require(recorder.messages.first)
+        #expect(patch.seq == 1)
+        #expect(
+            patch.text
+                == #"{"game":"g1","ops":["#
+                + #"{"op":"replace","path":"/score","value":"2 - 0"},"#
+                + #"{"op":"replace","path":"/homeScore","value":2},"#
+                + #"{"op":"replace","path":"/homePlayers/1/twoPointMoveCount","value":"1"},"#
+                + #"{"op":"replace","path":"/homePlayers/1/points","value":2}"#
+                + #"],"seq":1,"type":"patch","v":1}"#)
+        #expect(presenter.seq == 1)
+        #expect(presenter.snapshot().seq == 1)
+    }
+
+    @Test("a repeated command id gets the same ack and seq and produces no message")
+    func idempotentCommandIDs() {
+        let (presenter, recorder) = makePresenter()
+        let viewModel = presenter.viewModel
+        let first = viewModel.handle(Fixtures.move("away-0", .onePoint, "c1"), now: Timestamp(milliseconds: 1))
+        viewModel.handle(Fixtures.move("away-0", .onePoint, "c2"), now: Timestamp(milliseconds: 2))
+        let again = viewModel.handle(Fixtures.move("away-0", .onePoint, "c1"), now: Timestamp(milliseconds: 3))
+        #expect(first == .accepted(id: "c1", seq: 1))
+        #expect(again == first)
+        #expect(recorder.messages.map(\.seq) == [1, 2])
+        #expect(viewModel.score.value == "0 - 2")
+        #expect(first.bytes == again.bytes)
+    }
+
+    @Test("a refused command id gets the same error again, even after the game changed")
+    func idempotentRefusals() {
+        let (presenter, recorder) = makePresenter()
+        let viewModel = presenter.viewModel
+        let undo = GameCommand.undo(id: "u1")
+        let refused = viewModel.handle(undo, now: Timestamp(milliseconds: 1))
+        viewModel.handle(Fixtures.move("home-0", .onePoint, "m1"), now: Timestamp(milliseconds: 2))
+        #expect(viewModel.handle(undo, now: Timestamp(milliseconds: 3)) == refused)
+        #expect(viewModel.score.value == "1 - 0")
+        #expect(recorder.messages.count == 1)
+    }
+
+    @Test("an id reused for a different command is refused with command_id_reused")
+    func reusedID() {
+        let (presenter, _) = makePresenter()
+        presenter.viewModel.handle(Fixtures.move("home-0", .onePoint, "c1"), now: Timestamp(milliseconds: 1))
+        let reply = presenter.viewModel.handle(Fixtures.move("home-0", .foul, "c1"), now: Timestamp(milliseconds: 2))
+        #expect(reply.json["code"] == "command_id_reused")
+        #expect(reply.json["type"] == "error")
+    }
+
+    @Test("ticks within the same second produce no message; a new second produces one")
+    func ticks() {
+        let clock = TestClock()
+        let (presenter, recorder) = makePresenter(clock: clock)
+        presenter.viewModel.start()
+        #expect(recorder.messages.count == 1)
+        clock.advance(999)
+        presenter.viewModel.tick(now: clock.now)
+        #expect(recorder.messages.count == 1)
+        clock.advance(1)
+        presenter.viewModel.tick(now: clock.now)
+        #expect(recorder.messages.last?.text.contains(#"{"op":"replace","path":"/time","value":"00:01.0"}"#) == true)
+        #expect(recorder.messages.map(\.seq) == [1, 2])
+    }
+
+    @Test("wire bytes go through the decoder: good commands are applied, bad ones answered with an error")
+    func commandBytes() {
+        let (presenter, recorder) = makePresenter()
+        let good = presenter.handle(
+            commandBytes: Array(#"{"type":"move","id":"c9","player":"away-2","move":"rebound"}"#.utf8),
+            now: Timestamp(milliseconds: 1))
+        #expect(good == .accepted(id: "c9", seq: 1))
+        let bad = presenter.handle(
+            commandBytes: Array(#"{"type":"move","id":"c10","player":"away-2","move":"dunk"}"#.utf8),
+            now: Timestamp(milliseconds: 2))
+        #expect(
+            String(decoding: bad.bytes, as: UTF8.self)
+                == #"{"code":"bad_command","id":"c10","message":"unknown move \"dunk\" (expected onePoint, "#
+                + #"twoPoints, assist, rebound or foul)","type":"error","v":1}"#)
+        #expect(recorder.messages.count == 1)
+    }
+
+    @Test("the snapshot is the whole STATE document, with every member the protocol names")
+    func snapshotShape() throws {
+        let (presenter, _) = makePresenter()
+        let snapshot = try JSONValue(parsing: presenter.snapshot().bytes)
+        #expect(snapshot["type"] == "snapshot")
+        #expect(snapshot["v"] == 1)
+        #expect(snapshot["game"] == "g1")
+        #expect(snapshot["seq"] == 0)
+        let state = try #require(snapshot["state"]?.objectValue)
+        #expect(
+            Set(state.keys)
+                == [
+                    "id", "homeTeam", "awayTeam", "score", "homeScore", "awayScore", "time", "clock", "isPaused",
+                    "isFinished", "winner", "rules", "homePlayers", "awayPlayers",
+                ])
+        let player = try #require(state["awayPlayers"]?.arrayValue?.last?.objectValue)
+        #expect(
+            Set(player.keys)
+                == [
+                    "id", "playerName", "onePointMoveCount", "twoPointMoveCount", "assistMoveCount",
+                    "reboundMoveCount", "foulMoveCount", "points",
+                ])
+        #expect(player["id"] == "away-2")
+        #expect(state["rules"] == ["preset": "pickup", "targetScore": 15, "winBy": 2, "timeLimitMs": nil])
+    }
+}

@@ -1,0 +1,96 @@
+import CourtsideModel
+import CourtsideViewModels
+import Testing
+
+@Suite("Game list view model and the lobby document")
+struct LobbyTests {
+    final class Recorder {
+        var messages: [PresentationMessage] = []
+    }
+
+    private func makeLobby(_ viewModel: GameListViewModel) -> (LobbyPresenter, Recorder) {
+        let presenter = LobbyPresenter(viewModel: viewModel)
+        let recorder = Recorder()
+        presenter.latestPatch.bind { if let message = $0 { recorder.messages.append(message) } }
+        return (presenter, recorder)
+    }
+
+    @Test("the lobby lists the library's games in creation order, without archived ones")
+    func fromLibrary() throws {
+        var library = GameLibrary()
+        let first = try library.create(
+            homeTeam: "A", homePlayers: ["1", "2", "3"], awayTeam: "B", awayPlayers: ["4", "5", "6"])
+        let second = try library.create(
+            homeTeam: "C", homePlayers: ["1", "2", "3"], awayTeam: "D", awayPlayers: ["4", "5", "6"])
+        try library.create(homeTeam: "E", homePlayers: ["1", "2", "3"], awayTeam: "F", awayPlayers: ["4", "5", "6"])
+        try library.archive(library.list()[2].id)
+        let lobby = GameListViewModel(library: library)
+        #expect(lobby.games.value.map(\.summary.id) == [first.id, second.id])
+        #expect(lobby.games.value.map(\.order) == [0, 1])
+        let (presenter, _) = makeLobby(lobby)
+        #expect(
+            presenter.snapshot().text
+                == #"{"seq":0,"state":{"games":{"game-1":{"awayScore":0,"awayTeam":"B","homeScore":0,"homeTeam":"A","#
+                + #""id":"game-1","isFinished":false,"isLive":false,"order":0,"score":"0 - 0","winner":null},"#
+                + #""game-2":{"awayScore":0,"awayTeam":"D","homeScore":0,"homeTeam":"C","id":"game-2","#
+                + #""isFinished":false,"isLive":false,"order":1,"score":"0 - 0","winner":null}}},"#
+                + #""type":"lobbySnapshot","v":1}"#)
+    }
+
+    @Test("a tracked game's score change is one lobby patch of replaces inside that game")
+    func trackedGame() throws {
+        let lobby = GameListViewModel()
+        let (presenter, recorder) = makeLobby(lobby)
+        let game = Fixtures.viewModel()
+        lobby.track(game)
+        #expect(recorder.messages.count == 1)
+        #expect(try JSONValue(parsing: recorder.messages[0].bytes)["ops"]?.arrayValue?.first?["op"] == "add")
+        game.homePlayers[0].twoPointsMove()
+        #expect(recorder.messages.count == 2)
+        #expect(
+            recorder.messages[1].text
+                == #"{"ops":[{"op":"replace","path":"/games/g1/homeScore","value":2},"#
+                + #"{"op":"replace","path":"/games/g1/isLive","value":true},"#
+                + #"{"op":"replace","path":"/games/g1/score","value":"2 - 0"}],"seq":2,"type":"lobbyPatch","v":1}"#)
+        game.homePlayers[0].foulMove()  // not shown in the lobby: no lobby message
+        #expect(recorder.messages.count == 2)
+        #expect(presenter.seq == 2)
+    }
+
+    @Test("removing a game is one remove operation with an escaped pointer; removing it again changes nothing")
+    func removal() throws {
+        var summary = GameSummary(game: Game(setup: Fixtures.setup(id: "cup/final~1")))
+        let lobby = GameListViewModel(summaries: [summary])
+        let (presenter, recorder) = makeLobby(lobby)
+        summary.isLive = true
+        lobby.upsert(summary)
+        lobby.upsert(summary)
+        lobby.remove("cup/final~1")
+        lobby.remove("cup/final~1")
+        #expect(recorder.messages.map(\.seq) == [1, 2])
+        #expect(recorder.messages[1].text.contains(#"{"op":"remove","path":"/games/cup~1final~01"}"#))
+        #expect(presenter.document == ["games": [:]])
+    }
+
+    @Test("lobby patches carry each snapshot to the next")
+    func patchesReproduceSnapshots() throws {
+        let lobby = GameListViewModel()
+        let (presenter, recorder) = makeLobby(lobby)
+        var state = try #require(try JSONValue(parsing: presenter.snapshot().bytes)["state"])
+        let games = (0..<3).map { index in
+            GameScoreboardEditorViewModel(
+                game: Game(setup: Fixtures.setup(id: GameID("g\(index)"))), now: Timestamp(milliseconds: 0),
+                clock: { Timestamp(milliseconds: 0) })
+        }
+        for game in games { lobby.track(game) }
+        for round in 0..<8 { games[round % 3].awayPlayers[round % 3].twoPointsMove() }
+        lobby.remove("g1")
+        for message in recorder.messages {
+            state = try JSONPatchApplier.apply(try #require(try JSONValue(parsing: message.bytes)["ops"]), to: state)
+        }
+        let final = try JSONValue(parsing: presenter.snapshot().bytes)
+        #expect(state.canonicalBytes == final["state"]?.canonicalBytes)
+        #expect(final["seq"] == .int(recorder.messages.count))
+        #expect(final["state"]?["games"]?["g2"]?["score"] == "0 - 4")
+    }
+}

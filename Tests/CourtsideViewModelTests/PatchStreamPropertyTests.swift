@@ -1,0 +1,111 @@
+import CourtsideModel
+import CourtsideViewModels
+import Testing
+
+/// The diff stream's central promise: a subscriber holding snapshot n who applies patches n+1…m (with an RFC 6902
+/// applier written here, not the presenter's code) holds exactly snapshot m, byte for byte after canonical encoding.
+@Suite("Patch stream property: snapshot n + patches n+1…m = snapshot m")
+struct PatchStreamPropertyTests {
+    static let sequenceCount = 1_000
+    static let maxCommandsPerSequence = 24
+
+    @Test("random command sequences: patches carry snapshots forward exactly, seq grows by 1 per message")
+    func patchesReproduceSnapshots() throws {
+        var random = SeededGenerator(seed: 0x00C0_FFEE)
+        var totalMessages = 0
+        for sequence in 0..<Self.sequenceCount {
+            totalMessages += try runSequence(number: sequence, random: &random)
+        }
+        // Guards against a generator so weak that nothing happens.
+        #expect(totalMessages > Self.sequenceCount * 5)
+    }
+
+    /// Runs one random sequence and checks it; returns the number of patch messages.
+    private func runSequence(number: Int, random: inout SeededGenerator) throws -> Int {
+        let rules: Rules =
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: .pickup
+            case 1: .fiba3x3
+            default: try .custom(targetScore: 5, winBy: 2, timeLimitMs: 4_000)
+            }
+        var now = Timestamp(milliseconds: 1_700_000_000_000)
+        let viewModel = GameScoreboardEditorViewModel(
+            game: Game(setup: Fixtures.setup(id: GameID("game-\(number)"), rules: rules)), now: now,
+            clock: { Timestamp(milliseconds: 0) })
+        let presenter = GamePresenter(viewModel: viewModel)
+        var patches: [PresentationMessage] = []
+        presenter.latestPatch.bind { if let message = $0 { patches.append(message) } }
+        // The published document per seq (cheap: copy-on-write values); snapshots are checked against it below.
+        var documents: [Int: JSONValue] = [0: presenter.document]
+        var replies: [CommandID: CommandReply] = [:]
+        var commands: [GameCommand] = []
+
+        let steps = Int.random(in: 1...Self.maxCommandsPerSequence, using: &random)
+        for step in 0..<steps {
+            now = now.advanced(byMilliseconds: Int64.random(in: 0...1_500, using: &random))
+            let before = patches.count
+            let revisionBefore = viewModel.revision.value
+            if Int.random(in: 0..<5, using: &random) == 0 {
+                viewModel.tick(now: now)
+            } else {
+                let command = randomCommand(step: step, previous: commands, random: &random)
+                commands.append(command)
+                let reply = viewModel.handle(command, now: now)
+                if let earlier = replies[command.id], commands.dropLast().contains(command) {
+                    #expect(reply == earlier, "a repeated id must get the same answer")
+                    #expect(patches.count == before, "a repeated id must produce no message")
+                }
+                if replies[command.id] == nil { replies[command.id] = reply }
+            }
+            // One batch is at most one message, numbered by the revision.
+            #expect(patches.count - before == viewModel.revision.value - revisionBefore)
+            #expect(patches.count <= before + 1)
+            documents[presenter.seq] = presenter.document
+        }
+
+        #expect(patches.map(\.seq) == Array(0..<patches.count).map { $0 + 1 })
+        let last = presenter.seq
+        let starts = Set([0, last / 2, max(0, last - 1), Int.random(in: 0...last, using: &random)])
+        let finalSnapshot = try JSONValue(parsing: presenter.snapshot().bytes)
+        #expect(finalSnapshot["seq"] == .int(last))
+        #expect(finalSnapshot["state"] == documents[last])
+        for start in starts {
+            try expectPatches(patches, carry: start, to: last, documents: documents)
+        }
+        // A presenter built now from the same view model describes the same document.
+        #expect(GamePresenter(viewModel: viewModel).snapshot().bytes == presenter.snapshot().bytes)
+        return patches.count
+    }
+
+    private func expectPatches(
+        _ patches: [PresentationMessage], carry start: Int, to end: Int, documents: [Int: JSONValue]
+    ) throws {
+        var state = try #require(documents[start])
+        for patch in patches where patch.seq > start && patch.seq <= end {
+            let message = try JSONValue(parsing: patch.bytes)
+            #expect(message["type"] == "patch")
+            state = try JSONPatchApplier.apply(try #require(message["ops"]), to: state)
+        }
+        let expected = try #require(documents[end])
+        #expect(state.canonicalBytes == expected.canonicalBytes, "snapshot \(start) + patches ≠ snapshot \(end)")
+    }
+
+    private func randomCommand(
+        step: Int, previous: [GameCommand], random: inout SeededGenerator
+    ) -> GameCommand {
+        if !previous.isEmpty, Int.random(in: 0..<8, using: &random) == 0 {
+            return previous.randomElement(using: &random)!  // a retry
+        }
+        let id = CommandID("c\(step)")
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0: return .startClock(id: id)
+        case 1: return .pauseClock(id: id)
+        case 2: return .undo(id: id)
+        default:
+            let side = Bool.random(using: &random) ? "home" : "away"
+            let index = Int.random(in: 0..<(Int.random(in: 0..<20, using: &random) == 0 ? 5 : 3), using: &random)
+            let move = PlayerMove.allCases.randomElement(using: &random)!
+            return .move(PlayerID("\(side)-\(index)"), move, id: id)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import CourtsideModel
+import CourtsideViewModels
+
+/// The scenario the examples of docs/protocol.md come from: the code produces each server message, and
+/// ProtocolDocumentTests checks that the document shows exactly that.
+enum ProtocolExamples {
+    static let start = Timestamp(milliseconds: 1_700_000_000_000)
+
+    /// Every example the code can produce, by the name its fenced block carries in the document.
+    static func generated() throws -> [String: JSONValue] {
+        var examples: [String: JSONValue] = [:]
+        func message(_ bytes: [UInt8]) throws -> JSONValue { try JSONValue(parsing: bytes) }
+
+        var library = GameLibrary()
+        let game = try library.create(
+            homeTeam: "Lakers", homePlayers: ["Ann", "Bo", "Cy"], awayTeam: "Celtics",
+            awayPlayers: ["Di", "Ed", "Flo"], rules: .fiba3x3)
+        let lobby = GameListViewModel()
+        let lobbyPresenter = LobbyPresenter(viewModel: lobby)
+        var lobbyPatches: [PresentationMessage] = []
+        lobbyPresenter.latestPatch.bind { if let patch = $0 { lobbyPatches.append(patch) } }
+
+        let viewModel = GameScoreboardEditorViewModel(game: game, now: start, clock: { start })
+        lobby.track(viewModel)
+        let presenter = GamePresenter(viewModel: viewModel)
+        var patches: [PresentationMessage] = []
+        presenter.latestPatch.bind { if let patch = $0 { patches.append(patch) } }
+        examples["snapshot-new"] = try message(presenter.snapshot().bytes)
+
+        let startReply = presenter.handle(
+            commandBytes: Array(#"{"type":"clock","id":"c1","action":"start"}"#.utf8),
+            now: start.advanced(byMilliseconds: 2_000))
+        examples["patch-start"] = try message(patches[0].bytes)
+        let moveReply = presenter.handle(
+            commandBytes: Array(#"{"type":"move","id":"c2","player":"home-1","move":"twoPoints"}"#.utf8),
+            now: start.advanced(byMilliseconds: 12_345))
+        examples["patch-move"] = try message(patches[1].bytes)
+        examples["ack"] = moveReply.json
+        examples["ack-retry"] =
+            presenter.handle(
+                commandBytes: Array(#"{"type":"move","id":"c2","player":"home-1","move":"twoPoints"}"#.utf8),
+                now: start.advanced(byMilliseconds: 13_000)
+            ).json
+        precondition(startReply == .accepted(id: "c1", seq: 1), "Invalid state: \(startReply)")
+        viewModel.tick(now: start.advanced(byMilliseconds: 13_000))
+        examples["patch-tick"] = try message(patches[2].bytes)
+        examples["snapshot"] = try message(presenter.snapshot().bytes)
+        presenter.handle(
+            commandBytes: Array(#"{"type":"undo","id":"c3"}"#.utf8), now: start.advanced(byMilliseconds: 14_000))
+        presenter.handle(
+            commandBytes: Array(#"{"type":"clock","id":"c4","action":"pause"}"#.utf8),
+            now: start.advanced(byMilliseconds: 15_250))
+        examples["patch-pause"] = try message(patches[4].bytes)
+        examples["error-game"] =
+            presenter.handle(
+                commandBytes: Array(#"{"type":"move","id":"c5","player":"home-7","move":"foul"}"#.utf8),
+                now: start.advanced(byMilliseconds: 16_000)
+            ).json
+        examples["error-command"] =
+            presenter.handle(
+                commandBytes: Array(#"{"type":"clock","id":"c6","action":"stop"}"#.utf8),
+                now: start.advanced(byMilliseconds: 16_000)
+            ).json
+        examples["error-json"] =
+            presenter.handle(
+                commandBytes: Array(#"{"type":"undo","#.utf8), now: start.advanced(byMilliseconds: 16_000)
+            ).json
+
+        examples["lobby-snapshot"] = try message(lobbyPresenter.snapshot().bytes)
+        let second = try library.create(
+            homeTeam: "Bulls", homePlayers: ["Gus", "Hal", "Ida"], awayTeam: "Knicks", awayPlayers: ["Jo", "Kai", "Lu"])
+        lobby.upsert(GameSummary(game: second))
+        examples["lobby-patch-add"] = try message(lobbyPatches.last!.bytes)
+        viewModel.handle(.move("away-0", .onePoint, id: "c7"), now: start.advanced(byMilliseconds: 17_000))
+        examples["lobby-patch-score"] = try message(lobbyPatches.last!.bytes)
+        lobby.remove(second.id)
+        examples["lobby-patch-remove"] = try message(lobbyPatches.last!.bytes)
+
+        let creator = GameCreatorViewModel()
+        creator.fill(
+            from: try JSONValue(
+                parsing: #"{"homeTeam":"Lakers","homePlayers":["Ann","","Cy"],"awayTeam":"","#
+                    + #""awayPlayers":["Di","Ed","Flo"],"rules":{"preset":"custom","targetScore":0,"winBy":2}}"#))
+        examples["create-errors"] = GameCreatorErrors(fields: creator.errors.value).json
+        return examples
+    }
+}

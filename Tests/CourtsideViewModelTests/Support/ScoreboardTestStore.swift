@@ -1,0 +1,71 @@
+import CourtsideModel
+import CourtsideViewModels
+import Testing
+
+/// An exhaustive harness for the scoreboard view model (the idea of TCA's TestStore, in a few lines): each step
+/// states the reply and *every* document change it must cause; a change the step did not state fails the test, with
+/// a diff of expected and actual changes. The changes are read from the presenter's patch, so the harness also
+/// checks that a step makes exactly one message (or none when nothing changes).
+final class ScoreboardTestStore {
+    let viewModel: GameScoreboardEditorViewModel
+    let presenter: GamePresenter
+    let start = Timestamp(milliseconds: 1_000_000)
+    private var patches: [PresentationMessage] = []
+
+    init(rules: Rules = .pickup) {
+        let start = self.start
+        viewModel = GameScoreboardEditorViewModel(
+            game: Game(setup: Fixtures.setup(rules: rules)), now: start, clock: { start })
+        presenter = GamePresenter(viewModel: viewModel)
+        presenter.latestPatch.bind { [unowned self] in if let patch = $0 { patches.append(patch) } }
+    }
+
+    /// Sends `command` at `ms` after the start and checks the reply and every change.
+    func send(
+        _ command: GameCommand, at ms: Int64, reply: CommandReply, changes: [String: JSONValue],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let before = patches.count
+        let actualReply = viewModel.handle(command, now: start.advanced(byMilliseconds: ms))
+        #expect(actualReply == reply, sourceLocation: sourceLocation)
+        expectChanges(changes, since: before, sourceLocation: sourceLocation)
+    }
+
+    /// Ticks at `ms` after the start and checks every change.
+    func tick(at ms: Int64, changes: [String: JSONValue], sourceLocation: SourceLocation = #_sourceLocation) {
+        let before = patches.count
+        viewModel.tick(now: start.advanced(byMilliseconds: ms))
+        expectChanges(changes, since: before, sourceLocation: sourceLocation)
+    }
+
+    private func expectChanges(_ expected: [String: JSONValue], since before: Int, sourceLocation: SourceLocation) {
+        let new = patches[before...]
+        guard !expected.isEmpty else {
+            #expect(new.isEmpty, "unexpected message: \(new.map(\.text))", sourceLocation: sourceLocation)
+            return
+        }
+        guard new.count == 1, let patch = new.first else {
+            Issue.record("expected one message, got \(new.count)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(patch.seq == presenter.seq && patch.seq == viewModel.revision.value, sourceLocation: sourceLocation)
+        var actual: [String: JSONValue] = [:]
+        for op in (try? JSONValue(parsing: patch.bytes))?["ops"]?.arrayValue ?? [] {
+            guard op["op"] == "replace", let path = op["path"]?.stringValue, let value = op["value"] else {
+                Issue.record("unexpected operation \(op)", sourceLocation: sourceLocation)
+                continue
+            }
+            actual[path] = value
+        }
+        if actual != expected {
+            let keys = Set(actual.keys).union(expected.keys).sorted()
+            let diff = keys.compactMap { key -> String? in
+                let (want, got) = (expected[key], actual[key])
+                return want == got
+                    ? nil
+                    : "  \(key): expected \(want.map(\.description) ?? "no change"), got \(got.map(\.description) ?? "no change")"
+            }
+            Issue.record("changes differ:\n\(diff.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        }
+    }
+}
