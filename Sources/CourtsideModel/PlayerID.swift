@@ -2,31 +2,15 @@
 ///
 /// Ids are positional so that a scorer page, the journal and the wire agree on them without a lookup table;
 /// an id that names no player of the game is still a valid `PlayerID` (the game rejects it with `unknownPlayer`).
-public struct PlayerID: RawRepresentable, Sendable, Hashable, Comparable, Codable, CustomStringConvertible,
-    ExpressibleByStringLiteral
-{
+public struct PlayerID: StringIdentifier {
     public let rawValue: String
 
     public init(rawValue: String) {
         self.rawValue = rawValue
     }
 
-    public init(_ rawValue: String) {
-        self.rawValue = rawValue
-    }
-
-    public init(stringLiteral value: String) {
-        self.rawValue = value
-    }
-
     /// The id of the player at `index` (0-based) on `side`: `PlayerID(side: .away, index: 1)` is `away-1`.
     public init(side: TeamSide, index: Int) {
         self.rawValue = "\(side.rawValue)-\(index)"
     }
-
-    public static func < (lhs: PlayerID, rhs: PlayerID) -> Bool {
-        lhs.rawValue < rhs.rawValue
-    }
-
-    public var description: String { rawValue }
 }
