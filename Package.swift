@@ -20,6 +20,8 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // 1. Model: pure, deterministic value types.
         .target(name: "CourtsideModel"),
@@ -35,6 +37,9 @@ let package = Package(
             name: "CourtsideNet",
             dependencies: ["CLinux", "CourtsideHTTP", "CourtsideWebSocket", "CourtsideTLS"]),
 
+        // 4. Server: the durable journal (behind a protocol, so a distributed log can replace SQLite).
+        .target(name: "CourtsideJournal", dependencies: ["CourtsideModel", "CSQLite"]),
+
         // 5. Executables.
         .executableTarget(name: "CourtsideEcho", dependencies: ["CourtsideNet"]),
         .executableTarget(name: "CourtsideLoad", dependencies: ["CLinux", "CourtsideWebSocket", "CourtsideHTTP"]),
@@ -43,6 +48,7 @@ let package = Package(
 
         .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel"]),
         .testTarget(name: "CourtsideViewModelTests", dependencies: ["CourtsideViewModels", "CourtsideModel"]),
+        .testTarget(name: "CourtsideJournalTests", dependencies: ["CourtsideJournal", "CourtsideModel"]),
         .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP"]),
         .testTarget(name: "CourtsideWebSocketTests", dependencies: ["CourtsideWebSocket", "CourtsideHTTP"]),
         .testTarget(name: "CourtsideTLSTests", dependencies: ["CourtsideTLS"]),
