@@ -59,14 +59,17 @@ public final class Inflater {
         var output: [UInt8] = []
         // Compressed JSON grows about 5×; start there (within the cap) to avoid most regrowth.
         output.reserveCapacity(min(maxBytes + 1, max(payload.count * 5, 64)))
-        try feed(payload, into: &output, maxBytes: maxBytes)
-        try feed(emptyBlockTail, into: &output, maxBytes: maxBytes)
+        // After a final block (BFINAL) the stream is over: the tail would start a stray block.
+        if try !feed(payload, into: &output, maxBytes: maxBytes) {
+            _ = try feed(emptyBlockTail, into: &output, maxBytes: maxBytes)
+        }
         return output
     }
 
-    private func feed(_ input: [UInt8], into output: inout [UInt8], maxBytes: Int) throws(InflateError) {
+    /// Inflates all of `input`; true if it ended the deflate stream (a block with BFINAL set).
+    private func feed(_ input: [UInt8], into output: inout [UInt8], maxBytes: Int) throws(InflateError) -> Bool {
         let stream = storage.stream
-        var result: Result<Void, InflateError> = .success(())
+        var result: Result<Bool, InflateError> = .success(false)
         input.withUnsafeBufferPointer { input in
             stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
             stream.pointee.avail_in = uInt(input.count)
@@ -100,10 +103,11 @@ public final class Inflater {
                     if code == Z_BUF_ERROR && produced == 0 { return }  // no progress possible: input ends mid-block
                 case Z_STREAM_END:
                     // The sender set BFINAL (RFC 7692 §7.2.3.4 allows it). Start a new stream for the next
-                    // message but keep the window, which the peer may still reference; whatever follows the
-                    // final block here is only the tail we appended.
+                    // message but keep the window, which the peer may still reference; nothing after the final
+                    // block belongs to the message.
                     _ = inflateResetKeep(stream)
                     stream.pointee.avail_in = 0
+                    result = .success(true)
                     return
                 default:
                     let message = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(code)"
@@ -113,7 +117,7 @@ public final class Inflater {
             }
         }
         stream.pointee.next_in = nil
-        try result.get()
+        return try result.get()
     }
 }
 
