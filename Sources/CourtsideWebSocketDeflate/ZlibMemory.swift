@@ -8,6 +8,11 @@ public struct ZlibMemoryUsage: Sendable, Hashable {
     public var currentBytes: Int = 0
     /// The most zlib held at once over the stream's life.
     public var peakBytes: Int = 0
+
+    public init(currentBytes: Int = 0, peakBytes: Int = 0) {
+        self.currentBytes = currentBytes
+        self.peakBytes = peakBytes
+    }
 }
 
 /// Errors from setting up a zlib stream: these are programming or resource errors, never peer input.
