@@ -89,7 +89,7 @@ struct BroadcastTests {
         }
         // The subscriber that joined at message 100 and the one resyncing every 97 messages wait little.
         for group in groups { #expect(group[group.count - 2].sharedFrames >= 450) }
-        #expect(resyncing.sharedFrames >= 550)
+        #expect(resyncing.sharedFrames >= 500)
         #expect(groups[0][1].sharedFrames == 0)  // server_no_context_takeover
         #expect(groups[0][1].client.compressedFrames > 0)
         for compressor in compressors { #expect(compressor.statistics.syncPoints > 10) }
@@ -145,30 +145,38 @@ struct BroadcastTests {
         #expect(compressor.statistics.syncPoints == 32)  // first message, then every 64
     }
 
-    @Test("a requested sync point comes at the first message after the minimum interval")
+    @Test("a requested sync point comes after 16 compressed messages or 30 s since the last one")
     func requestedSync() throws {
         let compressor = try BroadcastCompressor(windowBits: 15)
-        let patches = SimulatedGame.patches(count: 10)
-        #expect(compressor.compress(payload: patches[0], opcode: .text, now: t0).isSyncPoint)
+        let patches = SimulatedGame.patches(count: 40)
+        var now = t0
+        func publish(_ index: Int, after delay: Duration = .milliseconds(1)) -> BroadcastFrames {
+            now += delay
+            return compressor.compress(payload: patches[index], opcode: .text, now: now)
+        }
+        #expect(publish(0).isSyncPoint)  // the stream's first message
         compressor.requestSyncPoint()
-        #expect(!compressor.compress(payload: patches[1], opcode: .text, now: t0 + .milliseconds(400)).isSyncPoint)
-        let third = compressor.compress(payload: patches[2], opcode: .text, now: t0 + .milliseconds(1000))
-        #expect(third.isSyncPoint)
-        #expect(third.noContext == third.shared)
-        #expect(!compressor.compress(payload: patches[3], opcode: .text, now: t0 + .seconds(5)).isSyncPoint)
-        // A waiting subscriber gets the plain frame, then joins at the sync point.
+        #expect(!publish(1, after: .seconds(29)).isSyncPoint)
+        let byTime = publish(2, after: .seconds(1))
+        #expect(byTime.isSyncPoint)
+        #expect(byTime.noContext == byTime.shared)  // compressed from an empty window: one array for both
+        // A waiting subscriber gets plain frames, then joins at the sync point 16 messages after the last.
         var state = BroadcastSubscriberState()
-        #expect(
-            state.select(compressor.compress(payload: patches[4], opcode: .text, now: t0 + .seconds(6)))
-                == .uncompressed)
         compressor.requestSyncPoint()
-        #expect(state.select(compressor.compress(payload: patches[5], opcode: .text, now: t0 + .seconds(7))) == .shared)
+        for index in 3...17 {
+            let frames = publish(index)
+            #expect(!frames.isSyncPoint)
+            // The no-context frame when the patch is long enough to have one, else the plain frame.
+            #expect(state.select(frames) == (frames.noContext == nil ? .uncompressed : .noContext))
+        }
+        #expect(state.select(publish(18)) == .shared)
         #expect(state.isInSync)
-        #expect(state.select(compressor.compress(payload: patches[6], opcode: .text, now: t0 + .seconds(8))) == .shared)
+        #expect(state.select(publish(19)) == .shared)
         state.markOutOfSync()
-        #expect(
-            state.select(compressor.compress(payload: patches[7], opcode: .text, now: t0 + .seconds(9)))
-                == .uncompressed)
+        #expect(state.select(publish(20)) != .shared)
+        // Without any request, every 64th compressed message is a sync point.
+        let unrequested = (21..<40).map { publish($0).isSyncPoint }
+        #expect(!unrequested.contains(true))
     }
 
     @Test("tiny messages go plain to everyone, bypass the shared stream and keep subscribers in sync")
