@@ -128,7 +128,7 @@ public final class BroadcastCompressor {
             statistics.sharedPayloadBytes += payload.count
             return BroadcastFrames(
                 streamID: streamID, sequence: sequence, isSyncPoint: false, shared: nil, noContext: nil,
-                uncompressed: plain, payloadBytes: payload.count)
+                uncompressed: plain, payloadBytes: payload.count, windowBits: windowBits)
         }
         let isSyncPoint = decideSyncPoint(now: now)
         if isSyncPoint {
@@ -151,7 +151,7 @@ public final class BroadcastCompressor {
         }
         return BroadcastFrames(
             streamID: streamID, sequence: sequence, isSyncPoint: isSyncPoint, shared: sharedFrame,
-            noContext: noContextFrame, uncompressed: plain, payloadBytes: payload.count)
+            noContext: noContextFrame, uncompressed: plain, payloadBytes: payload.count, windowBits: windowBits)
     }
 
     private func decideSyncPoint(now: ContinuousClock.Instant) -> Bool {

@@ -19,6 +19,9 @@ public struct BroadcastFrames: Sendable {
     public let uncompressed: [UInt8]
     /// The uncompressed payload size, for statistics.
     public let payloadBytes: Int
+    /// The window the compressed variants were made with: any subscriber whose agreed
+    /// `server_max_window_bits` is at least this may take them.
+    public let windowBits: Int
 
     /// The bytes of one variant.
     public func bytes(for variant: BroadcastFrameVariant) -> [UInt8] {

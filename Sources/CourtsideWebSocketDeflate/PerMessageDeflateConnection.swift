@@ -102,8 +102,10 @@ public final class PerMessageDeflateConnection: WebSocketMessageExtension {
 
     /// The variant of a broadcast message this subscriber gets, recorded as sent: call it only for a frame
     /// that will be queued, and ``broadcastFrameDropped()`` if it is not sent after all. `frames` must come
-    /// from a compressor of this connection's ``PerMessageDeflateParameters/serverMaxWindowBits``.
+    /// from a compressor whose window is at most this connection's agreed `server_max_window_bits` (usually
+    /// equal: one compressor per agreed window).
     public func frame(for frames: BroadcastFrames) -> [UInt8] {
+        precondition(frames.windowBits <= parameters.serverMaxWindowBits, "broadcast window larger than agreed")
         let variant = broadcastState.select(frames)
         if variant != .uncompressed { deflaterMatchesPeer = false }
         return frames.bytes(for: variant)
