@@ -182,3 +182,10 @@ extension TLSConnection {
         writeBIO = fresh
     }
 }
+
+extension TLSConnection {
+    /// Buffer capacity held by the read BIO (for tests and memory accounting).
+    var readBIOCapacity: Int { cossl_bio_mem_capacity(readBIO) }
+    /// Buffer capacity held by the write BIO (for tests and memory accounting).
+    var writeBIOCapacity: Int { cossl_bio_mem_capacity(writeBIO) }
+}
