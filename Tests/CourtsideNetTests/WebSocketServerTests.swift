@@ -122,7 +122,8 @@ struct WebSocketServerTests {
             ("reserved bit", TestClient.frame(opcode: 0x1, payload: [0x41], rsv: 0b100), 1002),
         ])
     func violations(name: String, frame: [UInt8], code: UInt16) async throws {
-        try await withServer(configure: { $0.webSocket.maxMessageBytes = 1024 }) { server in
+        let smallMessages: (inout HTTPServer.Configuration) -> Void = { $0.webSocket.maxMessageBytes = 1024 }
+        try await withServer(configure: smallMessages) { server in
             let client = try TestClient(port: server.localAddress.port)
             _ = try client.openWebSocket(path: "/ws")
             try client.send(frame)
