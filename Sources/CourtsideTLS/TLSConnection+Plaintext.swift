@@ -160,26 +160,33 @@ extension TLSConnection {
 
     // MARK: Memory
 
-    /// Replaces the read BIO once drained if its buffer grew past `retainedBIOBufferLimit`.
+    /// Replaces the read BIO once drained if its buffer grew past `retainedBIOBufferLimit` or still holds the
+    /// handshake's buffer.
     func releaseReadBIOIfOversized() {
-        guard BIO_ctrl_pending(readBIO) == 0, cossl_bio_mem_capacity(readBIO) > Self.retainedBIOBufferLimit,
+        guard isHandshakeComplete, BIO_ctrl_pending(readBIO) == 0 else { return }
+        let capacity = cossl_bio_mem_capacity(readBIO)
+        guard capacity > Self.retainedBIOBufferLimit || (readBIOHoldsHandshakeBuffer && capacity > 0),
             let fresh = BIO_new(BIO_s_mem())
         else { return }
         // SSL_set0_rbio frees the old BIO.
         SSL_set0_rbio(ssl, fresh)
         readBIO = fresh
+        readBIOHoldsHandshakeBuffer = false
     }
 
-    /// Replaces the write BIO once drained if its buffer grew past `retainedBIOBufferLimit`. Only after the
-    /// handshake: during it OpenSSL may have a buffering BIO pushed in front of ours.
+    /// Replaces the write BIO once drained if its buffer grew past `retainedBIOBufferLimit` or still holds the
+    /// handshake's buffer. Only after the handshake: during it OpenSSL may have a buffering BIO pushed in front
+    /// of ours.
     func releaseWriteBIOIfOversized() {
-        guard isHandshakeComplete, BIO_ctrl_pending(writeBIO) == 0,
-            cossl_bio_mem_capacity(writeBIO) > Self.retainedBIOBufferLimit,
+        guard isHandshakeComplete, BIO_ctrl_pending(writeBIO) == 0 else { return }
+        let capacity = cossl_bio_mem_capacity(writeBIO)
+        guard capacity > Self.retainedBIOBufferLimit || (writeBIOHoldsHandshakeBuffer && capacity > 0),
             let fresh = BIO_new(BIO_s_mem())
         else { return }
         // SSL_set0_wbio frees the old BIO (and re-pushes OpenSSL's buffering BIO if one is in use).
         SSL_set0_wbio(ssl, fresh)
         writeBIO = fresh
+        writeBIOHoldsHandshakeBuffer = false
     }
 }
 

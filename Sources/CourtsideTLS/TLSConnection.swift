@@ -16,8 +16,11 @@ import COpenSSL
 /// that): such plaintext is kept and written once the session can proceed, in order.
 ///
 /// Loop-confined: one thread at a time, never shared. Memory: OpenSSL's record buffers are released while idle
-/// (`SSL_MODE_RELEASE_BUFFERS`), and drained memory BIOs larger than `retainedBIOBufferLimit` are replaced,
-/// because OpenSSL grows them to the largest burst and never shrinks them.
+/// (`SSL_MODE_RELEASE_BUFFERS`), and drained memory BIOs larger than `retainedBIOBufferLimit` (or still sized
+/// for the handshake) are replaced, because OpenSSL grows them to the largest burst and never shrinks them.
+/// Measured: about 15 KB of heap per established, idle server connection (OpenSSL 3.0, TLS 1.3, P-256).
+///
+/// It has no clock: the handshake deadline (slowloris defence) is the owner's timer, which closes the socket.
 ///
 /// Not supported: client-certificate authentication, TLS 1.3 half-close (a received close_notify is answered at
 /// once), 0-RTT early data, several certificates selected by SNI.
@@ -55,6 +58,10 @@ public final class TLSConnection {
     var unsentPlaintext: [UInt8] = []
     /// Length of the `SSL_write` that must be retried (OpenSSL requires the same length), 0 if none.
     var retryLength = 0
+    /// The BIOs still hold buffers sized for handshake flights (a certificate chain, a ClientHello), never the
+    /// steady-state size: each is replaced at its first drain after the handshake, whatever its size.
+    var readBIOHoldsHandshakeBuffer = true
+    var writeBIOHoldsHandshakeBuffer = true
 
     /// A connection in the context's role. `serverName` (clients only) is sent as SNI (unless it is an IP
     /// address, RFC 6066 §3) and checked against the certificate when the context verifies.
@@ -161,6 +168,7 @@ public final class TLSConnection {
         if rc == 1 {
             state = .established
             isHandshakeComplete = true
+            releaseReadBIOIfOversized()
             if writeClosed {
                 // shutdown() was asked for while handshaking: honour it now that close_notify can be sent.
                 writeClosed = false
@@ -201,9 +209,10 @@ public final class TLSConnection {
 
     // MARK: Closing
 
-    /// Sends close_notify (RFC 8446 §6.1): it is queued in `takeCiphertext()`. No plaintext may be written
-    /// afterwards; reading still works until the peer answers. Before the handshake completes nothing can be sent,
-    /// so the connection only stops accepting writes. Idempotent.
+    /// Sends close_notify (RFC 8446 §6.1): it is queued in `takeCiphertext()`, after any plaintext written before.
+    /// No plaintext may be written afterwards; reading still works until the peer answers. During the handshake
+    /// nothing can be sent yet: writes stop at once and close_notify follows if the handshake completes (owners
+    /// that close the socket instead lose nothing). Idempotent.
     public func shutdown() {
         guard !writeClosed else { return }
         writeClosed = true

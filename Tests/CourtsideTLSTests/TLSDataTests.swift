@@ -116,6 +116,19 @@ struct TLSDataTests {
         #expect(pair.server.receiveEndOfStream() == .closed(clean: true))
     }
 
+    @Test("shutdown during the handshake sends queued plaintext, then close_notify once it completes")
+    func shutdownDuringHandshake() throws {
+        let pair = try TLSPair(client: client, server: server)
+        try pair.client.writePlaintext(Array("last words".utf8))
+        pair.client.shutdown()
+        #expect(throws: TLSError.connectionClosed) { try pair.client.writePlaintext([1]) }
+        let results = pair.handshake()
+        #expect(results.client == .complete)
+        var received: [UInt8] = []
+        #expect(pair.server.readPlaintext(into: &received) == .closed(clean: true))
+        #expect(received == Array("last words".utf8))
+    }
+
     @Test("the transport ending without close_notify is an unclean close, not an error")
     func truncation() throws {
         let pair = try connectedPair()
@@ -141,9 +154,11 @@ struct TLSDataTests {
         #expect(pair.server.pendingCiphertextCount > 0)
     }
 
-    @Test("memory BIOs grown by a large transfer are released once drained")
+    @Test("memory BIOs sized by the handshake or grown by a large transfer are released once drained")
     func bioBuffersReleased() throws {
         let pair = try connectedPair()
+        #expect(pair.server.readBIOCapacity == 0)
+        #expect(pair.server.writeBIOCapacity == 0)
         let payload = [UInt8](repeating: 7, count: 256 * 1024)
         let result = try pair.send(payload, from: pair.server, to: pair.client)
         #expect(result.plaintext.count == payload.count)
