@@ -17,6 +17,14 @@ struct WebSocketServerTests {
         #expect(throws: TestClientError.self) { try TestClient(port: port) }
     }
 
+    @Test("starting a second server on a port in use fails with EADDRINUSE")
+    func portInUse() async throws {
+        try await withServer { server in
+            let second = HTTPServer.Configuration(port: server.localAddress.port, threadCount: 1)
+            #expect(throws: NetError.self) { try HTTPServer(configuration: second, router: TestRouter()) }
+        }
+    }
+
     @Test("IPv6 loopback serves like IPv4")
     func ipv6() async throws {
         try await withServer(host: "::1") { server in
@@ -129,6 +137,21 @@ struct WebSocketServerTests {
             try client.send(frame)
             #expect(try client.readCloseCode() == code, "\(name)")
             #expect(try client.waitForClose(), "\(name)")
+        }
+    }
+
+    @Test("a message ahead of a protocol error in the same read is echoed before the close frame")
+    func echoBeforeFailure() async throws {
+        try await withServer { server in
+            let client = try TestClient(port: server.localAddress.port)
+            _ = try client.openWebSocket(path: "/ws")
+            try client.send(
+                TestClient.frame(opcode: 0x1, payload: Array("first".utf8))
+                    + TestClient.frame(opcode: 0x1, payload: [0x41], rsv: 0b010)
+                    + TestClient.frame(opcode: 0x9, payload: []))
+            #expect(try client.readFrame() == .init(fin: true, opcode: 0x1, payload: Array("first".utf8)))
+            #expect(try client.readFrame().closeCode == 1002)
+            #expect(try client.waitForClose())
         }
     }
 

@@ -18,6 +18,12 @@ public final class WebSocket: ConnectionHandler {
     private var timer: TimerID?
     private var timerDeadline: ContinuousClock.Instant?
     private var finished = false
+    /// True while a message from a received batch is being delivered and the machine was open when the batch began.
+    /// The machine computes a whole read's actions at once, so by the time a message is delivered it may already have
+    /// queued a close for a protocol error found later in the same read. The application's answer to that message
+    /// was, on the wire, legal before the close frame, so it goes out directly, in order, ahead of the close frame
+    /// (Autobahn 3.x/4.x expect the echo before the close).
+    private var deliveringFromOpenBatch = false
 
     init(
         connection: Connection, state: ServerLoopState, handler: any WebSocketHandler,
@@ -36,7 +42,7 @@ public final class WebSocket: ConnectionHandler {
     public var loop: LoopContext { connection.context }
 
     /// Whether messages can still be sent (no close frame sent or received yet).
-    public var isOpen: Bool { !finished && machine.isOpen }
+    public var isOpen: Bool { !finished && (machine.isOpen || deliveringFromOpenBatch) }
 
     /// Bytes queued and not yet taken by the kernel: compare with a budget to spot a slow consumer.
     public var bufferedBytes: Int { connection.bufferedBytes }
@@ -50,7 +56,8 @@ public final class WebSocket: ConnectionHandler {
         perform(machine.start(now: loop.now))
         handler?.webSocketDidOpen(self)
         if !leftover.isEmpty, !finished {
-            perform(machine.bytesReceived(leftover, now: loop.now))
+            let wasOpen = machine.isOpen
+            perform(machine.bytesReceived(leftover, now: loop.now), batchStartedOpen: wasOpen)
         }
     }
 
@@ -59,7 +66,11 @@ public final class WebSocket: ConnectionHandler {
     /// Sends one message as one frame.
     public func send(_ message: WebSocketMessage) {
         loop.loop.assertInEventLoop()
-        perform(machine.send(message))
+        if deliveringFromOpenBatch && !machine.isOpen {
+            connection.write(WebSocketFrameEncoder.message(message))
+        } else {
+            perform(machine.send(message))
+        }
     }
 
     public func send(text: String) {
@@ -87,12 +98,15 @@ public final class WebSocket: ConnectionHandler {
 
     // MARK: performing the state machine's actions
 
-    private func perform(_ actions: [WebSocketAction]) {
+    private func perform(_ actions: [WebSocketAction], batchStartedOpen: Bool = false) {
         for action in actions {
             switch action {
             case .deliver(let message):
                 guard !finished else { continue }
+                let outer = deliveringFromOpenBatch
+                deliveringFromOpenBatch = batchStartedOpen
                 handler?.webSocket(self, didReceive: message)
+                deliveringFromOpenBatch = outer
             case .write(let bytes):
                 connection.write(bytes)
             case .closeTransport(let closure):
@@ -131,7 +145,8 @@ public final class WebSocket: ConnectionHandler {
 
     func connection(_ connection: Connection, received bytes: UnsafeRawBufferPointer, context: LoopContext) {
         guard !finished else { return }
-        perform(machine.bytesReceived(bytes, now: context.now))
+        let wasOpen = machine.isOpen
+        perform(machine.bytesReceived(bytes, now: context.now), batchStartedOpen: wasOpen)
     }
 
     func connectionInputClosed(_ connection: Connection, context: LoopContext) {
