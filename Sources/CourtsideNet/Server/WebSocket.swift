@@ -7,8 +7,11 @@ import CourtsideWebSocket
 /// (`WebSocketFrameEncoder.text(_:)`) and call `send(preEncodedFrame:)` on every socket: each queues the same buffer,
 /// which `writev` sends without a copy.
 public final class WebSocket: ConnectionHandler {
-    /// The validated upgrade request (path, query, origin, offered subprotocols).
-    public let request: WebSocketUpgradeRequest
+    /// The request path (percent-decoded). The whole upgrade request (headers, origin, offered subprotocols) is
+    /// given to `WebSocketHandler.shouldAccept`; only the path and query are kept, so an idle socket stays small.
+    public let path: String
+    /// The request's query string, if any.
+    public let query: String?
     /// The subprotocol chosen in `WebSocketHandler.shouldAccept`, if any.
     public let subprotocol: String?
     private let connection: Connection
@@ -16,7 +19,6 @@ public final class WebSocket: ConnectionHandler {
     private var handler: (any WebSocketHandler)?
     private var machine: WebSocketConnectionStateMachine
     private var timer: TimerID?
-    private var timerDeadline: ContinuousClock.Instant?
     private var finished = false
     /// True while a message from a received batch is being delivered and the machine was open when the batch began.
     /// The machine computes a whole read's actions at once, so by the time a message is delivered it may already have
@@ -32,7 +34,8 @@ public final class WebSocket: ConnectionHandler {
         self.connection = connection
         self.state = state
         self.handler = handler
-        self.request = request
+        self.path = request.head.path
+        self.query = request.head.query
         self.subprotocol = subprotocol
         machine = WebSocketConnectionStateMachine(
             configuration: state.configuration.webSocket, now: connection.context.now)
@@ -121,11 +124,9 @@ public final class WebSocket: ConnectionHandler {
     private func arm(at deadline: ContinuousClock.Instant) {
         guard !finished else { return }
         if let timer { loop.cancelTimer(timer) }
-        timerDeadline = deadline
-        timer = loop.scheduleTimer(at: deadline) { [weak self] context in
-            guard let self else { return }
+        // A strong capture (no weak side table per socket): `finish` cancels the timer, so it never outlives us.
+        timer = loop.scheduleTimer(at: deadline) { context in
             self.timer = nil
-            self.timerDeadline = nil
             self.perform(self.machine.timerFired(now: context.now))
         }
     }

@@ -230,9 +230,10 @@ final class Connection: EventHandler, LoopClosable {
             return
         }
         updateInterest()
-        lingerTimer = context.scheduleTimer(after: Self.lingerTimeout) { [weak self] _ in
-            self?.lingerTimer = nil
-            self?.close()
+        // Strong capture: `close` cancels the timer, so it never outlives the connection's use.
+        lingerTimer = context.scheduleTimer(after: Self.lingerTimeout) { _ in
+            self.lingerTimer = nil
+            self.close()
         }
     }
 
