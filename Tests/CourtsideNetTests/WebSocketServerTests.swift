@@ -25,6 +25,41 @@ struct WebSocketServerTests {
         }
     }
 
+    @Test("connections are spread over the loops by their SO_REUSEPORT listeners")
+    func spreadOverLoops() async throws {
+        try await withServer(threads: 2) { server in
+            var seen = Set<String>()
+            for _ in 0..<64 where seen.count < 2 {
+                let client = try TestClient(port: server.localAddress.port)
+                try client.send("GET /loop HTTP/1.1\r\nHost: x\r\n\r\n")
+                seen.insert(try client.readResponse().text)
+            }
+            #expect(seen == ["0", "1"])
+        }
+    }
+
+    @Test("a frame encoded once is broadcast to every open WebSocket on every loop")
+    func broadcast() async throws {
+        try await withServer(threads: 2) { server in
+            var clients: [TestClient] = []
+            for _ in 0..<6 {
+                let client = try TestClient(port: server.localAddress.port)
+                _ = try client.openWebSocket(path: "/ws")
+                clients.append(client)
+            }
+            let frame = WebSocketFrameEncoder.text("score 2-1")
+            let reached = Collector<Int>()
+            server.forEachLoop { _, sockets in
+                for socket in sockets { socket.send(preEncodedFrame: frame) }
+                reached.append(sockets.count)
+            }
+            #expect(await reached.wait(for: 2).reduce(0, +) == 6)
+            for client in clients {
+                #expect(try client.readFrame() == .init(fin: true, opcode: 0x1, payload: Array("score 2-1".utf8)))
+            }
+        }
+    }
+
     @Test("IPv6 loopback serves like IPv4")
     func ipv6() async throws {
         try await withServer(host: "::1") { server in
