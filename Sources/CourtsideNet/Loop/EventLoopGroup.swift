@@ -9,7 +9,7 @@ import Synchronization
 public final class EventLoopGroup: Sendable {
     /// The loops, in index order.
     public let loops: [EventLoop]
-    private let threads: Mutex<[pthread_t]>
+    private let threads: LockedValue<[pthread_t]>
     private let nextIndex = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
 
@@ -31,7 +31,7 @@ public final class EventLoopGroup: Sendable {
         for loop in loops {
             started.append(try Self.startThread(name: "courtside-\(loop.index)") { loop.run() })
         }
-        threads = Mutex(started)
+        threads = LockedValue(started)
         // Wait until every loop has published its thread id, so `inEventLoop` is meaningful at once.
         for loop in loops {
             let signal = Semaphore()

@@ -1,6 +1,6 @@
-import CourtsideNet
 import Foundation
-import Synchronization
+
+@testable import CourtsideNet
 
 /// Echoes every message.
 final class EchoSocketHandler: WebSocketHandler {
@@ -132,7 +132,7 @@ func run(_ executable: String, _ arguments: [String], timeout: Duration = .secon
 }
 
 final class DataSink: Sendable {
-    let value = Mutex(Data())
+    let value = LockedValue(Data())
 }
 
 /// The directory holding the built products (the test bundle sits next to `courtside-echo`).
