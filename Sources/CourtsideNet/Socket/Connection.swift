@@ -108,7 +108,8 @@ final class Connection: EventHandler, LoopClosable {
     /// Queues `bytes`; they go out at the end of this loop iteration. Writes after a close began are dropped.
     func write(_ bytes: [UInt8]) {
         context.loop.assertInEventLoop()
-        guard state == .open || state == .closingAfterFlush, !bytes.isEmpty else { return }
+        // With TLS, closing queued the close_notify already: nothing may follow it.
+        guard state == .open || (state == .closingAfterFlush && transform == nil), !bytes.isEmpty else { return }
         if transform != nil {
             plaintext.append(bytes)
             plaintextBytes += bytes.count
