@@ -135,7 +135,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
 
     private func handle(_ request: HTTPRequest) {
         let routeContext = RouteContext(
-            loop: context, remoteAddress: connection.remoteAddress, isSecure: configuration.tls != nil)
+            loopContext: context, remoteAddress: connection.remoteAddress, isSecure: configuration.tls != nil)
         let route = state.server.router.route(request, context: routeContext)
         let keepAlive = request.head.keepAlive && !closeAfterResponse && !state.isShuttingDown
         switch route {
