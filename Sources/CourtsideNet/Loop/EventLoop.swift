@@ -65,7 +65,8 @@ public final class EventLoop: Sendable, CustomStringConvertible {
         assert(inEventLoop, "called off the loop thread of \(self)", file: file, line: line)
     }
 
-    /// Runs `task` on the loop thread, soon, in submission order. Safe from any thread.
+    /// Runs `task` on the loop thread, soon, in submission order. Safe from any thread. Tasks submitted after the
+    /// loop stopped are dropped without running.
     public func execute(_ task: @escaping @Sendable (LoopContext) -> Void) {
         enqueue(UnsafeTransfer(task))
     }
