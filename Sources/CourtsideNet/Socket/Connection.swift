@@ -1,0 +1,293 @@
+import CLinux
+import Glibc
+
+/// One accepted TCP connection: reads into the loop's shared buffer, queues writes and flushes them with `writev`
+/// at the end of the loop iteration, closes gracefully (flush, `shutdown(SHUT_WR)`, linger briefly for the peer's
+/// FIN so unread input cannot turn the close into a reset that destroys the last response).
+///
+/// Loop-confined; every method must run on its loop's thread.
+final class Connection: EventHandler, LoopClosable {
+    enum State: Equatable {
+        case open
+        /// Flush what is queued, then shut down the write side and linger.
+        case closingAfterFlush
+        /// Write side shut down; input is discarded until EOF or the linger deadline.
+        case lingering
+        case closed
+    }
+
+    /// Reads per readiness event when each fills the whole read buffer; bounded for fairness between connections
+    /// (level-triggered epoll reports the fd again next iteration).
+    static let maxReadsPerEvent = 4
+    /// How long a closing connection waits for the peer's FIN after our own. Long enough for a client to read a
+    /// final error response, short enough that a peer that never closes cannot pin the fd.
+    static let lingerTimeout: Duration = .seconds(2)
+
+    let fd: Int32
+    let context: LoopContext
+    let remoteAddress: SocketAddress?
+    var handler: (any ConnectionHandler)?
+    var transform: (any ConnectionTransform)?
+    /// Called once when the fd is closed, after the handler: the server's per-loop registry hooks in here.
+    var onClose: ((Connection) -> Void)?
+    private(set) var state = State.open
+    private var queue = WriteQueue()
+    /// Plaintext waiting for the transform (TLS) to encode it at flush time.
+    private var plaintext: [[UInt8]] = []
+    private var plaintextBytes = 0
+    private var flushScheduled = false
+    private var writeBlocked = false
+    private var readingPaused = false
+    private var drainWanted = false
+    private var lingerTimer: TimerID?
+
+    init(fd: Int32, remoteAddress: SocketAddress?, context: LoopContext) {
+        self.fd = fd
+        self.remoteAddress = remoteAddress
+        self.context = context
+    }
+
+    /// Starts polling for input. Call once, after `handler` is set.
+    func activate() throws(NetError) {
+        try context.register(fd: fd, handler: self, events: EPOLLIN.rawValue)
+    }
+
+    /// Bytes queued and not yet accepted by the kernel: what a backpressure budget measures.
+    var bufferedBytes: Int { queue.byteCount + plaintextBytes }
+
+    var isOpen: Bool { state == .open }
+
+    // MARK: writing
+
+    /// Queues `bytes`; they go out at the end of this loop iteration. Writes after a close began are dropped.
+    func write(_ bytes: [UInt8]) {
+        context.loop.assertInEventLoop()
+        // With TLS, closing queued the close_notify already: nothing may follow it.
+        guard state == .open || (state == .closingAfterFlush && transform == nil), !bytes.isEmpty else { return }
+        if transform != nil {
+            plaintext.append(bytes)
+            plaintextBytes += bytes.count
+        } else {
+            queue.append(bytes)
+        }
+        requestFlush()
+    }
+
+    /// Queues bytes that bypass the transform (used by the transform itself, e.g. handshake records).
+    func writeRaw(_ bytes: [UInt8]) {
+        guard state != .closed, !bytes.isEmpty else { return }
+        queue.append(bytes)
+        requestFlush()
+    }
+
+    private func requestFlush() {
+        guard !flushScheduled, !writeBlocked else { return }
+        flushScheduled = true
+        context.scheduleFlush(self)
+    }
+
+    /// Called by the loop at the end of the iteration.
+    func performScheduledFlush() {
+        flushScheduled = false
+        flushNow()
+    }
+
+    private func flushNow() {
+        guard state != .closed else { return }
+        encodePendingPlaintext()
+        switch queue.write(to: fd, iovecs: context.iovecs, maxIOVecs: LoopContext.maxIOVecs) {
+        case .drained:
+            let wasBlocked = writeBlocked
+            if writeBlocked {
+                writeBlocked = false
+                updateInterest()
+            }
+            if wasBlocked || drainWanted {
+                drainWanted = false
+                handler?.connectionDrained(self, context: context)
+            }
+            if state == .closingAfterFlush { beginLinger() }
+        case .wouldBlock:
+            if !writeBlocked {
+                writeBlocked = true
+                updateInterest()
+            }
+        case .failed:
+            close()
+        }
+    }
+
+    /// Asks for `connectionDrained` once everything queued so far has been written.
+    func notifyWhenDrained() {
+        drainWanted = true
+        requestFlush()
+    }
+
+    /// Stops polling for input (backpressure: the peer sends faster than it reads our answers).
+    func pauseReading() {
+        guard !readingPaused else { return }
+        readingPaused = true
+        if state == .open { updateInterest() }
+    }
+
+    func resumeReading() {
+        guard readingPaused else { return }
+        readingPaused = false
+        if state == .open { updateInterest() }
+    }
+
+    /// Hands queued plaintext to the transform (TLS encrypts it all at once) and queues the result.
+    private func encodePendingPlaintext() {
+        guard let transform, !plaintext.isEmpty else { return }
+        let chunks = plaintext
+        plaintext = []
+        plaintextBytes = 0
+        switch transform.encode(chunks, connection: self) {
+        case .proceed(let bytes):
+            queue.append(bytes)
+        case .fail(let bytes, _):
+            queue.append(bytes)
+            if state == .open { state = .closingAfterFlush }
+        }
+    }
+
+    private func updateInterest() {
+        guard state != .closed else { return }
+        var events: UInt32 = 0
+        if (state == .open && !readingPaused) || state == .lingering { events |= EPOLLIN.rawValue }
+        if writeBlocked { events |= EPOLLOUT.rawValue }
+        context.modify(fd: fd, events: events)
+    }
+
+    // MARK: closing
+
+    /// Stops reading, flushes what is queued, then closes (via a short linger). Idempotent.
+    func closeAfterFlush() {
+        guard state == .open else { return }
+        state = .closingAfterFlush
+        if let transform {
+            // Encrypt what is queued before the close_notify, which ends the TLS write side.
+            encodePendingPlaintext()
+            queue.append(transform.closingBytes())
+        }
+        updateInterest()
+        if !flushScheduled && !writeBlocked {
+            flushScheduled = true
+            context.scheduleFlush(self)
+        }
+    }
+
+    private func beginLinger() {
+        guard state == .closingAfterFlush else { return }
+        state = .lingering
+        if shutdown(fd, Int32(SHUT_WR)) != 0 {
+            close()
+            return
+        }
+        updateInterest()
+        // Strong capture: `close` cancels the timer, so it never outlives the connection's use.
+        lingerTimer = context.scheduleTimer(after: Self.lingerTimeout) { _ in
+            self.lingerTimer = nil
+            self.close()
+        }
+    }
+
+    /// Closes the fd now, dropping anything queued. Idempotent.
+    func close() {
+        guard state != .closed else { return }
+        state = .closed
+        if let lingerTimer { context.cancelTimer(lingerTimer) }
+        lingerTimer = nil
+        context.deregister(fd: fd)
+        Glibc.close(fd)
+        queue.removeAll()
+        plaintext = []
+        plaintextBytes = 0
+        let handler = self.handler
+        self.handler = nil
+        handler?.connectionClosed(self, context: context)
+        transform = nil
+        let onClose = self.onClose
+        self.onClose = nil
+        onClose?(self)
+    }
+
+    func closeNow(context: LoopContext) {
+        close()
+    }
+
+    // MARK: events
+
+    func handleEvents(_ events: UInt32, context: LoopContext) {
+        let readable = EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
+        if events & readable != 0 {
+            readAvailable()
+        }
+        if state != .closed, events & EPOLLOUT.rawValue != 0 {
+            flushNow()
+        }
+    }
+
+    private func readAvailable() {
+        let buffer = context.readBuffer
+        for _ in 0..<Self.maxReadsPerEvent {
+            guard state == .open || state == .lingering else { return }
+            let count = read(fd, buffer.baseAddress, buffer.count)
+            if count > 0 {
+                if state == .open {
+                    deliver(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                }
+                if count < buffer.count { return }
+            } else if count == 0 {
+                inputEnded()
+                return
+            } else {
+                let err = errno
+                if err == EINTR { continue }
+                if err == EAGAIN || err == EWOULDBLOCK { return }
+                close()
+                return
+            }
+        }
+    }
+
+    private func deliver(_ bytes: UnsafeRawBufferPointer) {
+        guard let transform else {
+            handler?.connection(self, received: bytes, context: context)
+            return
+        }
+        let outcome = transform.received(bytes, connection: self) { plaintext in
+            guard state == .open else { return }
+            handler?.connection(self, received: plaintext, context: context)
+        }
+        switch outcome {
+        case .proceed(let bytes):
+            writeRaw(bytes)
+        case .fail(let bytes, _):
+            guard state != .closed else { return }
+            queue.append(bytes)
+            state = .closingAfterFlush
+            updateInterest()
+            requestFlush()
+        }
+    }
+
+    private func inputEnded() {
+        if state == .lingering {
+            close()
+            return
+        }
+        if let handler {
+            handler.connectionInputClosed(self, context: context)
+        } else {
+            closeAfterFlush()
+        }
+        if state == .open {
+            // Level-triggered epoll keeps reporting EOF, so reading must stop whatever the handler chose.
+            closeAfterFlush()
+        }
+    }
+}
+
+@available(*, unavailable)
+extension Connection: Sendable {}
