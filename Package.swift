@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "CourtsideModel", targets: ["CourtsideModel"]),
         .library(name: "CourtsideViewModels", targets: ["CourtsideViewModels"]),
         .library(name: "CourtsideNet", targets: ["CourtsideNet"]),
+        .executable(name: "courtside", targets: ["CourtsideServer"]),
         .executable(name: "courtside-echo", targets: ["CourtsideEcho"]),
         .executable(name: "courtside-load", targets: ["CourtsideLoad"]),
         .executable(name: "courtside-fuzz-http", targets: ["CourtsideFuzzHTTP"]),
@@ -35,12 +36,21 @@ let package = Package(
         .target(name: "CourtsideWebSocketDeflate", dependencies: ["CourtsideWebSocket", "CZlib"]),
         .target(
             name: "CourtsideNet",
-            dependencies: ["CLinux", "CourtsideHTTP", "CourtsideWebSocket", "CourtsideTLS"]),
+            dependencies: [
+                "CLinux", "CourtsideHTTP", "CourtsideWebSocket", "CourtsideWebSocketDeflate", "CourtsideTLS",
+            ]),
 
         // 4. Server: the durable journal (behind a protocol, so a distributed log can replace SQLite).
         .target(name: "CourtsideJournal", dependencies: ["CourtsideModel", "CSQLite"]),
+        // 4. Server: routes, the socket views bound to view models, authentication, configuration, metrics.
+        .target(
+            name: "Courtside",
+            dependencies: [
+                "CourtsideModel", "CourtsideViewModels", "CourtsideNet", "CourtsideJournal", "COpenSSL",
+            ]),
 
         // 5. Executables.
+        .executableTarget(name: "CourtsideServer", dependencies: ["Courtside"]),
         .executableTarget(name: "CourtsideEcho", dependencies: ["CourtsideNet"]),
         .executableTarget(name: "CourtsideLoad", dependencies: ["CLinux", "CourtsideWebSocket", "CourtsideHTTP"]),
         .executableTarget(name: "CourtsideFuzzHTTP", dependencies: ["CourtsideHTTP"]),
@@ -48,6 +58,9 @@ let package = Package(
 
         .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel"]),
         .testTarget(name: "CourtsideViewModelTests", dependencies: ["CourtsideViewModels", "CourtsideModel"]),
+        .testTarget(
+            name: "CourtsideTests",
+            dependencies: ["Courtside", "CourtsideNet", "CourtsideModel", "CourtsideViewModels", "CourtsideJournal"]),
         .testTarget(name: "CourtsideJournalTests", dependencies: ["CourtsideJournal", "CourtsideModel"]),
         .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP"]),
         .testTarget(name: "CourtsideWebSocketTests", dependencies: ["CourtsideWebSocket", "CourtsideHTTP"]),

@@ -1,0 +1,2 @@
+// Placeholder entry point until the real one lands.
+print("not yet built")
