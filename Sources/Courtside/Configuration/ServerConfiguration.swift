@@ -1,0 +1,51 @@
+/// Everything `courtside serve` can be told, from flags or `COURTSIDE_*` environment variables.
+///
+/// The CLI fills it in (`ServerConfiguration+Parsing`); the server only reads it. Defaults are those of a scoreboard
+/// on one box: loopback only, plain HTTP, data and pages beside the working directory.
+public struct ServerConfiguration: Sendable, Equatable {
+    /// How log lines are written.
+    public enum LogFormat: String, Sendable, Equatable, CaseIterable {
+        case text
+        case json
+    }
+
+    /// Address to listen on; loopback by default so a first run is never exposed to the network.
+    public var host: String = "127.0.0.1"
+    /// TCP port.
+    public var port: Int = 8080
+    /// PEM certificate chain; with `tlsKeyPath`, the server speaks https and wss only.
+    public var tlsCertificatePath: String?
+    /// PEM private key for `tlsCertificatePath`.
+    public var tlsKeyPath: String?
+    /// Where the journal and the admin token live.
+    public var dataDirectory: String = "./courtside-data"
+    /// The static pages.
+    public var publicDirectory: String = "./Public"
+    /// Event loop threads; `nil` means one per core.
+    public var threads: Int?
+    /// Bearer token for creating games; `nil` means read it from the data directory, or generate it on first start.
+    public var adminToken: String?
+    /// Origins allowed to open a scorer socket; empty allows any (scorers still need their token).
+    public var allowedOrigins: [String] = []
+    /// Log line format.
+    public var logFormat: LogFormat = .text
+    /// Creates a demo game with a simulated scorer that plays whole games over and over.
+    public var demo: Bool = false
+
+    /// Commands a scorer connection may send in a burst before `rate_limited`: a phone flushing its offline queue
+    /// sends its backlog at once, and that is not an attack.
+    public var commandBurst: Int = 100
+    /// Commands per second a scorer connection may sustain once its burst is spent.
+    public var commandsPerSecond: Double = 50
+    /// Open connections allowed from one client address, so one host cannot take every descriptor.
+    public var maxConnectionsPerAddress: Int = 1024
+    /// Patch messages each game keeps so a spectator resuming with `since=N` gets just what it missed.
+    public var resumeWindow: Int = 1024
+    /// Bytes a spectator may have queued before it is brought back with a fresh snapshot.
+    public var maxQueuedBytesPerConnection: Int = 256 * 1024
+
+    public init() {}
+
+    /// Whether the server terminates TLS itself.
+    public var usesTLS: Bool { tlsCertificatePath != nil || tlsKeyPath != nil }
+}
