@@ -1,0 +1,33 @@
+import CourtsideModel
+
+/// Why a journal operation failed. A failed write stored nothing.
+public enum JournalError: Error, Sendable, Hashable {
+    /// A game with this id already exists.
+    case duplicateGame(GameID)
+    /// No game has this id.
+    case unknownGame(GameID)
+    /// The game is archived and takes no more events.
+    case gameArchived(GameID)
+    /// An event's sequence is not the game's next one (a gap or a duplicate): `expected` is the last plus one.
+    case unexpectedSequence(GameID, expected: Int, got: Int)
+    /// An event's presentation sequence is lower than the previous event's, or negative.
+    case presentationSequenceWentBack(GameID, sequence: Int, previous: Int, got: Int)
+    /// A command id is already recorded for this game (or twice in one batch).
+    case duplicateCommandID(GameID, CommandID)
+    /// The scorer-token hash is not a SHA-256 digest.
+    case invalidScorerTokenHash(GameID, byteCount: Int)
+    /// A value could not be encoded for storage.
+    case encodingFailed(GameID, reason: String)
+    /// A stored record could not be read back (edited or corrupted database): `sequence` is nil for the game row.
+    case corruptRecord(GameID, sequence: Int?, reason: String)
+    /// The data directory or the database file could not be created or opened (`errno` from the system call).
+    case cannotCreate(path: String, operation: String, errno: Int32)
+    /// The file exists but is not a usable SQLite database (SQLITE_NOTADB, SQLITE_CORRUPT, …).
+    case notADatabase(path: String, SQLiteFailure)
+    /// The database was written by a newer Courtside: its schema version is beyond what this build knows.
+    case schemaTooNew(path: String, found: Int, supported: Int)
+    /// Any other SQLite failure.
+    case sqlite(SQLiteFailure)
+    /// The journal was closed before the operation ran.
+    case closed
+}
