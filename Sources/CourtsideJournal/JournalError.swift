@@ -1,4 +1,5 @@
 import CourtsideModel
+import Foundation
 
 /// Why a journal operation failed. A failed write stored nothing.
 public enum JournalError: Error, Sendable, Hashable {
@@ -30,4 +31,32 @@ public enum JournalError: Error, Sendable, Hashable {
     case sqlite(SQLiteFailure)
     /// The journal was closed before the operation ran.
     case closed
+}
+
+extension JournalError: CustomStringConvertible {
+    /// One line for a log or a start-up failure, naming the game or the file at fault.
+    public var description: String {
+        switch self {
+        case .duplicateGame(let id): return "game \(id) already exists"
+        case .unknownGame(let id): return "no game \(id)"
+        case .gameArchived(let id): return "game \(id) is archived"
+        case .unexpectedSequence(let id, let expected, let got):
+            return "game \(id): event \(got) is not the next one (expected \(expected))"
+        case .presentationSequenceWentBack(let id, let sequence, let previous, let got):
+            return "game \(id): event \(sequence) has presentation sequence \(got), below \(previous)"
+        case .duplicateCommandID(let id, let command): return "game \(id): command \(command) is already recorded"
+        case .invalidScorerTokenHash(let id, let count):
+            return "game \(id): scorer token hash has \(count) bytes, not a SHA-256 digest"
+        case .encodingFailed(let id, let reason): return "game \(id): cannot encode: \(reason)"
+        case .corruptRecord(let id, let sequence, let reason):
+            return "game \(id)\(sequence.map { ", event \($0)" } ?? ""): unreadable record: \(reason)"
+        case .cannotCreate(let path, let operation, let code):
+            return "\(path): \(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
+        case .notADatabase(let path, let failure): return "\(path) is not a usable SQLite database: \(failure)"
+        case .schemaTooNew(let path, let found, let supported):
+            return "\(path) has schema version \(found); this build knows up to \(supported)"
+        case .sqlite(let failure): return "\(failure)"
+        case .closed: return "the journal is closed"
+        }
+    }
 }
