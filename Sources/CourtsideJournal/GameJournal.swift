@@ -46,6 +46,11 @@ extension GameJournal {
         submit(.archiveGame(id, at: at), completion: completion)
     }
 
+    /// Raises a game's presentation watermark (asynchronously; see `submit`).
+    public func recordPresentationSequence(_ seq: Int, forGame id: GameID, completion: @escaping JournalCompletion) {
+        submit(.recordPresentationSequence(seq, forGame: id), completion: completion)
+    }
+
     /// Performs `write` and waits until it is durable; throws when it was refused. Blocks: not for event loops.
     public func perform(_ write: JournalWrite) throws(JournalError) {
         let waiter = CompletionWaiter<Void>()
@@ -66,5 +71,10 @@ extension GameJournal {
     /// Archives a game and waits until that is durable.
     public func archiveGame(_ id: GameID, at: Timestamp) throws(JournalError) {
         try perform(.archiveGame(id, at: at))
+    }
+
+    /// Raises a game's presentation watermark and waits until that is durable.
+    public func recordPresentationSequence(_ seq: Int, forGame id: GameID) throws(JournalError) {
+        try perform(.recordPresentationSequence(seq, forGame: id))
     }
 }

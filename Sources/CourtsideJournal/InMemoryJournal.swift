@@ -81,6 +81,10 @@ public final class InMemoryJournal: GameJournal {
                 game.archivedAt = at
                 state.games[id] = game
             }
+        case .recordPresentationSequence(let seq, let id):
+            guard var game = state.games[id] else { throw .unknownGame(id) }
+            game.presentationWatermark = max(game.presentationWatermark, seq)
+            state.games[id] = game
         }
     }
 }

@@ -23,6 +23,8 @@ public enum JournalError: Error, Sendable, Hashable {
     case corruptRecord(GameID, sequence: Int?, reason: String)
     /// The data directory or the database file could not be created or opened (`errno` from the system call).
     case cannotCreate(path: String, operation: String, errno: Int32)
+    /// SQLite could not open or set up the database file (permissions, a read-only directory for the WAL, …).
+    case cannotOpen(path: String, SQLiteFailure)
     /// The file exists but is not a usable SQLite database (SQLITE_NOTADB, SQLITE_CORRUPT, …).
     case notADatabase(path: String, SQLiteFailure)
     /// The database was written by a newer Courtside: its schema version is beyond what this build knows.
@@ -52,6 +54,7 @@ extension JournalError: CustomStringConvertible {
             return "game \(id)\(sequence.map { ", event \($0)" } ?? ""): unreadable record: \(reason)"
         case .cannotCreate(let path, let operation, let code):
             return "\(path): \(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
+        case .cannotOpen(let path, let failure): return "\(path) cannot be opened: \(failure)"
         case .notADatabase(let path, let failure): return "\(path) is not a usable SQLite database: \(failure)"
         case .schemaTooNew(let path, let found, let supported):
             return "\(path) has schema version \(found); this build knows up to \(supported)"

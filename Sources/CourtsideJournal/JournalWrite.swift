@@ -11,6 +11,10 @@ public enum JournalWrite: Sendable, Hashable {
     /// Archives a game: it stays readable and refuses further events. Archiving an archived game changes nothing
     /// (the first `at` is kept).
     case archiveGame(GameID, at: Timestamp)
+    /// Notes that the server published presentation sequence `seq` for a game in a message without a new event (a
+    /// resync, the archive notice), so that a restart numbers its next message after it. Only raises the game's
+    /// watermark (a lower number changes nothing); allowed on archived games.
+    case recordPresentationSequence(Int, forGame: GameID)
 
     /// The game the write concerns.
     public var gameID: GameID {
@@ -18,6 +22,7 @@ public enum JournalWrite: Sendable, Hashable {
         case .createGame(let record): return record.id
         case .appendEvents(_, let id): return id
         case .archiveGame(let id, _): return id
+        case .recordPresentationSequence(_, let id): return id
         }
     }
 }

@@ -16,7 +16,7 @@ final class SQLiteConnection {
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)
-            throw .notADatabase(
+            throw .cannotOpen(
                 path: path,
                 SQLiteFailure(code: code & 0xFF, extendedCode: code, message: message, operation: "open"))
         }

@@ -25,7 +25,8 @@ enum SQLiteJournalSchema {
             created_at_ms INTEGER NOT NULL,
             metadata_json TEXT NOT NULL,
             archived INTEGER NOT NULL DEFAULT 0 CHECK (archived IN (0, 1)),
-            archived_at_ms INTEGER
+            archived_at_ms INTEGER,
+            presentation_watermark INTEGER NOT NULL DEFAULT 0
         ) STRICT;
         CREATE TABLE events (
             game_id TEXT NOT NULL REFERENCES games (id),

@@ -26,15 +26,21 @@ final class SQLiteJournalStore {
     private let selectCommand: SQLiteStatement
     private let insertEvent: SQLiteStatement
     private let archiveGame: SQLiteStatement
+    private let raiseWatermark: SQLiteStatement
     private let selectGames: SQLiteStatement
     private let selectEvents: SQLiteStatement
 
     /// Opens the database at `path`, configures it and migrates it to the current schema.
     init(path: String, busyTimeoutMs: Int32, autoCheckpointPages: Int?) throws(JournalError) {
         let connection = try SQLiteConnection(path: path)
-        try SQLiteJournalSchema.configure(
-            connection, busyTimeoutMs: busyTimeoutMs, autoCheckpointPages: autoCheckpointPages)
-        try SQLiteJournalSchema.migrate(connection)
+        do throws(JournalError) {
+            try SQLiteJournalSchema.configure(
+                connection, busyTimeoutMs: busyTimeoutMs, autoCheckpointPages: autoCheckpointPages)
+            try SQLiteJournalSchema.migrate(connection)
+        } catch .sqlite(let failure) {
+            // Name the file: at start-up, which database failed matters more than which pragma.
+            throw .cannotOpen(path: path, failure)
+        }
         self.connection = connection
         // IMMEDIATE takes the write lock at once, so a second process gets SQLITE_BUSY (after the busy timeout)
         // at BEGIN rather than halfway through a group.
@@ -49,7 +55,7 @@ final class SQLiteJournalStore {
             INSERT INTO games (id, setup_json, scorer_token_sha256, created_at_ms, metadata_json)
             VALUES (?, ?, ?, ?, ?)
             """)
-        selectGameTail = try connection.prepare("SELECT archived FROM games WHERE id = ?")
+        selectGameTail = try connection.prepare("SELECT archived, presentation_watermark FROM games WHERE id = ?")
         selectLastEvent = try connection.prepare(
             "SELECT seq, presentation_seq FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1")
         selectCommand = try connection.prepare("SELECT 1 FROM events WHERE game_id = ? AND command_id = ?")
@@ -60,9 +66,12 @@ final class SQLiteJournalStore {
             """)
         archiveGame = try connection.prepare(
             "UPDATE games SET archived = 1, archived_at_ms = coalesce(archived_at_ms, ?) WHERE id = ?")
+        raiseWatermark = try connection.prepare(
+            "UPDATE games SET presentation_watermark = max(presentation_watermark, ?) WHERE id = ?")
         selectGames = try connection.prepare(
             """
-            SELECT id, setup_json, scorer_token_sha256, created_at_ms, metadata_json, archived, archived_at_ms
+            SELECT id, setup_json, scorer_token_sha256, created_at_ms, metadata_json, archived, archived_at_ms,
+                presentation_watermark
             FROM games ORDER BY ordinal
             """)
         selectEvents = try connection.prepare(
@@ -110,6 +119,9 @@ final class SQLiteJournalStore {
         case .archiveGame(let id, let at):
             try archiveGame.run([.integer(at.milliseconds), .text(id.rawValue)])
             if connection.changes == 0 { throw .unknownGame(id) }
+        case .recordPresentationSequence(let seq, let id):
+            try raiseWatermark.run([.integer(Int64(seq)), .text(id.rawValue)])
+            if connection.changes == 0 { throw .unknownGame(id) }
         }
     }
 
@@ -126,13 +138,14 @@ final class SQLiteJournalStore {
     }
 
     private func append(_ events: [JournaledEvent], toGame id: GameID) throws(JournalError) {
-        var archived: Bool?
-        try selectGameTail.query([.text(id.rawValue)]) { row in archived = row.int64(0) != 0 }
-        guard let archived else { throw .unknownGame(id) }
-        var tail = JournalRules.Tail(isArchived: archived, lastSequence: 0, lastPresentationSequence: 0)
+        var game: (archived: Bool, watermark: Int)?
+        try selectGameTail.query([.text(id.rawValue)]) { row in game = (row.int64(0) != 0, Int(row.int64(1))) }
+        guard let game else { throw .unknownGame(id) }
+        var tail = JournalRules.Tail(
+            isArchived: game.archived, lastSequence: 0, lastPresentationSequence: game.watermark)
         try selectLastEvent.query([.text(id.rawValue)]) { row in
             tail.lastSequence = Int(row.int64(0))
-            tail.lastPresentationSequence = Int(row.int64(1))
+            tail.lastPresentationSequence = max(game.watermark, Int(row.int64(1)))
         }
         try JournalRules.checkAppend(events, toGame: id, tail: tail) { command throws(JournalError) in
             var found = false
@@ -162,7 +175,10 @@ final class SQLiteJournalStore {
                 setup: setup, scorerTokenSHA256: row.blob(2), createdAt: Timestamp(milliseconds: row.int64(3)),
                 metadata: try decode([String: String].self, from: row.text(4), game: id, sequence: nil))
             let archivedAt = row.isNull(6) ? nil : Timestamp(milliseconds: row.int64(6))
-            games.append(JournaledGame(record: record, isArchived: row.int64(5) != 0, archivedAt: archivedAt))
+            games.append(
+                JournaledGame(
+                    record: record, isArchived: row.int64(5) != 0, archivedAt: archivedAt,
+                    presentationWatermark: Int(row.int64(7))))
         }
         for index in games.indices {
             games[index].events = try loadEvents(of: games[index].id)
@@ -190,7 +206,7 @@ final class SQLiteJournalStore {
         rollbackTransaction()
         for statement in [
             begin, commit, rollback, savepoint, release, rollbackToSavepoint, insertGame, selectGameTail,
-            selectLastEvent, selectCommand, insertEvent, archiveGame, selectGames, selectEvents,
+            selectLastEvent, selectCommand, insertEvent, archiveGame, raiseWatermark, selectGames, selectEvents,
         ] {
             statement.finalize()
         }

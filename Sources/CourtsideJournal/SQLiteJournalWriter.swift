@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// The queue between the submitters and the writer thread, and the thread's loop: group commit.
@@ -22,11 +23,15 @@ final class SQLiteJournalWriter: Sendable {
     private let queue = Mutex(Queue())
     /// Signalled once per enqueue: extra signals only cost an empty pass of the loop.
     private let wake = DispatchSemaphore(value: 0)
-    /// Signalled when the loop has finished and closed the database.
+    /// Signalled when the loop has finished and closed the database; used as a latch (each waiter signals it
+    /// again for the next).
     private let finished = DispatchSemaphore(value: 0)
     private let transactions = Atomic<Int>(0)
     private let committedWrites = Atomic<Int>(0)
     private let failedWrites = Atomic<Int>(0)
+    /// The writer thread's `pthread_t`, 0 until it runs: `close()` called from a completion must not wait for the
+    /// thread it runs on.
+    private let writerThread = Atomic<UInt>(0)
 
     init(maxWritesPerTransaction: Int) {
         self.maxWritesPerTransaction = max(1, maxWritesPerTransaction)
@@ -56,18 +61,22 @@ final class SQLiteJournalWriter: Sendable {
             defer { queue.isClosed = true }
             return !queue.isClosed
         }
-        guard first else { return }
-        wake.signal()
+        if first { wake.signal() }
+        // From a completion (say the journal's last reference dropped there), the loop exits after this batch.
+        if pthread_equal(pthread_self(), writerThread.load(ordering: .relaxed)) != 0 { return }
         finished.wait()
+        finished.signal()
     }
 
-    /// Marks the writer closed without a loop to wait for (the database failed to open).
+    /// Marks the writer closed and finished: the database failed to open, so there is no loop to wait for.
     func abandon() {
         queue.withLock { $0.isClosed = true }
+        finished.signal()
     }
 
     /// The writer thread's body: runs until `close()`, then closes `store`.
     func run(_ store: SQLiteJournalStore) {
+        writerThread.store(pthread_self(), ordering: .relaxed)
         while true {
             wake.wait()
             let (batch, closing) = queue.withLock { queue in

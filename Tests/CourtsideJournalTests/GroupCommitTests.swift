@@ -113,4 +113,23 @@ struct GroupCommitTests {
         try harness.reopen()
         #expect(try harness.journal.loadGames().map(\.events) == [moves(1...3), moves(1...1)])
     }
+
+    @Test("closing from inside a completion, on the writer thread, neither deadlocks nor loses the write")
+    func closeFromCompletion() throws {
+        let harness = try JournalHarness(.sqlite)
+        let journal = harness.journal
+        try journal.createGame(makeRecord(makeSetup()))
+        let log = CompletionLog()
+        let closing = log.completion(for: "closing")
+        journal.append(moves(1...1), toGame: "g1") { result in
+            journal.close()
+            closing(result)
+        }
+        #expect(log.wait(for: 1, seconds: 10), "the completion returned")
+        journal.append(moves(2...2), toGame: "g1", completion: log.completion(for: "after"))
+        #expect(log.wait(for: 1, seconds: 10))
+        #expect(log.failures == ["after: the journal is closed"])
+        try harness.reopen()
+        #expect(try harness.journal.loadGames()[0].events == moves(1...1))
+    }
 }

@@ -138,6 +138,30 @@ struct JournalConformanceTests {
         #expect(try harness.journal.loadGames()[0].lastPresentationSequence == 4)
     }
 
+    @Test(
+        "a presentation watermark survives a restart, only rises, and later events may not go below it",
+        arguments: JournalKind.allCases)
+    func presentationWatermark(kind: JournalKind) throws {
+        let harness = try JournalHarness(kind)
+        try harness.journal.createGame(makeRecord(makeSetup()))
+        try harness.journal.append(moves(1...2), toGame: "g1")
+        try harness.journal.recordPresentationSequence(10, forGame: "g1")
+        try harness.journal.recordPresentationSequence(7, forGame: "g1")
+        try harness.reopen()
+        let game = try #require(try harness.journal.loadGames().first)
+        #expect(game.presentationWatermark == 10)
+        #expect(game.lastPresentationSequence == 10)
+        let below = [JournaledEvent(moveEvent(sequence: 3), presentationSequence: 9)]
+        let error = journalError { () throws(JournalError) in try harness.journal.append(below, toGame: "g1") }
+        #expect(error == .presentationSequenceWentBack("g1", sequence: 3, previous: 10, got: 9))
+        try harness.journal.append([JournaledEvent(moveEvent(sequence: 3), presentationSequence: 11)], toGame: "g1")
+        #expect(try harness.journal.loadGames()[0].lastPresentationSequence == 11)
+        let unknown = journalError { () throws(JournalError) in
+            try harness.journal.recordPresentationSequence(1, forGame: "nope")
+        }
+        #expect(unknown == .unknownGame("nope"))
+    }
+
     @Test("archiving persists, keeps the first time, and refuses later events", arguments: JournalKind.allCases)
     func archivePersists(kind: JournalKind) throws {
         let harness = try JournalHarness(kind)
