@@ -145,12 +145,12 @@ final class SQLiteJournalWriter: Sendable {
                 for index in inTransaction { results[index] = .failure(error) }
             }
         }
-        var committed = 0
-        for (result, (_, completion)) in zip(results, group) {
-            if case .success = result { committed += 1 }
-            completion(result)
-        }
+        // Counted before the completions run, so a caller that saw its completion sees its write counted.
+        let committed = results.lazy.filter { if case .success = $0 { return true } else { return false } }.count
         committedWrites.add(committed, ordering: .relaxed)
         failedWrites.add(group.count - committed, ordering: .relaxed)
+        for (result, (_, completion)) in zip(results, group) {
+            completion(result)
+        }
     }
 }

@@ -87,4 +87,27 @@ struct SQLiteJournalFileTests {
         }
         #expect(try harness.journal.loadGames()[0].events == moves(1...2))
     }
+
+    @Test("while another process holds the write lock, writes fail with SQLITE_BUSY after the timeout, storing nothing")
+    func busyDatabase() throws {
+        var configuration = SQLiteJournal.Configuration()
+        configuration.busyTimeoutMs = 50
+        let harness = try JournalHarness(.sqlite, configuration: configuration)
+        let journal = try #require(harness.journal as? SQLiteJournal)
+        try journal.createGame(makeRecord(makeSetup()))
+        let raw = try SQLiteConnection(path: journal.path)
+        defer { raw.close() }
+        try raw.execute("BEGIN IMMEDIATE")
+        let error = journalError { () throws(JournalError) in try journal.append(moves(1...1), toGame: "g1") }
+        guard case .sqlite(let failure) = error else {
+            Issue.record("expected an SQLite error, got \(String(describing: error))")
+            return
+        }
+        #expect(failure.code == SQLITE_BUSY)
+        #expect(failure.operation == "BEGIN IMMEDIATE")
+        #expect(journal.statistics.failedWrites == 1)
+        try raw.execute("ROLLBACK")
+        try journal.append(moves(1...1), toGame: "g1")
+        #expect(try journal.loadGames()[0].events == moves(1...1))
+    }
 }
