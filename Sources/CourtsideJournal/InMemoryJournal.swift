@@ -11,6 +11,8 @@ public final class InMemoryJournal: GameJournal {
     private struct State {
         var games: [GameID: JournaledGame] = [:]
         var order: [GameID] = []
+        /// Each game's recorded command ids, so a batch is checked without scanning the game's events.
+        var commands: [GameID: Set<CommandID>] = [:]
         var isClosed = false
     }
 
@@ -22,6 +24,7 @@ public final class InMemoryJournal: GameJournal {
         for game in games {
             initial.games[game.id] = game
             initial.order.append(game.id)
+            initial.commands[game.id] = Set(game.events.lazy.compactMap(\.event.commandID))
         }
         self.state = Mutex(initial)
     }
@@ -66,7 +69,7 @@ public final class InMemoryJournal: GameJournal {
             state.order.append(record.id)
         case .appendEvents(let events, let id):
             guard var game = state.games[id] else { throw .unknownGame(id) }
-            let recorded = Set(game.events.lazy.compactMap(\.event.commandID))
+            let recorded = state.commands[id, default: []]
             let tail = JournalRules.Tail(
                 isArchived: game.isArchived, lastSequence: game.lastEventSequence,
                 lastPresentationSequence: game.lastPresentationSequence)
@@ -74,6 +77,7 @@ public final class InMemoryJournal: GameJournal {
             state.games[id] = nil
             game.events.append(contentsOf: events)
             state.games[id] = game
+            state.commands[id, default: []].formUnion(events.lazy.compactMap(\.event.commandID))
         case .archiveGame(let id, let at):
             guard var game = state.games[id] else { throw .unknownGame(id) }
             if !game.isArchived {
