@@ -1,0 +1,95 @@
+import Foundation
+
+/// The embedded `GameJournal`: one SQLite database in WAL mode with `synchronous=FULL`, written by a dedicated
+/// thread with group commit (see `SQLiteJournalWriter` and docs/journal.md).
+///
+/// The connection is opened on the writer thread and never leaves it: `submit` only queues, `loadGames()` queues a
+/// read and waits for it. Completions run on the writer thread, after the commit's fsync returned.
+/// Call `close()` before exit to finish the queued writes (dropping the last reference closes too).
+public final class SQLiteJournal: GameJournal {
+    /// Tuning; every default is what the server uses.
+    public struct Configuration: Sendable, Hashable {
+        /// The database's file name inside the data directory (SQLite adds `-wal` and `-shm` beside it).
+        public var fileName = "courtside.sqlite3"
+        /// How long a statement waits for a lock another process holds (a backup, the `sqlite3` shell) before
+        /// failing with SQLITE_BUSY. 5 s rides out a short backup without stalling the writer for long.
+        public var busyTimeoutMs: Int32 = 5_000
+        /// The most writes one transaction commits. A group waits for its whole commit, so this bounds the delay a
+        /// burst adds to the first ack; 1,024 writes take a few milliseconds, far below a human's notice, and
+        /// already share one fsync.
+        public var maxWritesPerTransaction = 1_024
+        /// WAL pages after which SQLite checkpoints; nil keeps SQLite's default (1,000 pages). Tests set 0 (never)
+        /// so that a copy of the files is a faithful image of a crash.
+        public var autoCheckpointPages: Int?
+
+        public init() {}
+    }
+
+    /// The database file's path.
+    public let path: String
+    private let writer: SQLiteJournalWriter
+
+    /// Opens (creating when missing) the journal in `directory` (created with mode 0700 when missing; its parent
+    /// must exist). A new database file is created with mode 0600: it holds the scorer-token hashes.
+    public init(directory: String, configuration: Configuration = Configuration()) throws(JournalError) {
+        let path = (directory as NSString).appendingPathComponent(configuration.fileName)
+        try Self.createFiles(directory: directory, path: path)
+        self.path = path
+        let writer = SQLiteJournalWriter(maxWritesPerTransaction: configuration.maxWritesPerTransaction)
+        self.writer = writer
+        let opened = CompletionWaiter<Void>()
+        let thread = Thread {
+            let store: SQLiteJournalStore
+            do throws(JournalError) {
+                store = try SQLiteJournalStore(
+                    path: path, busyTimeoutMs: configuration.busyTimeoutMs,
+                    autoCheckpointPages: configuration.autoCheckpointPages)
+            } catch {
+                writer.abandon()
+                opened.complete(.failure(error))
+                return
+            }
+            opened.complete(.success(()))
+            writer.run(store)
+        }
+        thread.name = "courtside-journal"
+        thread.start()
+        try opened.wait().get()
+    }
+
+    deinit {
+        writer.close()
+    }
+
+    /// What the writer has done since the journal opened.
+    public var statistics: JournalStatistics {
+        writer.statistics
+    }
+
+    public func submit(_ write: JournalWrite, completion: @escaping JournalCompletion) {
+        if !writer.enqueue(.write(write, completion)) {
+            completion(.failure(.closed))
+        }
+    }
+
+    public func loadGames() throws(JournalError) -> [JournaledGame] {
+        let waiter = CompletionWaiter<[JournaledGame]>()
+        guard writer.enqueue(.load { waiter.complete($0) }) else { throw .closed }
+        return try waiter.wait().get()
+    }
+
+    public func close() {
+        writer.close()
+    }
+
+    /// Creates the directory (0700) and the database file (0600) before SQLite opens it, since SQLite would
+    /// create the file with 0644. SQLite gives the `-wal` and `-shm` files the database file's mode.
+    private static func createFiles(directory: String, path: String) throws(JournalError) {
+        if mkdir(directory, 0o700) != 0, errno != EEXIST {
+            throw .cannotCreate(path: directory, operation: "mkdir", errno: errno)
+        }
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .cannotCreate(path: path, operation: "open", errno: errno) }
+        Foundation.close(descriptor)
+    }
+}
