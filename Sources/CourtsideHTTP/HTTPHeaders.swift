@@ -1,0 +1,95 @@
+/// Header fields in the order they were received or added. Names compare case-insensitively (RFC 9110 §5.1);
+/// values are kept as received, without leading or trailing whitespace.
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    public typealias Element = (name: String, value: String)
+
+    private var fields: [(name: String, value: String)]
+
+    public init() { fields = [] }
+
+    /// Keeps the literal's order: `["Content-Type": "text/plain", "Cache-Control": "no-cache"]`.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    public init(_ pairs: [(String, String)]) {
+        fields = pairs.map { (name: $0.0, value: $0.1) }
+    }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+
+    /// The number of fields (a name sent twice counts twice).
+    public var count: Int { fields.count }
+    public var isEmpty: Bool { fields.isEmpty }
+
+    /// The first value of `name`, compared case-insensitively.
+    public subscript(_ name: String) -> String? {
+        fields.first { Self.sameName($0.name, name) }?.value
+    }
+
+    /// Every value of `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { Self.sameName($0.name, name) }.map(\.value)
+    }
+
+    /// Every comma-separated element of every value of `name`, trimmed and lowercased, empty elements dropped
+    /// (RFC 9110 §5.6.1). For `Connection`, `Upgrade`, `Transfer-Encoding`.
+    public func tokens(for name: String) -> [String] {
+        var result: [String] = []
+        for value in values(for: name) {
+            for element in value.split(separator: ",", omittingEmptySubsequences: true) {
+                let trimmed = element.trimmingHTTPWhitespace()
+                if !trimmed.isEmpty { result.append(trimmed.lowercased()) }
+            }
+        }
+        return result
+    }
+
+    /// Whether a field named `name` is present.
+    public func contains(_ name: String) -> Bool { fields.contains { Self.sameName($0.name, name) } }
+
+    /// Appends a field, keeping any existing ones of the same name.
+    public mutating func add(name: String, value: String) { fields.append((name: name, value: value)) }
+
+    /// Replaces the first field named `name` (removing the others), or appends it.
+    public mutating func replaceOrAdd(name: String, value: String) {
+        if let index = fields.firstIndex(where: { Self.sameName($0.name, name) }) {
+            fields[index].value = value
+            var next = index + 1
+            while next < fields.count {
+                if Self.sameName(fields[next].name, name) { fields.remove(at: next) } else { next += 1 }
+            }
+        } else {
+            fields.append((name: name, value: value))
+        }
+    }
+
+    /// Removes every field named `name`.
+    public mutating func remove(name: String) { fields.removeAll { Self.sameName($0.name, name) } }
+
+    /// ASCII case-insensitive comparison: header names are tokens, so ASCII is all there is.
+    static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+        let a = lhs.utf8
+        let b = rhs.utf8
+        guard a.count == b.count else { return false }
+        for (x, y) in zip(a, b) where x != y {
+            if x | 0x20 != y | 0x20 || !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(x | 0x20) { return false }
+        }
+        return true
+    }
+}
+
+extension StringProtocol {
+    /// Drops leading and trailing SP and HTAB (OWS, RFC 9110 §5.6.3).
+    func trimmingHTTPWhitespace() -> String {
+        let isOWS: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isOWS($0) }), let last = lastIndex(where: { !isOWS($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,220 @@
+/// An incremental HTTP/1.1 request parser (RFC 9112), written as a value-type state machine that never does I/O.
+///
+/// Feed it bytes as they arrive, then call `next()` until it says `.needMoreData`: requests come out in the order
+/// they were sent, so pipelining is just calling `next()` again. Each limit in `HTTPParserLimits` is checked as
+/// soon as it can be crossed, so a hostile peer cannot make it buffer more than a limit's worth of a head.
+///
+/// Bodies: `Content-Length` and `Transfer-Encoding: chunked` (de-chunked, trailers validated and dropped).
+/// Not enforced here: `Expect: 100-continue` (the body is awaited without an interim response), routing,
+/// method semantics, and what to do with `Upgrade` (see `takeUnconsumedBytes()`).
+public struct HTTPRequestParser: Sendable {
+    /// The bounds this parser enforces.
+    public let limits: HTTPParserLimits
+
+    // Internal (not private) only so the topic files (+Head, +Chunked) can reach them.
+    /// Received bytes not yet consumed start at `readIndex`; consumed ones are dropped in `feed` once they make
+    /// up half the buffer, so compaction costs stay linear.
+    var buffer: [UInt8] = []
+    var readIndex = 0
+    /// How many bytes of the current line (from `readIndex`) were already searched for LF, so that feeding one
+    /// byte at a time does not rescan the line each time.
+    var scannedBytes = 0
+    var state: State = .requestLine
+
+    enum State {
+        /// Waiting for the request line; empty lines before it are skipped (RFC 9112 §2.2).
+        case requestLine
+        /// Request line parsed; reading field lines.
+        case headers(PartialHead)
+        /// Head complete; waiting for `length` body bytes, which stay in `buffer` until all have arrived.
+        case fixedBody(HTTPRequestHead, length: Int)
+        /// Chunked body: waiting for a chunk-size line (RFC 9112 §7.1).
+        case chunkSize(HTTPRequestHead, body: [UInt8])
+        /// Chunked body: copying `remaining` bytes of chunk data.
+        case chunkData(HTTPRequestHead, body: [UInt8], remaining: Int)
+        /// Chunked body: chunk data done, waiting for its CRLF.
+        case chunkDataEnd(HTTPRequestHead, body: [UInt8])
+        /// Chunked body: last chunk seen, reading the trailer section.
+        case trailers(HTTPRequestHead, body: [UInt8], bytes: Int, count: Int)
+        /// A request was refused; the parser stays here and drops further input.
+        case failed(HTTPParseError)
+        /// Held only while a case's payload is being mutated, so the payload's buffer is uniquely referenced.
+        case modifying
+    }
+
+    struct PartialHead {
+        var method: HTTPMethod
+        var target: String
+        var path: String
+        var query: String?
+        var version: HTTPVersion
+        var headers: HTTPHeaders
+        /// Bytes of the header section so far, CRLFs included.
+        var headerBytes: Int
+    }
+
+    public init(limits: HTTPParserLimits = .default) {
+        self.limits = limits
+    }
+
+    /// Appends received bytes. Nothing is parsed until `next()`.
+    public mutating func feed(_ bytes: some Collection<UInt8>) {
+        if case .failed = state { return }
+        if readIndex > 0 && readIndex * 2 >= buffer.count {
+            buffer.removeSubrange(0..<readIndex)
+            readIndex = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Bytes received but not consumed by any returned request.
+    public var bufferedByteCount: Int { buffer.count - readIndex }
+
+    /// Whether the parser is between requests with nothing buffered: a connection closed now lost nothing.
+    public var isIdle: Bool {
+        if case .requestLine = state { return buffer.count == readIndex }
+        return false
+    }
+
+    /// Hands over every byte after the last returned request and resets the parser. Call it right after a
+    /// `.request` whose upgrade you accept: those bytes belong to the new protocol (a client may send its
+    /// first WebSocket frame without waiting for the 101).
+    public mutating func takeUnconsumedBytes() -> [UInt8] {
+        let rest = Array(buffer[readIndex...])
+        buffer = []
+        readIndex = 0
+        scannedBytes = 0
+        if case .failed = state { return rest }
+        state = .requestLine
+        return rest
+    }
+
+    /// Parses as far as the buffered bytes allow.
+    public mutating func next() -> HTTPParserResult {
+        do throws(HTTPParseError) {
+            while true {
+                switch try step() {
+                case .request(let request): return .request(request)
+                case .progressed: continue
+                case .needMoreData: return .needMoreData
+                }
+            }
+        } catch {
+            state = .failed(error)
+            buffer = []
+            readIndex = 0
+            scannedBytes = 0
+            return .failed(error)
+        }
+    }
+
+    enum Step {
+        case request(HTTPRequest)
+        /// Consumed bytes or changed state: try again.
+        case progressed
+        case needMoreData
+    }
+
+    /// One transition.
+    mutating func step() throws(HTTPParseError) -> Step {
+        switch state {
+        case .requestLine:
+            let tooLong = HTTPParseError.requestLineTooLong(limit: limits.maxRequestLineBytes)
+            guard
+                let line = try nextLine(
+                    maxLength: limits.maxRequestLineBytes, tooLong: tooLong, context: "request line")
+            else { return .needMoreData }
+            if line.isEmpty { return .progressed }  // RFC 9112 §2.2: ignore empty lines before the request line.
+            state = .headers(try parseRequestLine(buffer[line]))
+            return .progressed
+
+        case .headers(var head):
+            let tooLarge = HTTPParseError.headerSectionTooLarge(limit: limits.maxHeaderBytes)
+            let budget = limits.maxHeaderBytes - head.headerBytes - 2
+            guard budget >= 0 else { throw tooLarge }
+            guard let line = try nextLine(maxLength: budget, tooLong: tooLarge, context: "header section") else {
+                return .needMoreData
+            }
+            head.headerBytes += line.count + 2
+            if line.isEmpty { return try headComplete(head) }
+            if head.headers.count >= limits.maxHeaderCount { throw .tooManyHeaders(limit: limits.maxHeaderCount) }
+            state = .modifying
+            let field = try parseFieldLine(buffer[line])
+            head.headers.add(name: field.name, value: field.value)
+            state = .headers(head)
+            return .progressed
+
+        case .fixedBody(let head, let length):
+            guard buffer.count - readIndex >= length else { return .needMoreData }
+            let body = Array(buffer[readIndex..<readIndex + length])
+            readIndex += length
+            state = .requestLine
+            return .request(HTTPRequest(head: head, body: body))
+
+        case .chunkSize, .chunkData, .chunkDataEnd, .trailers:
+            return try stepChunked()
+
+        case .failed(let error):
+            throw error
+
+        case .modifying:
+            // `modifying` is replaced before every return and throw of the code that sets it.
+            preconditionFailure("Invalid state: \(state)")
+        }
+    }
+
+    /// The head is complete: decide the body's framing (RFC 9112 §6.3) and the connection's fate.
+    private mutating func headComplete(_ partial: PartialHead) throws(HTTPParseError) -> Step {
+        let framing = try bodyFraming(of: partial)
+        let head = HTTPRequestHead(
+            method: partial.method, target: partial.target, path: partial.path, query: partial.query,
+            version: partial.version, headers: partial.headers, keepAlive: Self.keepAlive(partial))
+        switch framing {
+        case .none:
+            state = .requestLine
+            return .request(HTTPRequest(head: head))
+        case .length(let length):
+            state = .fixedBody(head, length: length)
+            return .progressed
+        case .chunked:
+            state = .chunkSize(head, body: [])
+            return .progressed
+        }
+    }
+
+    /// RFC 9112 §9.3: HTTP/1.1 stays open unless `Connection: close`; HTTP/1.0 closes unless `keep-alive`.
+    static func keepAlive(_ head: PartialHead) -> Bool {
+        let tokens = head.headers.tokens(for: "Connection")
+        if tokens.contains("close") { return false }
+        if head.version == .http1_1 { return true }
+        return tokens.contains("keep-alive")
+    }
+
+    /// Finds the next CRLF-terminated line and consumes it, returning its range without the CRLF.
+    /// - Throws: `tooLong` as soon as more than `maxLength` bytes (plus a CR) have arrived without an LF;
+    ///   `.invalidLineEnding` for an LF without CR or a CR inside the line (RFC 9112 §2.2).
+    mutating func nextLine(maxLength: Int, tooLong: HTTPParseError, context: String) throws(HTTPParseError)
+        -> Range<Int>?
+    {
+        let start = readIndex
+        let searchFrom = start + scannedBytes
+        guard let lf = buffer[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) else {
+            scannedBytes = buffer.count - start
+            if scannedBytes > maxLength + 1 { throw tooLong }
+            return nil
+        }
+        guard lf > start, buffer[lf - 1] == UInt8(ascii: "\r") else { throw .invalidLineEnding(context: context) }
+        let line = start..<(lf - 1)
+        if line.count > maxLength { throw tooLong }
+        if buffer[line].contains(UInt8(ascii: "\r")) { throw .invalidLineEnding(context: context) }
+        readIndex = lf + 1
+        scannedBytes = 0
+        return line
+    }
+
+    enum BodyFraming: Equatable {
+        case none
+        case length(Int)
+        case chunked
+    }
+}

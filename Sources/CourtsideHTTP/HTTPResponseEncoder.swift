@@ -1,0 +1,104 @@
+/// How a response's body is delimited on the wire (RFC 9112 §6).
+public enum HTTPResponseFraming: Sendable, Equatable {
+    /// `Content-Length: n`.
+    case contentLength(Int)
+    /// `Transfer-Encoding: chunked`; send chunks with `HTTPResponseEncoder.chunk(_:)` and end with `lastChunk`.
+    /// Only for HTTP/1.1 clients (RFC 9112 §7: an HTTP/1.0 client cannot read it).
+    case chunked
+    /// No length: for 1xx, 204 and 304, or a body that ends when the connection closes (HTTP/1.0 streams).
+    case none
+}
+
+/// Produces response bytes. Pure: the date string comes from the caller (see `HTTPDate`).
+public enum HTTPResponseEncoder {
+    /// The whole response, head and body, framed with `Content-Length`.
+    /// - Parameters:
+    ///   - method: the request's method. For HEAD the body is left out, and the `Content-Length` is the
+    ///     body's length, or a `Content-Length` the response already carries when its body is empty (so a HEAD
+    ///     handler can state the length without reading the content, RFC 9110 §9.3.2).
+    ///   - keepAlive: whether the server will read another request on this connection.
+    ///   - requestVersion: an HTTP/1.0 client is told `Connection: keep-alive` when the connection stays open.
+    ///   - date: the `Date` value, from `HTTPDate`.
+    public static func encode(
+        _ response: HTTPResponse, method: HTTPMethod = .GET, keepAlive: Bool,
+        requestVersion: HTTPVersion = .http1_1, date: String
+    ) -> [UInt8] {
+        let framing: HTTPResponseFraming
+        if response.status.forbidsBody {
+            framing = .none
+        } else if method == .HEAD, response.body.isEmpty, let declared = response.headers["Content-Length"],
+            let length = Int(declared), length >= 0
+        {
+            framing = .contentLength(length)
+        } else {
+            framing = .contentLength(response.body.count)
+        }
+        var bytes = head(
+            response, framing: framing, keepAlive: keepAlive, requestVersion: requestVersion, date: date)
+        if method != .HEAD && !response.status.forbidsBody { bytes.append(contentsOf: response.body) }
+        return bytes
+    }
+
+    /// The status line and header section only (ending with the empty line); `response.body` is ignored.
+    /// Any `Content-Length` or `Transfer-Encoding` in `response.headers` is replaced according to `framing`.
+    /// A `Connection` header already present (such as `Upgrade` on a 101) is kept; otherwise `close` is
+    /// added when `keepAlive` is false, and `keep-alive` for an HTTP/1.0 client when it is true.
+    public static func head(
+        _ response: HTTPResponse, framing: HTTPResponseFraming, keepAlive: Bool,
+        requestVersion: HTTPVersion = .http1_1, date: String
+    ) -> [UInt8] {
+        var headers = response.headers
+        headers.remove(name: "Content-Length")
+        headers.remove(name: "Transfer-Encoding")
+        switch framing {
+        case .contentLength(let length): headers.add(name: "Content-Length", value: String(length))
+        case .chunked: headers.add(name: "Transfer-Encoding", value: "chunked")
+        case .none: break
+        }
+        if !headers.contains("Connection") {
+            if !keepAlive {
+                headers.add(name: "Connection", value: "close")
+            } else if requestVersion == .http1_0 {
+                headers.add(name: "Connection", value: "keep-alive")
+            }
+        }
+        if !headers.contains("Date") { headers.add(name: "Date", value: date) }
+
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128 + headers.count * 32)
+        bytes.append(contentsOf: "HTTP/1.1 \(response.status.code) ".utf8)
+        appendSanitized(response.status.reasonPhrase, to: &bytes)
+        bytes.append(contentsOf: [0x0D, 0x0A])
+        for (name, value) in headers {
+            appendSanitized(name, to: &bytes)
+            bytes.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+            appendSanitized(value, to: &bytes)
+            bytes.append(contentsOf: [0x0D, 0x0A])
+        }
+        bytes.append(contentsOf: [0x0D, 0x0A])
+        return bytes
+    }
+
+    /// One chunk: hex size, CRLF, data, CRLF (RFC 9112 §7.1). An empty input gives no bytes, since a
+    /// zero-size chunk would end the body.
+    public static func chunk(_ data: some Collection<UInt8>) -> [UInt8] {
+        guard !data.isEmpty else { return [] }
+        var bytes = Array(String(data.count, radix: 16).utf8)
+        bytes.reserveCapacity(bytes.count + data.count + 4)
+        bytes.append(contentsOf: [0x0D, 0x0A])
+        bytes.append(contentsOf: data)
+        bytes.append(contentsOf: [0x0D, 0x0A])
+        return bytes
+    }
+
+    /// The last chunk with an empty trailer section: ends a chunked body.
+    public static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
+
+    /// Copies a header name or value, turning CR, LF and NUL into spaces so an application string can never
+    /// end a header line early (response splitting).
+    static func appendSanitized(_ text: String, to bytes: inout [UInt8]) {
+        for byte in text.utf8 {
+            bytes.append(byte == 0x0D || byte == 0x0A || byte == 0 ? 0x20 : byte)
+        }
+    }
+}

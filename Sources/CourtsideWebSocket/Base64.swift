@@ -1,0 +1,72 @@
+/// Base64 with the standard alphabet and padding (RFC 4648 §4), for the handshake's key and accept value.
+public enum Base64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// Decoding table: 0–63 for alphabet bytes, 0xFF for anything else.
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
+        return table
+    }()
+
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        let input = Array(bytes)
+        var output: [UInt8] = []
+        output.reserveCapacity((input.count + 2) / 3 * 4)
+        var index = 0
+        while index < input.count {
+            let remaining = input.count - index
+            let b0 = UInt32(input[index])
+            let b1 = remaining > 1 ? UInt32(input[index + 1]) : 0
+            let b2 = remaining > 2 ? UInt32(input[index + 2]) : 0
+            let group = b0 << 16 | b1 << 8 | b2
+            output.append(alphabet[Int(group >> 18 & 63)])
+            output.append(alphabet[Int(group >> 12 & 63)])
+            output.append(remaining > 1 ? alphabet[Int(group >> 6 & 63)] : UInt8(ascii: "="))
+            output.append(remaining > 2 ? alphabet[Int(group & 63)] : UInt8(ascii: "="))
+            index += 3
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Strict decoding: the length must be a multiple of 4, padding only at the end, no whitespace, and the
+    /// bits dropped by padding must be zero (so each byte string has exactly one accepted encoding).
+    /// Nil if `string` is not canonical base64.
+    public static func decode(_ string: String) -> [UInt8]? {
+        let input = Array(string.utf8)
+        guard input.count % 4 == 0 else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(input.count / 4 * 3)
+        var index = 0
+        while index < input.count {
+            let isLast = index + 4 == input.count
+            var padding = 0
+            if isLast {
+                if input[index + 3] == UInt8(ascii: "=") { padding += 1 }
+                if input[index + 2] == UInt8(ascii: "=") {
+                    guard padding == 1 else { return nil }
+                    padding += 1
+                }
+            }
+            var group: UInt32 = 0
+            for offset in 0..<(4 - padding) {
+                let value = values[Int(input[index + offset])]
+                guard value != 0xFF else { return nil }
+                group = group << 6 | UInt32(value)
+            }
+            group <<= UInt32(6 * padding)
+            switch padding {
+            case 0:
+                output.append(contentsOf: [UInt8(group >> 16), UInt8(group >> 8 & 0xFF), UInt8(group & 0xFF)])
+            case 1:
+                guard group & 0xFF == 0 else { return nil }
+                output.append(contentsOf: [UInt8(group >> 16), UInt8(group >> 8 & 0xFF)])
+            default:
+                guard group & 0xFFFF == 0 else { return nil }
+                output.append(UInt8(group >> 16))
+            }
+            index += 4
+        }
+        return output
+    }
+}

@@ -1,0 +1,177 @@
+/// One WebSocket connection after the handshake (RFC 6455 §5–§7), as a value that takes events (bytes
+/// received, a message to send, a close request, a timer) and returns ``WebSocketAction``s. It does no I/O and
+/// reads no clock: every event carries `now`.
+///
+/// Handles fragmentation with interleaved control frames (§5.4), UTF-8 validation of text as it arrives
+/// (§8.1, failing fast with 1007), the message size limit (1009), ping → pong (§5.5.2), idle pings and dead
+/// peers, and the close handshake (§5.5.1, §7) with its timeout. Each protocol error queues a close frame with
+/// the code from ``WebSocketProtocolError/closeCode`` and closes the transport at once (§7.1.7): the stream
+/// cannot be trusted to carry the peer's close frame after an error.
+///
+/// Not enforced here: the handshake (``WebSocketHandshake``) and any send-side backpressure (the owner's write
+/// queue).
+public struct WebSocketConnectionStateMachine {
+    public typealias Instant = ContinuousClock.Instant
+
+    public let configuration: Configuration
+
+    enum State {
+        /// Messages flow both ways.
+        case open
+        /// We sent a close frame and wait for the peer's until the deadline (RFC 6455 §7.1.1).
+        case closeSent(deadline: Instant)
+        /// The transport is being closed; nothing more happens.
+        case closed
+    }
+
+    /// A fragmented message whose first frame has arrived and whose final frame has not (RFC 6455 §5.4).
+    struct FragmentedMessage {
+        var opcode: WebSocketOpcode
+        var compressed: Bool
+        var payload: [UInt8]
+    }
+
+    var state: State = .open
+    var decoder: WebSocketFrameDecoder
+    var messageExtension: (any WebSocketMessageExtension)?
+    var fragmented: FragmentedMessage?
+
+    /// Validates the current text message's payload as it arrives, across frames and reads.
+    var textValidator = UTF8Validator()
+    /// Whether frames of the current data message are validated as UTF-8 on arrival (uncompressed text).
+    var validatingText = false
+    /// Bytes of the current message fed to ``textValidator`` so far: the base of error offsets.
+    var messageBytesValidated = 0
+    /// Whether the header of the frame still arriving has been checked (it is checked once, when first seen).
+    var frameInProgressChecked = false
+    /// Payload bytes of the frame still arriving that were already validated.
+    var frameBytesValidated = 0
+
+    var lastReceived: Instant
+    /// When the outstanding idle ping was sent; nil if none.
+    var pingSentAt: Instant?
+    /// The deadline the owner's timer is set for, as far as we told it; nil if none.
+    var scheduledDeadline: Instant?
+
+    /// A connection that has just completed its handshake at `now`.
+    ///
+    /// - Parameter messageExtension: the negotiated message extension (permessage-deflate), if any; its
+    ///   reserved bits become legal on received frames.
+    public init(
+        configuration: Configuration = .server, messageExtension: (any WebSocketMessageExtension)? = nil,
+        now: Instant
+    ) {
+        self.configuration = configuration
+        self.messageExtension = messageExtension
+        self.decoder = WebSocketFrameDecoder(
+            configuration: .init(
+                maskPolicy: configuration.maskPolicy, allowedReservedBits: messageExtension?.reservedBits ?? [],
+                maxFramePayloadBytes: configuration.maxFramePayloadBytes))
+        self.lastReceived = now
+    }
+
+    /// Whether the application may still send messages (no close frame sent yet).
+    public var isOpen: Bool {
+        if case .open = state { return true }
+        return false
+    }
+
+    /// Whether the connection is finished (a ``WebSocketAction/closeTransport(_:)`` was returned).
+    public var isClosed: Bool {
+        if case .closed = state { return true }
+        return false
+    }
+
+    /// When ``timerFired(now:)`` next has work to do, or nil if never.
+    public var nextDeadline: Instant? {
+        switch state {
+        case .closed:
+            return nil
+        case .closeSent(let deadline):
+            return deadline
+        case .open:
+            if let pingSentAt { return pingSentAt + configuration.pongTimeout }
+            guard let interval = configuration.idlePingInterval else { return nil }
+            return lastReceived + interval
+        }
+    }
+
+    /// Arms the first timer; call once when the connection starts.
+    public mutating func start(now: Instant) -> [WebSocketAction] {
+        var actions: [WebSocketAction] = []
+        appendTimerIfEarlier(to: &actions)
+        return actions
+    }
+
+    /// Bytes arrived from the peer.
+    public mutating func bytesReceived(_ bytes: some Collection<UInt8>, now: Instant) -> [WebSocketAction] {
+        guard !isClosed else { return [] }
+        // Any bytes prove the peer alive, so they end the wait for a pong as well.
+        lastReceived = now
+        pingSentAt = nil
+        decoder.feed(bytes)
+        var actions: [WebSocketAction] = []
+        decoding: while !isClosed {
+            switch decoder.next() {
+            case .frame(let frame):
+                do throws(WebSocketProtocolError) {
+                    try receive(frame, now: now, into: &actions)
+                } catch {
+                    fail(error, into: &actions)
+                }
+            case .needMoreData:
+                do throws(WebSocketProtocolError) {
+                    try inspectFrameInProgress()
+                } catch {
+                    fail(error, into: &actions)
+                }
+                break decoding
+            case .failed(let error):
+                fail(error, into: &actions)
+            }
+        }
+        appendTimerIfEarlier(to: &actions)
+        return actions
+    }
+
+    /// The application sends a message: one frame, or nothing once a close frame has been sent (RFC 6455
+    /// §5.5.1 forbids data after it).
+    public mutating func send(_ message: WebSocketMessage) -> [WebSocketAction] {
+        guard isOpen else { return [] }
+        return [.write(WebSocketFrameEncoder.message(message))]
+    }
+
+    /// The peer closed the transport (end of file or reset) without finishing the close handshake.
+    public mutating func transportClosed() -> [WebSocketAction] {
+        guard !isClosed else { return [] }
+        state = .closed
+        return [.closeTransport(.transportClosedByPeer)]
+    }
+
+    /// Queues a close frame and closes the transport at once, for a protocol error (RFC 6455 §7.1.7).
+    mutating func fail(_ error: WebSocketProtocolError, into actions: inout [WebSocketAction]) {
+        switch state {
+        case .open:
+            actions.append(.write(WebSocketFrameEncoder.close(code: error.closeCode, reason: error.closeReason)))
+            actions.append(.closeTransport(.protocolError(error)))
+        case .closeSent:
+            actions.append(.closeTransport(.protocolError(error)))
+        case .closed:
+            return
+        }
+        state = .closed
+        fragmented = nil
+    }
+
+    /// Tells the owner about a deadline earlier than the one its timer holds. A later deadline needs no
+    /// action: the earlier timer fires, finds nothing due, and reschedules.
+    mutating func appendTimerIfEarlier(to actions: inout [WebSocketAction]) {
+        guard let next = nextDeadline else { return }
+        if let scheduled = scheduledDeadline, scheduled <= next { return }
+        scheduledDeadline = next
+        actions.append(.scheduleTimer(next))
+    }
+}
+
+@available(*, unavailable)
+extension WebSocketConnectionStateMachine: Sendable {}
