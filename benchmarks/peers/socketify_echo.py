@@ -44,11 +44,18 @@ def main() -> int:
         },
     )
 
-    def listening(config):
+    listening = []
+
+    def listened(config):
+        listening.append(config.port)
         scheme = "wss" if args.tls_cert else "ws"
         print(f"socketify echo on {scheme}://{args.host}:{config.port}/", flush=True)
 
-    app.listen(AppListenOptions(port=args.port, host=args.host), listening)
+    # uWebSockets listens synchronously; on failure socketify only logs from its callback, so check here.
+    app.listen(AppListenOptions(port=args.port, host=args.host), listened)
+    if not listening:
+        print(f"socketify echo: could not listen on {args.host}:{args.port}", file=sys.stderr)
+        return 1
     app.run()
     return 0
 
