@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Echo round trips through courtside-echo and two peer servers, measured in one run with courtside-load, on
+# loopback. Each server is started fresh for each client count, loaded, and stopped; a table follows.
+#
+#   benchmarks/echo-compare.sh
+#
+# Environment (optional):
+#   SERVERS      servers in order (default "courtside websockets socketify")
+#   CLIENTS      client counts (default "100 1000")
+#   DURATION     seconds of sending per measurement (default 10)
+#   SIZE         payload bytes (default 64)
+#   CONCURRENCY  messages in flight per client (default 1)
+#   LOAD_THREADS courtside-load threads (default 1)
+#
+# Needs scripts/install-deps.d/30-bench-peers.sh for the peers. A server that cannot start gets a row saying so
+# (the run goes on); the exit status is non-zero if any measurement failed. Raw JSON: .build/bench/.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+# shellcheck source=../scripts/lib/servers.sh
+source scripts/lib/servers.sh
+
+servers=${SERVERS:-courtside websockets socketify}
+clients_list=${CLIENTS:-100 1000}
+duration=${DURATION:-10}
+size=${SIZE:-64}
+concurrency=${CONCURRENCY:-1}
+load_threads=${LOAD_THREADS:-1}
+peers_python=.build/peers/venv/bin/python
+out=.build/bench
+rm -rf "$out"
+mkdir -p "$out"
+
+echo "building courtside-load and courtside-echo (release)"
+swift build -c release --product courtside-load
+echo_ok=1
+swift build -c release --product courtside-echo || echo_ok=0
+bin=$(swift build -c release --show-bin-path)
+
+server_command() {
+    local server=$1 port=$2
+    case "$server" in
+        courtside) command=("$bin/courtside-echo" --host 127.0.0.1 --port "$port") ;;
+        websockets) command=("$peers_python" benchmarks/peers/websockets_echo.py --host 127.0.0.1 --port "$port") ;;
+        socketify) command=("$peers_python" benchmarks/peers/socketify_echo.py --host 127.0.0.1 --port "$port") ;;
+        *)
+            echo "unknown server $server" >&2
+            return 1
+            ;;
+    esac
+}
+
+rows=()
+status=0
+for clients in $clients_list; do
+    for server in $servers; do
+        tag=$server-$clients
+        if [ "$server" = courtside ] && [ "$echo_ok" = 0 ]; then
+            rows+=("| $server | $clients | courtside-echo did not build | | | | |")
+            status=1
+            continue
+        fi
+        port=$(free_loopback_port)
+        server_command "$server" "$port"
+        start_server "$out/$tag.server.log" "${command[@]}"
+        if ! wait_for_port "$port" "$SERVER_PID" 20; then
+            rows+=("| $server | $clients | server did not start (see $out/$tag.server.log) | | | | |")
+            stop_servers
+            status=1
+            continue
+        fi
+        echo "--- $server, $clients clients, ${duration}s, $size-byte messages"
+        rc=0
+        # courtside-load bounds itself (duration, drain and connect timeouts); timeout is the belt to those braces.
+        timeout -k 5 $((duration + 90)) .build/release/courtside-load --url "ws://127.0.0.1:$port/" \
+            --clients "$clients" --duration "$duration" --size "$size" --concurrency "$concurrency" \
+            --threads "$load_threads" --json >"$out/$tag.json" || rc=$?
+        stop_servers
+        row=$(python3 - "$out/$tag.json" "$server" "$clients" "$rc" <<'PY'
+import json, sys
+path, server, clients, rc = sys.argv[1:5]
+try:
+    r = json.load(open(path))
+except Exception:
+    print(f"| {server} | {clients} | no result (exit {rc}) | | | | |")
+    raise SystemExit
+lat = r["latencyMicroseconds"]
+failed = f'{r["failed"]} failed' if r["failed"] else "ok"
+print(f'| {server} | {clients} | {r["messagesPerSecond"]:,.0f} | {lat["p50"] / 1000:.2f} | {lat["p99"] / 1000:.2f} '
+      f'| {lat["max"] / 1000:.2f} | {r["connected"]}/{r["clients"]} connected, {r["roundTrips"]:,} round trips, {failed} |')
+PY
+        )
+        rows+=("$row")
+        [ "$rc" -eq 0 ] || status=1
+    done
+done
+
+echo
+echo "Echo over ws:// on loopback: $size-byte binary messages, $concurrency in flight per client, ${duration}s per row,"
+echo "courtside-load on $load_threads thread(s), $(nproc) cores shared with the load generator ($(date -u +%Y-%m-%dT%H:%MZ))."
+echo
+echo "| server | clients | msg/s | p50 ms | p99 ms | max ms | notes |"
+echo "|---|---:|---:|---:|---:|---:|---|"
+printf '%s\n' "${rows[@]}"
+exit "$status"

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Smoke test of courtside-load against courtside-echo (debug builds, which scripts/ci has built): 50 clients,
+# 200 messages each of 3 sizes, bounded by count and by time. Fails unless every client connects, every echo
+# comes back intact and every client closes.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+# shellcheck source=../lib/servers.sh
+source scripts/lib/servers.sh
+
+swift build --product courtside-echo
+swift build --product courtside-load
+bin=$(swift build --show-bin-path)
+mkdir -p .build/load-smoke
+port=$(free_loopback_port)
+start_server .build/load-smoke/server.log "$bin/courtside-echo" --host 127.0.0.1 --port "$port"
+wait_for_port "$port" "$SERVER_PID" 30
+for size in 0 125 70000; do
+    echo "--- courtside-load: 50 clients x 200 messages of $size bytes"
+    timeout -k 5 120 "$bin/courtside-load" --url "ws://127.0.0.1:$port/smoke" --clients 50 --messages 200 \
+        --duration 30 --size "$size" --concurrency 2
+done
+echo "--- courtside-load: text messages"
+timeout -k 5 120 "$bin/courtside-load" --url "ws://127.0.0.1:$port/" --clients 10 --messages 100 --duration 30 \
+    --size 300 --text
