@@ -203,9 +203,10 @@ public struct HTTPRequestParser: Sendable {
             if scannedBytes > maxLength + 1 { throw tooLong }
             return nil
         }
+        // Length first, so the verdict does not depend on how the bytes were split across `feed` calls.
+        if lf - start > maxLength + 1 { throw tooLong }
         guard lf > start, buffer[lf - 1] == UInt8(ascii: "\r") else { throw .invalidLineEnding(context: context) }
         let line = start..<(lf - 1)
-        if line.count > maxLength { throw tooLong }
         if buffer[line].contains(UInt8(ascii: "\r")) { throw .invalidLineEnding(context: context) }
         readIndex = lf + 1
         scannedBytes = 0

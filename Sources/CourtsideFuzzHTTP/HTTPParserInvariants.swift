@@ -1,0 +1,133 @@
+import CourtsideHTTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The properties every input must keep, whatever its bytes. A violation aborts, which libFuzzer reports as a
+/// crash with the input saved; in replay mode it fails the run.
+enum HTTPParserInvariants {
+    /// Small limits, so that short fuzz inputs reach every limit's code path.
+    static let limits = HTTPParserLimits(
+        maxRequestLineBytes: 256, maxHeaderBytes: 512, maxHeaderCount: 16, maxBodyBytes: 1024, maxChunkLineBytes: 32)
+    /// Roomy limits for re-parsing what we re-serialised (lossy UTF-8 decoding can grow a value threefold).
+    static let roomy = HTTPParserLimits(
+        maxRequestLineBytes: 4096, maxHeaderBytes: 16_384, maxHeaderCount: 64, maxBodyBytes: 4096,
+        maxChunkLineBytes: 32)
+    static let statuses: Set<Int> = [400, 413, 414, 431, 501, 505]
+
+    struct Outcome: Equatable {
+        var requests: [HTTPRequest] = []
+        var error: HTTPParseError?
+    }
+
+    static func check(_ input: [UInt8]) {
+        let whole = parse(input, splits: [])
+        // The same bytes split at points chosen from the input itself, and byte by byte for short inputs,
+        // must give exactly the same requests and error.
+        var splits: [Int] = []
+        if input.count > 2 {
+            let a = Int(input[0]) * 31 + Int(input[input.count - 1])
+            splits = [a % input.count, (a * 7 + 13) % input.count, input.count / 2].sorted()
+        }
+        require(parse(input, splits: splits) == whole, "split feeding differs from whole feeding")
+        if input.count <= 512 {
+            require(parse(input, splits: Array(0..<input.count)) == whole, "byte-by-byte feeding differs")
+        }
+
+        require(whole.requests.count <= input.count / 16 + 1, "more requests than the bytes can hold")
+        if let error = whole.error {
+            require(statuses.contains(error.status.code), "unexpected status \(error.status) for \(error)")
+            require(!error.description.isEmpty, "error without description")
+        }
+        for request in whole.requests { checkRequest(request) }
+    }
+
+    static func checkRequest(_ request: HTTPRequest) {
+        let head = request.head
+        require(request.body.count <= limits.maxBodyBytes, "body over the limit")
+        require(head.headers.count <= limits.maxHeaderCount, "too many headers")
+        require(head.target.utf8.count <= limits.maxRequestLineBytes, "target over the request line limit")
+        require(head.version == .http1_0 || head.version == .http1_1, "unsupported version \(head.version)")
+        require(head.path == "*" || head.path.hasPrefix("/"), "path does not start with / : \(head.path)")
+        require(!head.path.utf8.contains(0), "NUL in path")
+        let decodedSlashes = head.path.utf8.filter { $0 == UInt8(ascii: "/") }.count
+        let rawSlashes = head.target.utf8.filter { $0 == UInt8(ascii: "/") }.count
+        require(decodedSlashes <= max(rawSlashes, 1), "decoding created a slash")
+        for (name, value) in head.headers {
+            require(!name.isEmpty && !name.utf8.contains { $0 <= 0x20 || $0 == UInt8(ascii: ":") }, "bad name")
+            require(!value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }, "line break or NUL in a value")
+            require(value.first != " " && value.last != " ", "untrimmed value")
+        }
+        let connection = head.headers.tokens(for: "Connection")
+        let expectedKeepAlive =
+            !connection.contains("close") && (head.version == .http1_1 || connection.contains("keep-alive"))
+        require(head.keepAlive == expectedKeepAlive, "keep-alive disagrees with the Connection header")
+        _ = head.queryItems
+        _ = HTTPPath.hasDotSegment(head.path)
+        checkRoundTrip(request)
+    }
+
+    /// Re-serialising a parsed request and parsing it again gives the same head and body.
+    static func checkRoundTrip(_ request: HTTPRequest) {
+        var text = "\(request.head.method.rawValue) \(request.head.target) \(request.head.version)\r\n"
+        for (name, value) in request.head.headers {
+            if name.lowercased() == "content-length" || name.lowercased() == "transfer-encoding" { continue }
+            text += "\(name): \(value)\r\n"
+        }
+        text += "Content-Length: \(request.body.count)\r\n\r\n"
+        var parser = HTTPRequestParser(limits: roomy)
+        parser.feed(Array(text.utf8) + request.body)
+        guard case .request(let again) = parser.next() else {
+            fail("re-serialised request does not parse: \(text.debugDescription)")
+        }
+        require(again.body == request.body, "round trip changed the body")
+        require(again.head.target == request.head.target, "round trip changed the target")
+        require(again.head.path == request.head.path, "round trip changed the path")
+        require(again.head.method == request.head.method, "round trip changed the method")
+        require(again.head.keepAlive == request.head.keepAlive, "round trip changed keep-alive")
+        require(parser.next() == .needMoreData && parser.bufferedByteCount == 0, "round trip left bytes")
+    }
+
+    /// Feeds `input` cut at `splits`, collecting everything `next()` returns.
+    static func parse(_ input: [UInt8], splits: [Int]) -> Outcome {
+        var parser = HTTPRequestParser(limits: limits)
+        var outcome = Outcome()
+        var start = 0
+        for end in splits + [input.count] where end >= start {
+            parser.feed(input[start..<end])
+            start = end
+            while true {
+                let result = parser.next()
+                switch result {
+                case .request(let request):
+                    outcome.requests.append(request)
+                    continue
+                case .needMoreData:
+                    break
+                case .failed(let error):
+                    require(parser.bufferedByteCount == 0, "a failed parser holds bytes")
+                    require(parser.next() == result, "failure is not sticky")
+                    outcome.error = error
+                    return outcome
+                }
+                break
+            }
+            require(parser.bufferedByteCount <= input.count, "buffer larger than the input")
+            // Waiting for more, the parser holds at most one unfinished line or one declared body: the limits.
+            let bound = max(limits.maxRequestLineBytes, limits.maxHeaderBytes, limits.maxBodyBytes) + 1
+            require(parser.bufferedByteCount <= bound, "parser holds \(parser.bufferedByteCount) bytes")
+        }
+        return outcome
+    }
+
+    static func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+        if !condition { fail(message()) }
+    }
+
+    static func fail(_ message: String) -> Never {
+        let line = "invariant violated: \(message)\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+        abort()
+    }
+}

@@ -1,0 +1,115 @@
+import CourtsideHTTP
+
+/// The server side of the opening handshake (RFC 6455 §4.2): validates an upgrade request and builds the 101.
+public enum WebSocketHandshake {
+    /// The only protocol version spoken (RFC 6455 §4.1).
+    public static let version = "13"
+
+    /// The GUID appended to the key before hashing (RFC 6455 §1.3).
+    public static let acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+
+    /// Whether the request asks for a WebSocket at all (`Upgrade: websocket`), so a router can send it here and
+    /// answer everything else as plain HTTP.
+    public static func isUpgradeRequest(_ head: HTTPRequestHead) -> Bool {
+        head.headers.tokens(for: "Upgrade").contains("websocket")
+    }
+
+    /// Checks every rule of RFC 6455 §4.2.1, in the order listed there.
+    public static func validate(_ head: HTTPRequestHead) -> Result<WebSocketUpgradeRequest, WebSocketHandshakeError> {
+        let headers = head.headers
+        guard head.method == .GET else { return .failure(.methodNotGET(head.method)) }
+        guard head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1) else {
+            return .failure(.httpVersionTooOld(head.version))
+        }
+        guard let host = headers["Host"], !host.isEmpty else { return .failure(.missingHost) }
+        // Token lists compare case-insensitively (RFC 6455 §4.2.1 items 3–4); tokens() lowercases.
+        guard headers.tokens(for: "Upgrade").contains("websocket") else { return .failure(.missingUpgradeWebSocket) }
+        guard headers.tokens(for: "Connection").contains("upgrade") else {
+            return .failure(.missingConnectionUpgrade)
+        }
+        let versions = headers.values(for: "Sec-WebSocket-Version")
+        guard versions.count == 1, versions[0] == version else {
+            return .failure(.unsupportedVersion(versions.isEmpty ? nil : versions.joined(separator: ", ")))
+        }
+        let keys = headers.values(for: "Sec-WebSocket-Key")
+        guard keys.count == 1 else { return .failure(.missingKey) }
+        guard let decoded = Base64.decode(keys[0]), decoded.count == 16 else { return .failure(.invalidKey(keys[0])) }
+        var subprotocols: [String] = []
+        for value in headers.values(for: "Sec-WebSocket-Protocol") {
+            for element in value.split(separator: ",") {
+                let name = element.trimmingCharacters(in: " \t")
+                if name.isEmpty { continue }
+                guard isToken(name) else { return .failure(.invalidSubprotocolList(value)) }
+                subprotocols.append(name)
+            }
+        }
+        let extensionValues = headers.values(for: "Sec-WebSocket-Extensions")
+        guard let offers = WebSocketExtensionOffer.parse(headerValues: extensionValues) else {
+            return .failure(.invalidExtensionList(extensionValues.joined(separator: ", ")))
+        }
+        return .success(
+            WebSocketUpgradeRequest(
+                head: head, key: keys[0], subprotocols: subprotocols, extensionOffers: offers,
+                origin: headers["Origin"]))
+    }
+
+    /// Validates the request, asks the application, and returns the response to send.
+    ///
+    /// - Parameter decide: sees only requests that passed validation; may refuse (403 with the reason) or
+    ///   accept, choosing one of ``WebSocketUpgradeRequest/subprotocols`` and an extension response value.
+    public static func negotiate(
+        _ head: HTTPRequestHead, decide: (WebSocketUpgradeRequest) -> WebSocketUpgradeDecision
+    ) -> WebSocketUpgradeOutcome {
+        let request: WebSocketUpgradeRequest
+        switch validate(head) {
+        case .failure(let error): return .reject(error.response, error)
+        case .success(let valid): request = valid
+        }
+        switch decide(request) {
+        case .refuse(let reason):
+            let error = WebSocketHandshakeError.refused(reason: reason)
+            return .reject(error.response, error)
+        case .accept(let subprotocol, let extensionResponse):
+            if let subprotocol, !request.subprotocols.contains(subprotocol) {
+                let error = WebSocketHandshakeError.subprotocolNotOffered(subprotocol)
+                return .reject(error.response, error)
+            }
+            return .upgrade(
+                request, response: request.response(subprotocol: subprotocol, extensions: extensionResponse),
+                subprotocol: subprotocol)
+        }
+    }
+
+    /// `Sec-WebSocket-Accept` for a key (RFC 6455 §4.2.2 item 5.4): base64 of SHA-1 of the key and the GUID.
+    public static func acceptValue(forKey key: String) -> String {
+        Base64.encode(SHA1.hash(Array((key + acceptGUID).utf8)))
+    }
+}
+
+/// The application's answer to a valid upgrade request.
+public enum WebSocketUpgradeDecision: Sendable, Hashable {
+    /// Upgrade, with one of the offered subprotocols (or none) and the `Sec-WebSocket-Extensions` response
+    /// value of the extensions accepted (or none).
+    case accept(subprotocol: String? = nil, extensions: String? = nil)
+    /// Refuse with 403 and this reason as the body (RFC 6455 §4.2.2 item 4).
+    case refuse(reason: String)
+}
+
+/// What ``WebSocketHandshake/negotiate(_:decide:)`` decided.
+public enum WebSocketUpgradeOutcome: Sendable {
+    /// Send the 101 `response` (no body), then speak WebSocket: start a ``WebSocketConnectionStateMachine``
+    /// and feed it any bytes read after the request head.
+    case upgrade(WebSocketUpgradeRequest, response: HTTPResponse, subprotocol: String?)
+    /// Send `response` with `keepAlive: false`.
+    case reject(HTTPResponse, WebSocketHandshakeError)
+}
+
+extension StringProtocol {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        let characters = Set(set)
+        guard let first = firstIndex(where: { !characters.contains($0) }),
+            let last = lastIndex(where: { !characters.contains($0) })
+        else { return "" }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,40 @@
+import Testing
+
+@testable import CourtsideHTTP
+
+@Suite("Headers")
+struct HTTPHeadersTests {
+    @Test("looks names up case-insensitively, first value wins")
+    func lookup() {
+        let headers: HTTPHeaders = ["Content-Type": "a", "X-Dup": "1", "x-dup": "2"]
+        #expect(headers["content-type"] == "a")
+        #expect(headers["X-DUP"] == "1")
+        #expect(headers.values(for: "x-Dup") == ["1", "2"])
+        #expect(headers["missing"] == nil)
+        #expect(headers.contains("CONTENT-TYPE"))
+        #expect(!HTTPHeaders.sameName("a-b", "a_b"))
+        #expect(!HTTPHeaders.sameName("[", "{"))
+    }
+
+    @Test("splits comma-separated tokens, trimmed and lowercased")
+    func tokens() {
+        let headers: HTTPHeaders = ["Connection": " Upgrade ,keep-alive,, ", "connection": "Close"]
+        #expect(headers.tokens(for: "Connection") == ["upgrade", "keep-alive", "close"])
+        #expect(headers.tokens(for: "Upgrade").isEmpty)
+    }
+
+    @Test("adds, replaces and removes while keeping order")
+    func mutation() {
+        var headers = HTTPHeaders()
+        headers.add(name: "A", value: "1")
+        headers.add(name: "B", value: "2")
+        headers.add(name: "a", value: "3")
+        headers.replaceOrAdd(name: "A", value: "9")
+        #expect(Array(headers).map(\.value) == ["9", "2"])
+        headers.replaceOrAdd(name: "C", value: "4")
+        #expect(Array(headers).map(\.name) == ["A", "B", "C"])
+        headers.remove(name: "b")
+        #expect(Array(headers).map(\.name) == ["A", "C"])
+        #expect(headers.count == 2)
+    }
+}

@@ -1,0 +1,126 @@
+import Testing
+
+@testable import CourtsideHTTP
+
+/// A small seeded generator (SplitMix64), so random chunking is reproducible.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// How the input is handed to the parser.
+enum Feeding: CustomStringConvertible {
+    case whole
+    case byteByByte
+    case randomChunks(seed: UInt64)
+
+    var description: String {
+        switch self {
+        case .whole: "whole"
+        case .byteByByte: "byte by byte"
+        case .randomChunks(let seed): "random chunks (seed \(seed))"
+        }
+    }
+
+    func chunks(_ input: [UInt8]) -> [ArraySlice<UInt8>] {
+        switch self {
+        case .whole:
+            return [input[...]]
+        case .byteByByte:
+            return input.indices.map { input[$0...$0] }
+        case .randomChunks(let seed):
+            var generator = SeededGenerator(seed: seed)
+            var result: [ArraySlice<UInt8>] = []
+            var start = 0
+            while start < input.count {
+                let length = Int.random(in: 1...max(1, min(64, input.count - start)), using: &generator)
+                result.append(input[start..<start + length])
+                start += length
+            }
+            return result
+        }
+    }
+}
+
+/// Everything the parser produced for one input.
+struct ParseOutcome: Equatable {
+    var requests: [HTTPRequest] = []
+    var error: HTTPParseError?
+    /// Bytes still buffered at the end (a partial request).
+    var buffered = 0
+}
+
+func parse(_ input: [UInt8], limits: HTTPParserLimits = .default, feeding: Feeding) -> ParseOutcome {
+    var parser = HTTPRequestParser(limits: limits)
+    var outcome = ParseOutcome()
+    for chunk in feeding.chunks(input) {
+        parser.feed(chunk)
+        while true {
+            switch parser.next() {
+            case .request(let request):
+                outcome.requests.append(request)
+                continue
+            case .needMoreData:
+                break
+            case .failed(let error):
+                outcome.error = error
+                return outcome
+            }
+            break
+        }
+    }
+    outcome.buffered = parser.bufferedByteCount
+    return outcome
+}
+
+/// Parses `input` whole, byte by byte and in seeded random chunks, expects the same outcome from each, and
+/// returns it.
+func dripParse(
+    _ input: [UInt8], limits: HTTPParserLimits = .default, sourceLocation: SourceLocation = #_sourceLocation
+) -> ParseOutcome {
+    let whole = parse(input, limits: limits, feeding: .whole)
+    for feeding in [Feeding.byteByByte, .randomChunks(seed: 1), .randomChunks(seed: 42), .randomChunks(seed: 7)] {
+        let other = parse(input, limits: limits, feeding: feeding)
+        #expect(other == whole, "\(feeding) differs from whole", sourceLocation: sourceLocation)
+    }
+    return whole
+}
+
+func dripParse(
+    _ input: String, limits: HTTPParserLimits = .default, sourceLocation: SourceLocation = #_sourceLocation
+) -> ParseOutcome {
+    dripParse(Array(input.utf8), limits: limits, sourceLocation: sourceLocation)
+}
+
+/// Parses one request that must succeed, fed every way.
+func parseOne(
+    _ input: String, limits: HTTPParserLimits = .default, sourceLocation: SourceLocation = #_sourceLocation
+) throws -> HTTPRequest {
+    let outcome = dripParse(input, limits: limits, sourceLocation: sourceLocation)
+    #expect(outcome.error == nil, "unexpected \(String(describing: outcome.error))", sourceLocation: sourceLocation)
+    #expect(outcome.requests.count == 1, sourceLocation: sourceLocation)
+    return try #require(outcome.requests.first, sourceLocation: sourceLocation)
+}
+
+/// Parses input that must be refused, fed every way, and returns the error.
+func parseError(
+    _ input: String, limits: HTTPParserLimits = .default, sourceLocation: SourceLocation = #_sourceLocation
+) throws -> HTTPParseError {
+    try parseError(Array(input.utf8), limits: limits, sourceLocation: sourceLocation)
+}
+
+func parseError(
+    _ input: [UInt8], limits: HTTPParserLimits = .default, sourceLocation: SourceLocation = #_sourceLocation
+) throws -> HTTPParseError {
+    let outcome = dripParse(input, limits: limits, sourceLocation: sourceLocation)
+    return try #require(outcome.error, "expected a parse error", sourceLocation: sourceLocation)
+}
