@@ -1,0 +1,181 @@
+import CLinux
+import Glibc
+
+/// The loop-confined state of one `EventLoop`: its fd table, timers, shared read buffer and per-loop objects.
+///
+/// Not `Sendable`: it is created on the loop thread and reached only through the parameter the loop passes to
+/// tasks, timers and handlers. Everything hanging off it (connections, protocol handlers) is confined the same way.
+public final class LoopContext {
+    /// The loop that owns this context.
+    public let loop: EventLoop
+    /// The monotonic time read once at the start of the current loop iteration.
+    public internal(set) var now: ContinuousClock.Instant
+
+    /// Bytes read per `read(2)`: one buffer per loop rather than per connection, so an idle connection holds no
+    /// read buffer at all (the target is under 1 KiB per idle plain connection). 64 KiB matches the default
+    /// loopback socket buffer and lets one read carry a whole typical burst.
+    static let readBufferSize = 64 * 1024
+    /// writev entries per call; the kernel's limit (IOV_MAX, 1024) is larger than any useful batch.
+    static let maxIOVecs = 64
+
+    let readBuffer: UnsafeMutableRawBufferPointer
+    let iovecs: UnsafeMutablePointer<iovec>
+    private var fds = FDTable()
+    private var timers = TimerHeap<(LoopContext) -> Void>()
+    /// Connections with writes queued since the last flush; flushed at the end of each iteration so that many
+    /// frames queued in one iteration go out in one `writev` (or one TLS record batch).
+    private var pendingFlush: [Connection] = []
+    /// Per-loop objects owned by servers and applications, keyed by their owner's identity.
+    private var attachments: [ObjectIdentifier: AnyObject] = [:]
+
+    init(loop: EventLoop) {
+        self.loop = loop
+        now = LoopClock.now()
+        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        iovecs = .allocate(capacity: Self.maxIOVecs)
+    }
+
+    deinit {
+        readBuffer.deallocate()
+        iovecs.deallocate()
+    }
+
+    // MARK: timers
+
+    /// Runs `callback` on this loop at `deadline` (or in the first iteration after it).
+    @discardableResult
+    public func scheduleTimer(at deadline: ContinuousClock.Instant, _ callback: @escaping (LoopContext) -> Void)
+        -> TimerID
+    {
+        loop.assertInEventLoop()
+        return timers.schedule(at: deadline, callback)
+    }
+
+    /// Runs `callback` on this loop after `delay`.
+    @discardableResult
+    public func scheduleTimer(after delay: Duration, _ callback: @escaping (LoopContext) -> Void) -> TimerID {
+        scheduleTimer(at: now + delay, callback)
+    }
+
+    /// Cancels a timer; cancelling one that already fired or was cancelled does nothing.
+    public func cancelTimer(_ id: TimerID) {
+        loop.assertInEventLoop()
+        timers.cancel(id)
+    }
+
+    /// Live timers (for tests and metrics).
+    public var scheduledTimerCount: Int { timers.count }
+
+    func pollTimeoutMilliseconds(hasTasks: Bool) -> Int32 {
+        if hasTasks || !pendingFlush.isEmpty { return 0 }
+        guard let deadline = timers.nextDeadline() else { return -1 }
+        let current = LoopClock.now()
+        if deadline <= current { return 0 }
+        return Int32(clamping: (deadline - current).millisecondsRoundedUp)
+    }
+
+    func runDueTimers() {
+        // Timers scheduled by a callback for "now" run next iteration, so a zero-delay re-arm cannot starve I/O.
+        var budget = timers.count
+        while budget > 0, let callback = timers.popDue(now: now) {
+            budget -= 1
+            callback(self)
+        }
+    }
+
+    // MARK: attachments
+
+    /// The per-loop object stored under `key`, creating it with `make` on first use.
+    public func attachment<T: AnyObject>(for key: ObjectIdentifier, make: () -> T) -> T {
+        if let existing = attachments[key] {
+            guard let typed = existing as? T else { preconditionFailure("Invalid state: attachment type mismatch") }
+            return typed
+        }
+        let created = make()
+        attachments[key] = created
+        return created
+    }
+
+    /// The per-loop object stored under `key`, if any.
+    public func existingAttachment<T: AnyObject>(for key: ObjectIdentifier, as type: T.Type = T.self) -> T? {
+        attachments[key] as? T
+    }
+
+    public func removeAttachment(for key: ObjectIdentifier) {
+        attachments[key] = nil
+    }
+
+    // MARK: fd registration
+
+    func register(fd: Int32, handler: any EventHandler, events: UInt32) throws(NetError) {
+        loop.assertInEventLoop()
+        let token = fds.insert(fd: fd, handler: handler)
+        var event = epoll_event()
+        event.events = events
+        event.data.u64 = token
+        if epoll_ctl(loop.epollFD, EPOLL_CTL_ADD, fd, &event) != 0 {
+            let err = errno
+            fds.remove(fd: fd)
+            throw NetError.syscall("epoll_ctl(ADD)", errno: err)
+        }
+    }
+
+    func modify(fd: Int32, events: UInt32) {
+        guard let token = fds.token(for: fd) else { return }
+        var event = epoll_event()
+        event.events = events
+        event.data.u64 = token
+        // Only fails for an fd that is not registered, which `token(for:)` already excluded.
+        _ = epoll_ctl(loop.epollFD, EPOLL_CTL_MOD, fd, &event)
+    }
+
+    /// Removes `fd` from epoll and the table; the caller closes it afterwards.
+    func deregister(fd: Int32) {
+        guard fds.token(for: fd) != nil else { return }
+        _ = epoll_ctl(loop.epollFD, EPOLL_CTL_DEL, fd, nil)
+        fds.remove(fd: fd)
+    }
+
+    var registeredCount: Int { fds.count }
+
+    func dispatch(token: UInt64, events: UInt32) {
+        guard let handler = fds.handler(for: token) else { return }
+        handler.handleEvents(events, context: self)
+    }
+
+    // MARK: flushing
+
+    func scheduleFlush(_ connection: Connection) {
+        pendingFlush.append(connection)
+    }
+
+    func flushPending() {
+        while !pendingFlush.isEmpty {
+            let batch = pendingFlush
+            pendingFlush.removeAll(keepingCapacity: true)
+            for connection in batch {
+                connection.performScheduledFlush()
+            }
+        }
+    }
+
+    /// Called when the loop exits: closes whatever is still registered and drops every timer and attachment.
+    func tearDown() {
+        for handler in fds.allHandlers {
+            if let closable = handler as? any LoopClosable {
+                closable.closeNow(context: self)
+            }
+        }
+        timers.removeAll()
+        attachments.removeAll()
+        pendingFlush.removeAll()
+    }
+}
+
+/// A registered object that can be closed outright when its loop stops.
+protocol LoopClosable: AnyObject {
+    func closeNow(context: LoopContext)
+}
+
+@available(*, unavailable)
+extension LoopContext: Sendable {}

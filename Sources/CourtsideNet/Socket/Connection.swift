@@ -1,0 +1,300 @@
+import CLinux
+import Glibc
+
+/// The protocol layer above a connection (HTTP, then maybe WebSocket or SSE). Loop-confined.
+protocol ConnectionHandler: AnyObject {
+    /// Plaintext bytes arrived. They live in the loop's shared read buffer: copy what must outlive the call.
+    func connection(_ connection: Connection, received bytes: UnsafeRawBufferPointer, context: LoopContext)
+    /// The peer shut down its sending side (read returned 0). The default closes after queued writes.
+    func connectionInputClosed(_ connection: Connection, context: LoopContext)
+    /// The write queue went from blocked to empty: a backpressure hook.
+    func connectionDrained(_ connection: Connection, context: LoopContext)
+    /// The fd is closed; drop references and timers. Called exactly once.
+    func connectionClosed(_ connection: Connection, context: LoopContext)
+}
+
+extension ConnectionHandler {
+    func connectionInputClosed(_ connection: Connection, context: LoopContext) {
+        connection.closeAfterFlush()
+    }
+
+    func connectionDrained(_ connection: Connection, context: LoopContext) {}
+}
+
+/// A layer between the socket and the protocol handler that transforms bytes both ways (TLS).
+protocol ConnectionTransform: AnyObject {
+    /// Feeds received bytes; delivers plaintext through `deliver` and returns what to do next.
+    func received(
+        _ bytes: UnsafeRawBufferPointer, connection: Connection, deliver: (UnsafeRawBufferPointer) -> Void
+    ) -> TransformOutcome
+    /// Turns queued plaintext chunks into bytes for the socket (TLS joins them into as few records as it can,
+    /// since it has no `writev`).
+    func encode(_ plaintext: [[UInt8]], connection: Connection) -> TransformOutcome
+    /// Bytes to send before closing (a TLS close_notify), if any.
+    func closingBytes() -> [UInt8]
+}
+
+enum TransformOutcome {
+    /// Keep going; the bytes (possibly none) go to the socket.
+    case proceed(send: [UInt8])
+    /// The layer failed: send what it produced (an alert), then close.
+    case fail(send: [UInt8], reason: String)
+}
+
+/// One accepted TCP connection: reads into the loop's shared buffer, queues writes and flushes them with `writev`
+/// at the end of the loop iteration, closes gracefully (flush, `shutdown(SHUT_WR)`, linger briefly for the peer's
+/// FIN so unread input cannot turn the close into a reset that destroys the last response).
+///
+/// Loop-confined; every method must run on its loop's thread.
+final class Connection: EventHandler, LoopClosable {
+    enum State: Equatable {
+        case open
+        /// Flush what is queued, then shut down the write side and linger.
+        case closingAfterFlush
+        /// Write side shut down; input is discarded until EOF or the linger deadline.
+        case lingering
+        case closed
+    }
+
+    /// Reads per readiness event when each fills the whole read buffer; bounded for fairness between connections
+    /// (level-triggered epoll reports the fd again next iteration).
+    static let maxReadsPerEvent = 4
+    /// How long a closing connection waits for the peer's FIN after our own. Long enough for a client to read a
+    /// final error response, short enough that a peer that never closes cannot pin the fd.
+    static let lingerTimeout: Duration = .seconds(2)
+
+    let fd: Int32
+    let context: LoopContext
+    let remoteAddress: SocketAddress?
+    var handler: (any ConnectionHandler)?
+    var transform: (any ConnectionTransform)?
+    private(set) var state = State.open
+    private var queue = WriteQueue()
+    /// Plaintext waiting for the transform (TLS) to encode it at flush time.
+    private var plaintext: [[UInt8]] = []
+    private var plaintextBytes = 0
+    private var flushScheduled = false
+    private var writeBlocked = false
+    private var lingerTimer: TimerID?
+
+    init(fd: Int32, remoteAddress: SocketAddress?, context: LoopContext) {
+        self.fd = fd
+        self.remoteAddress = remoteAddress
+        self.context = context
+    }
+
+    /// Starts polling for input. Call once, after `handler` is set.
+    func activate() throws(NetError) {
+        try context.register(fd: fd, handler: self, events: EPOLLIN.rawValue)
+    }
+
+    /// Bytes queued and not yet accepted by the kernel: what a backpressure budget measures.
+    var bufferedBytes: Int { queue.byteCount + plaintextBytes }
+
+    var isOpen: Bool { state == .open }
+
+    // MARK: writing
+
+    /// Queues `bytes`; they go out at the end of this loop iteration. Writes after a close began are dropped.
+    func write(_ bytes: [UInt8]) {
+        context.loop.assertInEventLoop()
+        guard state == .open || state == .closingAfterFlush, !bytes.isEmpty else { return }
+        if transform != nil {
+            plaintext.append(bytes)
+            plaintextBytes += bytes.count
+        } else {
+            queue.append(bytes)
+        }
+        requestFlush()
+    }
+
+    /// Queues bytes that bypass the transform (used by the transform itself, e.g. handshake records).
+    func writeRaw(_ bytes: [UInt8]) {
+        guard state != .closed, !bytes.isEmpty else { return }
+        queue.append(bytes)
+        requestFlush()
+    }
+
+    private func requestFlush() {
+        guard !flushScheduled, !writeBlocked else { return }
+        flushScheduled = true
+        context.scheduleFlush(self)
+    }
+
+    /// Called by the loop at the end of the iteration.
+    func performScheduledFlush() {
+        flushScheduled = false
+        flushNow()
+    }
+
+    private func flushNow() {
+        guard state != .closed else { return }
+        if let transform, !plaintext.isEmpty {
+            let chunks = plaintext
+            plaintext = []
+            plaintextBytes = 0
+            switch transform.encode(chunks, connection: self) {
+            case .proceed(let bytes):
+                queue.append(bytes)
+            case .fail(let bytes, _):
+                queue.append(bytes)
+                state = .closingAfterFlush
+            }
+        }
+        switch queue.write(to: fd, iovecs: context.iovecs, maxIOVecs: LoopContext.maxIOVecs) {
+        case .drained:
+            if writeBlocked {
+                writeBlocked = false
+                updateInterest()
+                handler?.connectionDrained(self, context: context)
+            }
+            if state == .closingAfterFlush { beginLinger() }
+        case .wouldBlock:
+            if !writeBlocked {
+                writeBlocked = true
+                updateInterest()
+            }
+        case .failed:
+            close()
+        }
+    }
+
+    private func updateInterest() {
+        var events: UInt32 = 0
+        if state == .open || state == .lingering { events |= EPOLLIN.rawValue }
+        if writeBlocked { events |= EPOLLOUT.rawValue }
+        context.modify(fd: fd, events: events)
+    }
+
+    // MARK: closing
+
+    /// Stops reading, flushes what is queued, then closes (via a short linger). Idempotent.
+    func closeAfterFlush() {
+        guard state == .open else { return }
+        state = .closingAfterFlush
+        if let transform {
+            let bytes = transform.closingBytes()
+            if !plaintext.isEmpty {
+                // Encode queued plaintext before the close_notify so it is not lost.
+                flushScheduled = true
+                flushNow()
+                flushScheduled = false
+                guard state != .closed else { return }
+            }
+            queue.append(bytes)
+        }
+        updateInterest()
+        flushScheduled = true
+        context.scheduleFlush(self)
+    }
+
+    private func beginLinger() {
+        guard state == .closingAfterFlush else { return }
+        state = .lingering
+        if shutdown(fd, Int32(SHUT_WR)) != 0 {
+            close()
+            return
+        }
+        updateInterest()
+        lingerTimer = context.scheduleTimer(after: Self.lingerTimeout) { [weak self] _ in
+            self?.lingerTimer = nil
+            self?.close()
+        }
+    }
+
+    /// Closes the fd now, dropping anything queued. Idempotent.
+    func close() {
+        guard state != .closed else { return }
+        state = .closed
+        if let lingerTimer { context.cancelTimer(lingerTimer) }
+        lingerTimer = nil
+        context.deregister(fd: fd)
+        Glibc.close(fd)
+        queue.removeAll()
+        plaintext = []
+        plaintextBytes = 0
+        let handler = self.handler
+        self.handler = nil
+        handler?.connectionClosed(self, context: context)
+        transform = nil
+    }
+
+    func closeNow(context: LoopContext) {
+        close()
+    }
+
+    // MARK: events
+
+    func handleEvents(_ events: UInt32, context: LoopContext) {
+        let readable = EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
+        if events & readable != 0 {
+            readAvailable()
+        }
+        if state != .closed, events & EPOLLOUT.rawValue != 0 {
+            flushNow()
+        }
+    }
+
+    private func readAvailable() {
+        let buffer = context.readBuffer
+        for _ in 0..<Self.maxReadsPerEvent {
+            guard state == .open || state == .lingering else { return }
+            let count = read(fd, buffer.baseAddress, buffer.count)
+            if count > 0 {
+                if state == .open {
+                    deliver(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                }
+                if count < buffer.count { return }
+            } else if count == 0 {
+                inputEnded()
+                return
+            } else {
+                let err = errno
+                if err == EINTR { continue }
+                if err == EAGAIN || err == EWOULDBLOCK { return }
+                close()
+                return
+            }
+        }
+    }
+
+    private func deliver(_ bytes: UnsafeRawBufferPointer) {
+        guard let transform else {
+            handler?.connection(self, received: bytes, context: context)
+            return
+        }
+        let outcome = transform.received(bytes, connection: self) { plaintext in
+            guard state == .open else { return }
+            handler?.connection(self, received: plaintext, context: context)
+        }
+        switch outcome {
+        case .proceed(let bytes):
+            writeRaw(bytes)
+        case .fail(let bytes, _):
+            guard state != .closed else { return }
+            queue.append(bytes)
+            state = .closingAfterFlush
+            updateInterest()
+            requestFlush()
+        }
+    }
+
+    private func inputEnded() {
+        if state == .lingering {
+            close()
+            return
+        }
+        if let handler {
+            handler.connectionInputClosed(self, context: context)
+        } else {
+            closeAfterFlush()
+        }
+        if state == .open {
+            // Level-triggered epoll keeps reporting EOF, so reading must stop whatever the handler chose.
+            closeAfterFlush()
+        }
+    }
+}
+
+@available(*, unavailable)
+extension Connection: Sendable {}
