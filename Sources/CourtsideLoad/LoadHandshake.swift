@@ -18,11 +18,6 @@ enum LoadHandshake {
         return Base64.encode(bytes)
     }
 
-    /// The accept value the server must answer `key` with (RFC 6455 §4.2.2, point 5.4).
-    static func acceptValue(for key: String) -> String {
-        Base64.encode(SHA1.hash(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)))
-    }
-
     static func request(target: LoadTarget, key: String) -> [UInt8] {
         let head =
             "GET \(target.path) HTTP/1.1\r\n" + "Host: \(target.hostHeader)\r\n" + "Upgrade: websocket\r\n"
@@ -63,7 +58,7 @@ enum LoadHandshake {
         }
         guard tokens("upgrade").contains("websocket") else { return .handshakeInvalid("no Upgrade: websocket") }
         guard tokens("connection").contains("upgrade") else { return .handshakeInvalid("no Connection: upgrade") }
-        guard headers["sec-websocket-accept"] == acceptValue(for: key) else {
+        guard headers["sec-websocket-accept"] == WebSocketHandshake.acceptValue(forKey: key) else {
             return .handshakeInvalid("wrong Sec-WebSocket-Accept")
         }
         // We offered no extension and no subprotocol, so the server may select none (§4.1, points 5 and 6).
