@@ -50,6 +50,7 @@ server_command() {
     esac
 }
 
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 rows=()
 status=0
 for clients in $clients_list; do
@@ -97,7 +98,8 @@ done
 
 echo
 echo "Echo over ws:// on loopback: $size-byte binary messages, $concurrency in flight per client, ${duration}s per row,"
-echo "courtside-load on $load_threads thread(s), $(nproc) cores shared with the load generator ($(date -u +%Y-%m-%dT%H:%MZ))."
+echo "courtside-load on $load_threads thread(s), $(nproc) cores shared with the load generator ($(date -u +%Y-%m-%dT%H:%MZ),"
+echo "load average before the run: $load_before; after: $(cut -d' ' -f1-3 /proc/loadavg))."
 echo
 echo "| server | clients | msg/s | p50 ms | p99 ms | max ms | notes |"
 echo "|---|---:|---:|---:|---:|---:|---|"
