@@ -39,11 +39,14 @@ public enum WebSocketHandshakeError: Error, Sendable, Hashable, CustomStringConv
     }
 
     /// The answer to send, then close the connection (`keepAlive: false`). A 426 names the version we speak in
-    /// `Sec-WebSocket-Version` (RFC 6455 §4.4).
+    /// `Sec-WebSocket-Version` (RFC 6455 §4.4) and the protocol in `Upgrade` (RFC 9110 §15.5.22), with the
+    /// `upgrade` connection option that must accompany it (RFC 9110 §7.8) next to `close`.
     public var response: HTTPResponse {
         var headers = HTTPHeaders()
         if case .unsupportedVersion = self {
             headers.add(name: "Sec-WebSocket-Version", value: WebSocketHandshake.version)
+            headers.add(name: "Upgrade", value: "websocket")
+            headers.add(name: "Connection", value: "Upgrade, close")
         }
         let text: String
         switch self {

@@ -88,7 +88,7 @@ struct HandshakeTests {
         }
         #expect(actual == error)
         #expect(actual.response.status.code == status)
-        #expect(actual.response.headers["Connection"] == nil)
+        #expect(actual.response.headers["Connection"] == (status == 426 ? "Upgrade, close" : nil))
     }
 
     @Test("refuses a second Sec-WebSocket-Key header")
@@ -103,6 +103,7 @@ struct HandshakeTests {
         let response = WebSocketHandshakeError.unsupportedVersion("7").response
         #expect(response.status == .upgradeRequired)
         #expect(response.headers["Sec-WebSocket-Version"] == "13")
+        #expect(response.headers["Upgrade"] == "websocket")
     }
 
     @Test("maps an application refusal to 403 with the reason")
