@@ -116,6 +116,19 @@ struct TLSDataTests {
         #expect(pair.server.receiveEndOfStream() == .closed(clean: true))
     }
 
+    @Test("shutdown during the handshake sends queued plaintext, then close_notify once it completes")
+    func shutdownDuringHandshake() throws {
+        let pair = try TLSPair(client: client, server: server)
+        try pair.client.writePlaintext(Array("last words".utf8))
+        pair.client.shutdown()
+        #expect(throws: TLSError.connectionClosed) { try pair.client.writePlaintext([1]) }
+        let results = pair.handshake()
+        #expect(results.client == .complete)
+        var received: [UInt8] = []
+        #expect(pair.server.readPlaintext(into: &received) == .closed(clean: true))
+        #expect(received == Array("last words".utf8))
+    }
+
     @Test("the transport ending without close_notify is an unclean close, not an error")
     func truncation() throws {
         let pair = try connectedPair()
