@@ -7,8 +7,10 @@ protocol ConnectionHandler: AnyObject {
     func connection(_ connection: Connection, received bytes: UnsafeRawBufferPointer, context: LoopContext)
     /// The peer shut down its sending side (read returned 0). The default closes after queued writes.
     func connectionInputClosed(_ connection: Connection, context: LoopContext)
-    /// The write queue went from blocked to empty: a backpressure hook.
+    /// The write queue emptied after the socket pushed back or after `notifyWhenDrained()`: a backpressure hook.
     func connectionDrained(_ connection: Connection, context: LoopContext)
+    /// The server is shutting down gracefully: finish what is in flight and close (WebSockets send 1001).
+    func connectionShouldShutDown(_ connection: Connection, context: LoopContext)
     /// The fd is closed; drop references and timers. Called exactly once.
     func connectionClosed(_ connection: Connection, context: LoopContext)
 }
@@ -19,6 +21,10 @@ extension ConnectionHandler {
     }
 
     func connectionDrained(_ connection: Connection, context: LoopContext) {}
+
+    func connectionShouldShutDown(_ connection: Connection, context: LoopContext) {
+        connection.closeAfterFlush()
+    }
 }
 
 /// A layer between the socket and the protocol handler that transforms bytes both ways (TLS).
@@ -68,6 +74,8 @@ final class Connection: EventHandler, LoopClosable {
     let remoteAddress: SocketAddress?
     var handler: (any ConnectionHandler)?
     var transform: (any ConnectionTransform)?
+    /// Called once when the fd is closed, after the handler: the server's per-loop registry hooks in here.
+    var onClose: ((Connection) -> Void)?
     private(set) var state = State.open
     private var queue = WriteQueue()
     /// Plaintext waiting for the transform (TLS) to encode it at flush time.
@@ -75,6 +83,8 @@ final class Connection: EventHandler, LoopClosable {
     private var plaintextBytes = 0
     private var flushScheduled = false
     private var writeBlocked = false
+    private var readingPaused = false
+    private var drainWanted = false
     private var lingerTimer: TimerID?
 
     init(fd: Int32, remoteAddress: SocketAddress?, context: LoopContext) {
@@ -143,9 +153,13 @@ final class Connection: EventHandler, LoopClosable {
         }
         switch queue.write(to: fd, iovecs: context.iovecs, maxIOVecs: LoopContext.maxIOVecs) {
         case .drained:
+            let wasBlocked = writeBlocked
             if writeBlocked {
                 writeBlocked = false
                 updateInterest()
+            }
+            if wasBlocked || drainWanted {
+                drainWanted = false
                 handler?.connectionDrained(self, context: context)
             }
             if state == .closingAfterFlush { beginLinger() }
@@ -159,9 +173,29 @@ final class Connection: EventHandler, LoopClosable {
         }
     }
 
+    /// Asks for `connectionDrained` once everything queued so far has been written.
+    func notifyWhenDrained() {
+        drainWanted = true
+        requestFlush()
+    }
+
+    /// Stops polling for input (backpressure: the peer sends faster than it reads our answers).
+    func pauseReading() {
+        guard !readingPaused else { return }
+        readingPaused = true
+        if state == .open { updateInterest() }
+    }
+
+    func resumeReading() {
+        guard readingPaused else { return }
+        readingPaused = false
+        if state == .open { updateInterest() }
+    }
+
     private func updateInterest() {
+        guard state != .closed else { return }
         var events: UInt32 = 0
-        if state == .open || state == .lingering { events |= EPOLLIN.rawValue }
+        if (state == .open && !readingPaused) || state == .lingering { events |= EPOLLIN.rawValue }
         if writeBlocked { events |= EPOLLOUT.rawValue }
         context.modify(fd: fd, events: events)
     }
@@ -217,6 +251,9 @@ final class Connection: EventHandler, LoopClosable {
         self.handler = nil
         handler?.connectionClosed(self, context: context)
         transform = nil
+        let onClose = self.onClose
+        self.onClose = nil
+        onClose?(self)
     }
 
     func closeNow(context: LoopContext) {

@@ -1,0 +1,67 @@
+import CourtsideHTTP
+import CourtsideTLS
+import CourtsideWebSocket
+
+extension HTTPServer {
+    /// Everything a server needs to start. Every limit has a default chosen for a public scoreboard server.
+    public struct Configuration: Sendable {
+        /// Address to listen on: a numeric IPv4/IPv6 address or a name (`localhost`). Default loopback only, so a
+        /// server is never exposed by accident.
+        public var host: String
+        /// Port; 0 picks an ephemeral port (read it back from `HTTPServer.localAddress`).
+        public var port: Int
+        /// Event loops (threads), each with its own `SO_REUSEPORT` listener. Default: one per core.
+        public var threadCount: Int
+        /// Listen backlog per loop. 1024 absorbs a reconnect storm after a restart (every scoreboard viewer
+        /// reconnecting at once) without the kernel dropping SYNs; the kernel caps it at `net.core.somaxconn`.
+        public var backlog: Int32
+        /// TLS for every connection when set (`wss://`, `https://`).
+        public var tls: TLSContext?
+        /// Request parser limits (answered with 414, 431, 413, 400).
+        public var parserLimits: HTTPParserLimits
+        /// Files served by `Route.staticFiles`; nil answers such routes with 404.
+        public var staticFiles: StaticFileServer?
+        /// Time a client has to send a complete request once it started one (or once it connected): the slowloris
+        /// guard. 10 s is ample for any real client on a slow link; one that trickles headers is answered 408 and
+        /// closed.
+        public var requestTimeout: Duration
+        /// How long a keep-alive connection may sit between requests. 30 s lets a browser reuse its connection for
+        /// a page's assets and the next poll, while idle sockets do not pile up.
+        public var keepAliveTimeout: Duration
+        /// Time to complete the TLS handshake after connecting. 10 s: a handshake is two round trips.
+        public var tlsHandshakeTimeout: Duration
+        /// Interval of `: keep-alive` comments on server-sent event streams. 15 s keeps proxies with a 30–60 s idle
+        /// timeout from cutting a quiet stream.
+        public var eventStreamKeepAliveInterval: Duration
+        /// Limits and timings of each WebSocket (message size, pings, close timeout).
+        public var webSocket: WebSocketConnectionStateMachine.Configuration
+        /// Response bytes queued on one connection beyond which the server stops reading further pipelined requests
+        /// until the client has read what was sent. 1 MiB: a client may pipeline freely but cannot make the server
+        /// buffer unbounded answers it never reads.
+        public var maxQueuedResponseBytes: Int
+
+        public init(
+            host: String = "127.0.0.1", port: Int = 0, threadCount: Int = EventLoopGroup.coreCount,
+            backlog: Int32 = 1024, tls: TLSContext? = nil, parserLimits: HTTPParserLimits = .default,
+            staticFiles: StaticFileServer? = nil, requestTimeout: Duration = .seconds(10),
+            keepAliveTimeout: Duration = .seconds(30), tlsHandshakeTimeout: Duration = .seconds(10),
+            eventStreamKeepAliveInterval: Duration = .seconds(15),
+            webSocket: WebSocketConnectionStateMachine.Configuration = .server,
+            maxQueuedResponseBytes: Int = 1024 * 1024
+        ) {
+            self.host = host
+            self.port = port
+            self.threadCount = threadCount
+            self.backlog = backlog
+            self.tls = tls
+            self.parserLimits = parserLimits
+            self.staticFiles = staticFiles
+            self.requestTimeout = requestTimeout
+            self.keepAliveTimeout = keepAliveTimeout
+            self.tlsHandshakeTimeout = tlsHandshakeTimeout
+            self.eventStreamKeepAliveInterval = eventStreamKeepAliveInterval
+            self.webSocket = webSocket
+            self.maxQueuedResponseBytes = maxQueuedResponseBytes
+        }
+    }
+}

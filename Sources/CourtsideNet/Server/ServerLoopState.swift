@@ -1,0 +1,126 @@
+import CLinux
+import CourtsideHTTP
+import Glibc
+
+/// One server's state on one loop: its listener, every open connection (so shutdown can reach them), the open
+/// WebSockets (so a broadcast or shutdown can reach them), and a cached `Date` header. Loop-confined.
+final class ServerLoopState {
+    let server: HTTPServer
+    let context: LoopContext
+    private(set) var startError: NetError?
+    private var listener: Listener?
+    private var connections: [ObjectIdentifier: Connection] = [:]
+    private var webSockets: [ObjectIdentifier: WebSocket] = [:]
+    private var dateCache = HTTPDateCache()
+    private(set) var isShuttingDown = false
+    private var shutdownCompletion: (() -> Void)?
+    private var forceCloseTimer: TimerID?
+
+    init(server: HTTPServer, context: LoopContext) {
+        self.server = server
+        self.context = context
+    }
+
+    var configuration: HTTPServer.Configuration { server.configuration }
+
+    /// The `Date` header value for now (formatted at most once per second per loop).
+    var date: String {
+        dateCache.string(epochSeconds: time(nil))
+    }
+
+    var openWebSockets: [WebSocket] { Array(webSockets.values) }
+
+    func startListening(fd: Int32, address: SocketAddress) {
+        let listener = Listener(fd: fd, address: address) { [unowned self] fd, remote, context in
+            self.accept(fd: fd, remote: remote, context: context)
+        }
+        do throws(NetError) {
+            try listener.activate(context: context)
+            self.listener = listener
+        } catch {
+            close(fd)
+            startError = error
+        }
+    }
+
+    private func accept(fd: Int32, remote: SocketAddress?, context: LoopContext) {
+        guard !isShuttingDown else {
+            close(fd)
+            return
+        }
+        let connection = Connection(fd: fd, remoteAddress: remote, context: context)
+        let http = HTTPConnectionHandler(connection: connection, state: self)
+        connection.handler = http
+        if let tls = configuration.tls {
+            guard let transform = TLSTransform(context: tls) else {
+                close(fd)
+                return
+            }
+            transform.onHandshakeComplete = { [weak http] in http?.tlsHandshakeCompleted() }
+            connection.transform = transform
+        }
+        do {
+            try connection.activate()
+        } catch {
+            close(fd)
+            return
+        }
+        connection.onClose = { [unowned self] connection in self.connectionClosed(connection) }
+        connections[ObjectIdentifier(connection)] = connection
+        http.start()
+    }
+
+    private func connectionClosed(_ connection: Connection) {
+        connections[ObjectIdentifier(connection)] = nil
+        if isShuttingDown && connections.isEmpty { finishShutdown() }
+    }
+
+    // MARK: WebSocket registry
+
+    func register(_ socket: WebSocket) {
+        webSockets[ObjectIdentifier(socket)] = socket
+    }
+
+    func unregister(_ socket: WebSocket) {
+        webSockets[ObjectIdentifier(socket)] = nil
+    }
+
+    // MARK: shutdown
+
+    /// Stops accepting, asks every connection to finish, and calls `completion` once all are closed or, at
+    /// `deadline`, after force-closing the rest.
+    func beginShutdown(deadline: ContinuousClock.Instant, completion: @escaping () -> Void) {
+        guard !isShuttingDown else { return }
+        isShuttingDown = true
+        shutdownCompletion = completion
+        listener?.close(context: context)
+        listener = nil
+        if connections.isEmpty {
+            finishShutdown()
+            return
+        }
+        forceCloseTimer = context.scheduleTimer(at: deadline) { [weak self] _ in
+            guard let self else { return }
+            self.forceCloseTimer = nil
+            for connection in Array(self.connections.values) { connection.close() }
+        }
+        for connection in Array(connections.values) {
+            if let handler = connection.handler {
+                handler.connectionShouldShutDown(connection, context: context)
+            } else {
+                connection.close()
+            }
+        }
+    }
+
+    private func finishShutdown() {
+        if let forceCloseTimer { context.cancelTimer(forceCloseTimer) }
+        forceCloseTimer = nil
+        let completion = shutdownCompletion
+        shutdownCompletion = nil
+        completion?()
+    }
+}
+
+@available(*, unavailable)
+extension ServerLoopState: Sendable {}

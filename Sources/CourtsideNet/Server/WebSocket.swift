@@ -1,0 +1,155 @@
+import CourtsideWebSocket
+
+/// One open WebSocket: the application's handle to send and close, and the glue that runs the protocol's state
+/// machine over the connection (performing its actions: write, deliver, close, arm the timer).
+///
+/// Loop-confined: use it only on `loop`'s thread. For a broadcast, encode the frame once
+/// (`WebSocketFrameEncoder.text(_:)`) and call `send(preEncodedFrame:)` on every socket: each queues the same buffer,
+/// which `writev` sends without a copy.
+public final class WebSocket: ConnectionHandler {
+    /// The validated upgrade request (path, query, origin, offered subprotocols).
+    public let request: WebSocketUpgradeRequest
+    /// The subprotocol chosen in `WebSocketHandler.shouldAccept`, if any.
+    public let subprotocol: String?
+    private let connection: Connection
+    private unowned let state: ServerLoopState
+    private var handler: (any WebSocketHandler)?
+    private var machine: WebSocketConnectionStateMachine
+    private var timer: TimerID?
+    private var timerDeadline: ContinuousClock.Instant?
+    private var finished = false
+
+    init(
+        connection: Connection, state: ServerLoopState, handler: any WebSocketHandler,
+        request: WebSocketUpgradeRequest, subprotocol: String?
+    ) {
+        self.connection = connection
+        self.state = state
+        self.handler = handler
+        self.request = request
+        self.subprotocol = subprotocol
+        machine = WebSocketConnectionStateMachine(
+            configuration: state.configuration.webSocket, now: connection.context.now)
+    }
+
+    /// The loop the socket lives on.
+    public var loop: LoopContext { connection.context }
+
+    /// Whether messages can still be sent (no close frame sent or received yet).
+    public var isOpen: Bool { !finished && machine.isOpen }
+
+    /// Bytes queued and not yet taken by the kernel: compare with a budget to spot a slow consumer.
+    public var bufferedBytes: Int { connection.bufferedBytes }
+
+    /// The peer's address.
+    public var remoteAddress: SocketAddress? { connection.remoteAddress }
+
+    func start(leftover: [UInt8]) {
+        connection.handler = self
+        state.register(self)
+        perform(machine.start(now: loop.now))
+        handler?.webSocketDidOpen(self)
+        if !leftover.isEmpty, !finished {
+            perform(machine.bytesReceived(leftover, now: loop.now))
+        }
+    }
+
+    // MARK: sending
+
+    /// Sends one message as one frame.
+    public func send(_ message: WebSocketMessage) {
+        loop.loop.assertInEventLoop()
+        perform(machine.send(message))
+    }
+
+    public func send(text: String) {
+        send(.text(text))
+    }
+
+    public func send(binary: [UInt8]) {
+        send(.binary(binary))
+    }
+
+    /// Queues bytes that already are one or more complete server frames (unmasked, from `WebSocketFrameEncoder`).
+    /// The buffer is shared, not copied. Dropped once the socket is closing.
+    public func send(preEncodedFrame bytes: [UInt8]) {
+        loop.loop.assertInEventLoop()
+        guard isOpen else { return }
+        connection.write(bytes)
+    }
+
+    /// Starts the close handshake (RFC 6455 §7.1.2); the transport closes when the peer answers or after the
+    /// configured close timeout.
+    public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") {
+        loop.loop.assertInEventLoop()
+        perform(machine.close(code: code, reason: reason, now: loop.now))
+    }
+
+    // MARK: performing the state machine's actions
+
+    private func perform(_ actions: [WebSocketAction]) {
+        for action in actions {
+            switch action {
+            case .deliver(let message):
+                guard !finished else { continue }
+                handler?.webSocket(self, didReceive: message)
+            case .write(let bytes):
+                connection.write(bytes)
+            case .closeTransport(let closure):
+                finish(closure)
+                connection.closeAfterFlush()
+            case .scheduleTimer(let deadline):
+                arm(at: deadline)
+            }
+        }
+    }
+
+    private func arm(at deadline: ContinuousClock.Instant) {
+        guard !finished else { return }
+        if let timer { loop.cancelTimer(timer) }
+        timerDeadline = deadline
+        timer = loop.scheduleTimer(at: deadline) { [weak self] context in
+            guard let self else { return }
+            self.timer = nil
+            self.timerDeadline = nil
+            self.perform(self.machine.timerFired(now: context.now))
+        }
+    }
+
+    private func finish(_ closure: WebSocketClosure) {
+        guard !finished else { return }
+        finished = true
+        if let timer { loop.cancelTimer(timer) }
+        timer = nil
+        state.unregister(self)
+        let handler = self.handler
+        self.handler = nil
+        handler?.webSocketDidClose(self, closure: closure)
+    }
+
+    // MARK: ConnectionHandler (internal plumbing)
+
+    func connection(_ connection: Connection, received bytes: UnsafeRawBufferPointer, context: LoopContext) {
+        guard !finished else { return }
+        perform(machine.bytesReceived(bytes, now: context.now))
+    }
+
+    func connectionInputClosed(_ connection: Connection, context: LoopContext) {
+        perform(machine.transportClosed())
+        connection.closeAfterFlush()
+    }
+
+    func connectionShouldShutDown(_ connection: Connection, context: LoopContext) {
+        // RFC 6455 §7.4.1: 1001, the server is going away. The peer's answer (or the close timeout, or the
+        // server's shutdown deadline) closes the transport.
+        close(code: .goingAway, reason: "server shutting down")
+    }
+
+    func connectionClosed(_ connection: Connection, context: LoopContext) {
+        perform(machine.transportClosed())
+        finish(.transportClosedByPeer)
+    }
+}
+
+@available(*, unavailable)
+extension WebSocket: Sendable {}

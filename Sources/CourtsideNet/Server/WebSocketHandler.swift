@@ -1,0 +1,25 @@
+import CourtsideWebSocket
+
+/// The application side of one WebSocket (`Route.webSocket`). Loop-confined: every call comes on the socket's loop,
+/// and the handler may keep the `WebSocket` to send later from that loop.
+public protocol WebSocketHandler: AnyObject {
+    /// Decides on a valid upgrade request: accept (optionally choosing one of `request.subprotocols`) or refuse
+    /// with 403 and a reason. The default accepts without a subprotocol.
+    func shouldAccept(_ request: WebSocketUpgradeRequest) -> WebSocketUpgradeDecision
+    /// The 101 is queued; messages may be sent.
+    func webSocketDidOpen(_ socket: WebSocket)
+    /// A complete message arrived (text already validated as UTF-8).
+    func webSocket(_ socket: WebSocket, didReceive message: WebSocketMessage)
+    /// The connection ended, for the reason given. Called exactly once; drop the reference.
+    func webSocketDidClose(_ socket: WebSocket, closure: WebSocketClosure)
+}
+
+extension WebSocketHandler {
+    public func shouldAccept(_ request: WebSocketUpgradeRequest) -> WebSocketUpgradeDecision {
+        .accept()
+    }
+
+    public func webSocketDidOpen(_ socket: WebSocket) {}
+
+    public func webSocketDidClose(_ socket: WebSocket, closure: WebSocketClosure) {}
+}
