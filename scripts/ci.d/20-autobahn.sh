@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Conformance: the Autobahn|Testsuite fuzzing client, cases 1.x to 10.x, against courtside-echo over ws:// and
 # wss://. Both runs always happen; the step fails if either has a FAILED case or an incomplete run.
-# A missing tool or server is a failure, never a skip.
+# A missing tool or server is a failure, never a skip. STRICT_CLOSE=1 (see scripts/autobahn) also fails on
+# close handshakes that were not clean.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
