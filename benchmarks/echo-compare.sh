@@ -57,7 +57,7 @@ for clients in $clients_list; do
     for server in $servers; do
         tag=$server-$clients
         if [ "$server" = courtside ] && [ "$echo_ok" = 0 ]; then
-            rows+=("| $server | $clients | courtside-echo did not build | | | | |")
+            rows+=("| $server | $clients | courtside-echo did not build | | | | | | | |")
             status=1
             continue
         fi
@@ -65,7 +65,7 @@ for clients in $clients_list; do
         server_command "$server" "$port"
         start_server "$out/$tag.server.log" "${command[@]}"
         if ! wait_for_port "$port" "$SERVER_PID" 20; then
-            rows+=("| $server | $clients | server did not start (see $out/$tag.server.log) | | | | |")
+            rows+=("| $server | $clients | server did not start (see $out/$tag.server.log) | | | | | | | |")
             stop_servers
             status=1
             continue
@@ -76,19 +76,25 @@ for clients in $clients_list; do
         timeout -k 5 $((duration + 90)) .build/release/courtside-load --url "ws://127.0.0.1:$port/" \
             --clients "$clients" --duration "$duration" --size "$size" --concurrency "$concurrency" \
             --threads "$load_threads" --json >"$out/$tag.json" || rc=$?
+        # The server's CPU time over the whole measurement (connects included): on a shared machine this is
+        # steadier than throughput, so the table gives round trips per server CPU-second too.
+        ticks=$(awk '{ print $14 + $15 }' "/proc/$SERVER_PID/stat" 2>/dev/null || echo 0)
         stop_servers
-        row=$(python3 - "$out/$tag.json" "$server" "$clients" "$rc" <<'PY'
+        row=$(python3 - "$out/$tag.json" "$server" "$clients" "$rc" "$ticks" "$(getconf CLK_TCK)" <<'PY'
 import json, sys
 path, server, clients, rc = sys.argv[1:5]
+cpu = int(sys.argv[5]) / int(sys.argv[6])
 try:
     r = json.load(open(path))
 except Exception:
-    print(f"| {server} | {clients} | no result (exit {rc}) | | | | |")
+    print(f"| {server} | {clients} | no result (exit {rc}) | | | | | | | |")
     raise SystemExit
 lat = r["latencyMicroseconds"]
 failed = f'{r["failed"]} failed' if r["failed"] else "ok"
+per_cpu = f'{r["roundTrips"] / cpu:,.0f}' if cpu > 0 else "-"
 print(f'| {server} | {clients} | {r["messagesPerSecond"]:,.0f} | {lat["p50"] / 1000:.2f} | {lat["p99"] / 1000:.2f} '
-      f'| {lat["max"] / 1000:.2f} | {r["connected"]}/{r["clients"]} connected, {r["roundTrips"]:,} round trips, {failed} |')
+      f'| {lat["max"] / 1000:.2f} | {cpu:.1f} | {per_cpu} '
+      f'| {r["connected"]}/{r["clients"]} connected, {r["roundTrips"]:,} round trips, {failed} |')
 PY
         )
         rows+=("$row")
@@ -101,7 +107,7 @@ echo "Echo over ws:// on loopback: $size-byte binary messages, $concurrency in f
 echo "courtside-load on $load_threads thread(s), $(nproc) cores shared with the load generator ($(date -u +%Y-%m-%dT%H:%MZ),"
 echo "load average before the run: $load_before; after: $(cut -d' ' -f1-3 /proc/loadavg))."
 echo
-echo "| server | clients | msg/s | p50 ms | p99 ms | max ms | notes |"
-echo "|---|---:|---:|---:|---:|---:|---|"
+echo "| server | clients | msg/s | p50 ms | p99 ms | max ms | server CPU s | round trips per server CPU-s | notes |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
 printf '%s\n' "${rows[@]}"
 exit "$status"
