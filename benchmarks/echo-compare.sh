@@ -5,7 +5,9 @@
 #   benchmarks/echo-compare.sh
 #
 # Environment (optional):
-#   SERVERS      servers in order (default "courtside websockets socketify")
+#   SERVERS      servers in order (default "courtside courtside-1 websockets socketify"): courtside-echo with
+#                its default loop per core, courtside-echo on one loop (the peers are single-threaded),
+#                Python websockets, uWebSockets through socketify
 #   CLIENTS      client counts (default "100 1000")
 #   DURATION     seconds of sending per measurement (default 10)
 #   SIZE         payload bytes (default 64)
@@ -20,7 +22,7 @@ cd "$ROOT"
 # shellcheck source=../scripts/lib/servers.sh
 source scripts/lib/servers.sh
 
-servers=${SERVERS:-courtside websockets socketify}
+servers=${SERVERS:-courtside courtside-1 websockets socketify}
 clients_list=${CLIENTS:-100 1000}
 duration=${DURATION:-10}
 size=${SIZE:-64}
@@ -41,6 +43,7 @@ server_command() {
     local server=$1 port=$2
     case "$server" in
         courtside) command=("$bin/courtside-echo" --host 127.0.0.1 --port "$port") ;;
+        courtside-1) command=("$bin/courtside-echo" --host 127.0.0.1 --port "$port" --threads 1) ;;
         websockets) command=("$peers_python" benchmarks/peers/websockets_echo.py --host 127.0.0.1 --port "$port") ;;
         socketify) command=("$peers_python" benchmarks/peers/socketify_echo.py --host 127.0.0.1 --port "$port") ;;
         *)
@@ -56,7 +59,7 @@ status=0
 for clients in $clients_list; do
     for server in $servers; do
         tag=$server-$clients
-        if [ "$server" = courtside ] && [ "$echo_ok" = 0 ]; then
+        if [[ $server == courtside* ]] && [ "$echo_ok" = 0 ]; then
             rows+=("| $server | $clients | courtside-echo did not build | | | | | | | |")
             status=1
             continue
