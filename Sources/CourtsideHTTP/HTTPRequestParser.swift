@@ -53,6 +53,9 @@ public struct HTTPRequestParser: Sendable {
         var headerBytes: Int
     }
 
+    /// Buffer capacity kept between requests: enough for any ordinary head, so steady traffic does not reallocate.
+    static let retainedCapacity = 64 * 1024
+
     public init(limits: HTTPParserLimits = .default) {
         self.limits = limits
     }
@@ -60,7 +63,10 @@ public struct HTTPRequestParser: Sendable {
     /// Appends received bytes. Nothing is parsed until `next()`.
     public mutating func feed(_ bytes: some Collection<UInt8>) {
         if case .failed = state { return }
-        if readIndex > 0 && readIndex * 2 >= buffer.count {
+        if readIndex > 0 && readIndex == buffer.count && buffer.capacity > Self.retainedCapacity {
+            buffer = []  // after a large body, give the memory back rather than keep it per idle connection
+            readIndex = 0
+        } else if readIndex > 0 && readIndex * 2 >= buffer.count {
             buffer.removeSubrange(0..<readIndex)
             readIndex = 0
         }
@@ -158,7 +164,7 @@ public struct HTTPRequestParser: Sendable {
             throw error
 
         case .modifying:
-            // `modifying` is replaced before every return and throw of the code that sets it.
+            // Code that sets `modifying` replaces it before returning, and when it throws, `next()` sets `failed`.
             preconditionFailure("Invalid state: \(state)")
         }
     }

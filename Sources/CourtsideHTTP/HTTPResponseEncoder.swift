@@ -39,6 +39,16 @@ public enum HTTPResponseEncoder {
         return bytes
     }
 
+    /// The whole response to `request`: its method (HEAD), keep-alive decision and version. Pass
+    /// `keepAlive: false` to close even though the client would keep the connection (shutdown, errors).
+    public static func encode(
+        _ response: HTTPResponse, for request: HTTPRequestHead, keepAlive: Bool? = nil, date: String
+    ) -> [UInt8] {
+        encode(
+            response, method: request.method, keepAlive: (keepAlive ?? true) && request.keepAlive,
+            requestVersion: request.version, date: date)
+    }
+
     /// The status line and header section only (ending with the empty line); `response.body` is ignored.
     /// Any `Content-Length` or `Transfer-Encoding` in `response.headers` is replaced according to `framing`.
     /// A `Connection` header already present (such as `Upgrade` on a 101) is kept; otherwise `close` is

@@ -168,4 +168,22 @@ struct HTTPRequestParserTests {
         #expect(count == 200)
         #expect(parser.buffer.count <= one.count * 2)
     }
+
+    @Test("gives a large body's buffer back once the request is done")
+    func releasesLargeBuffer() {
+        var parser = HTTPRequestParser()
+        let body = [UInt8](repeating: 0x61, count: 200_000)
+        parser.feed(Array("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 200000\r\n\r\n".utf8) + body)
+        guard case .request(let request) = parser.next() else {
+            Issue.record("expected a request")
+            return
+        }
+        #expect(request.body == body)
+        parser.feed(Array("GET / HTTP/1.1\r\nHost: h\r\n\r\n".utf8))
+        #expect(parser.buffer.capacity < 100_000)
+        guard case .request = parser.next() else {
+            Issue.record("expected a request")
+            return
+        }
+    }
 }

@@ -99,3 +99,21 @@ struct HTTPResponseEncoderTests {
         #expect(outcome.requests.first?.body == Array("abc".utf8) + Array(repeating: 0x41, count: 300))
     }
 }
+
+@Suite("Response encoding for a parsed request")
+struct HTTPResponseForRequestTests {
+    @Test("takes HEAD, keep-alive and version from the request, and can force a close")
+    func forRequest() throws {
+        let response = HTTPResponse.text(.ok, "hello")
+        let head10 = try parseOne("HEAD / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").head
+        let text10 = String(decoding: HTTPResponseEncoder.encode(response, for: head10, date: "d"), as: UTF8.self)
+        #expect(text10.contains("Connection: keep-alive\r\n"))
+        #expect(text10.contains("Content-Length: 5\r\n"))
+        #expect(text10.hasSuffix("\r\n\r\n"))
+        let head11 = try parseOne("GET / HTTP/1.1\r\nHost: h\r\n\r\n").head
+        let closing = HTTPResponseEncoder.encode(response, for: head11, keepAlive: false, date: "d")
+        let text11 = String(decoding: closing, as: UTF8.self)
+        #expect(text11.contains("Connection: close\r\n"))
+        #expect(text11.hasSuffix("hello"))
+    }
+}
