@@ -4,10 +4,12 @@ import CourtsideWebSocket
 /// actions as one read, nothing follows the close, and every byte written is a valid server frame.
 enum WebSocketFuzzInvariants {
     /// Checks `input`. Its first byte picks the configuration, so small limits and the extension hook are
-    /// reached as often as the defaults; the rest is what the client sends.
+    /// reached as often as the defaults; the rest is what the client sends, either raw or (bit 3) as frame
+    /// records that are masked here, so the fuzzer controls unmasked payloads and reaches deep states.
     static func check(_ input: [UInt8]) {
         guard let selector = input.first else { return }
-        let bytes = Array(input.dropFirst())
+        let rest = Array(input.dropFirst())
+        let bytes = selector & 8 == 0 ? rest : maskedFrames(fromRecords: rest)
         let configuration = WebSocketConnectionStateMachine.Configuration(
             maxFramePayloadBytes: selector & 1 == 0 ? 16 * 1024 * 1024 : 200,
             maxMessageBytes: selector & 2 == 0 ? 16 * 1024 * 1024 : 300)
@@ -29,6 +31,27 @@ enum WebSocketFuzzInvariants {
         let byteByByte = run(configuration, withExtension, start, chunks: bytes.indices.map { bytes[$0...$0] })
         precondition(whole == byteByByte, "byte-by-byte reads changed the actions:\n\(whole)\n\(byteByByte)")
         checkActions(whole)
+    }
+
+    /// Records `[first header byte, payload length, payload…]` become masked frames with that first byte (any
+    /// opcode and bits), the minimal length form and a fixed key.
+    private static func maskedFrames(fromRecords records: [UInt8]) -> [UInt8] {
+        let key = WebSocketMaskingKey(0x37, 0xFA, 0x21, 0x3D)
+        var output: [UInt8] = []
+        var index = 0
+        while index + 2 <= records.count {
+            let first = records[index]
+            let length = min(Int(records[index + 1]), records.count - index - 2)
+            var payload = Array(records[(index + 2)..<(index + 2 + length)])
+            index += 2 + length
+            output.append(first)
+            output.append(0x80 | UInt8(length <= 125 ? length : 126))
+            if length > 125 { output += [0, UInt8(length)] }
+            output += [key.bytes.0, key.bytes.1, key.bytes.2, key.bytes.3]
+            key.apply(to: &payload, range: 0..<payload.count)
+            output += payload
+        }
+        return output
     }
 
     private static func run(
