@@ -17,6 +17,49 @@ struct WebSocketServerTests {
         #expect(throws: TestClientError.self) { try TestClient(port: port) }
     }
 
+    @Test("starting a second server on a port in use fails with EADDRINUSE")
+    func portInUse() async throws {
+        try await withServer { server in
+            let second = HTTPServer.Configuration(port: server.localAddress.port, threadCount: 1)
+            #expect(throws: NetError.self) { try HTTPServer(configuration: second, router: TestRouter()) }
+        }
+    }
+
+    @Test("connections are spread over the loops by their SO_REUSEPORT listeners")
+    func spreadOverLoops() async throws {
+        try await withServer(threads: 2) { server in
+            var seen = Set<String>()
+            for _ in 0..<64 where seen.count < 2 {
+                let client = try TestClient(port: server.localAddress.port)
+                try client.send("GET /loop HTTP/1.1\r\nHost: x\r\n\r\n")
+                seen.insert(try client.readResponse().text)
+            }
+            #expect(seen == ["0", "1"])
+        }
+    }
+
+    @Test("a frame encoded once is broadcast to every open WebSocket on every loop")
+    func broadcast() async throws {
+        try await withServer(threads: 2) { server in
+            var clients: [TestClient] = []
+            for _ in 0..<6 {
+                let client = try TestClient(port: server.localAddress.port)
+                _ = try client.openWebSocket(path: "/ws")
+                clients.append(client)
+            }
+            let frame = WebSocketFrameEncoder.text("score 2-1")
+            let reached = Collector<Int>()
+            server.forEachLoop { _, sockets in
+                for socket in sockets { socket.send(preEncodedFrame: frame) }
+                reached.append(sockets.count)
+            }
+            #expect(await reached.wait(for: 2).reduce(0, +) == 6)
+            for client in clients {
+                #expect(try client.readFrame() == .init(fin: true, opcode: 0x1, payload: Array("score 2-1".utf8)))
+            }
+        }
+    }
+
     @Test("IPv6 loopback serves like IPv4")
     func ipv6() async throws {
         try await withServer(host: "::1") { server in
@@ -129,6 +172,21 @@ struct WebSocketServerTests {
             try client.send(frame)
             #expect(try client.readCloseCode() == code, "\(name)")
             #expect(try client.waitForClose(), "\(name)")
+        }
+    }
+
+    @Test("a message ahead of a protocol error in the same read is echoed before the close frame")
+    func echoBeforeFailure() async throws {
+        try await withServer { server in
+            let client = try TestClient(port: server.localAddress.port)
+            _ = try client.openWebSocket(path: "/ws")
+            try client.send(
+                TestClient.frame(opcode: 0x1, payload: Array("first".utf8))
+                    + TestClient.frame(opcode: 0x1, payload: [0x41], rsv: 0b010)
+                    + TestClient.frame(opcode: 0x9, payload: []))
+            #expect(try client.readFrame() == .init(fin: true, opcode: 0x1, payload: Array("first".utf8)))
+            #expect(try client.readFrame().closeCode == 1002)
+            #expect(try client.waitForClose())
         }
     }
 

@@ -89,9 +89,9 @@ public final class EventStream: ConnectionHandler {
     }
 
     private func scheduleKeepAlive() {
-        keepAliveTimer = loop.scheduleTimer(after: state.configuration.eventStreamKeepAliveInterval) {
-            [weak self] _ in
-            guard let self, self.isOpen else { return }
+        // Strong capture: `ended` cancels the timer, so it never keeps a closed stream alive.
+        keepAliveTimer = loop.scheduleTimer(after: state.configuration.eventStreamKeepAliveInterval) { _ in
+            guard self.isOpen else { return }
             self.send(preEncoded: ServerSentEvent.keepAliveComment)
             self.scheduleKeepAlive()
         }

@@ -202,8 +202,9 @@ final class HTTPConnectionHandler: ConnectionHandler {
         if let timerDeadline, timerDeadline <= deadline { return }  // fires first, then re-arms for `deadline`
         cancelTimer()
         timerDeadline = deadline
-        timer = context.scheduleTimer(at: deadline) { [weak self] context in
-            self?.timerFired(now: context.now)
+        // A strong capture (no weak side table per connection): `finish` and `connectionClosed` cancel it.
+        timer = context.scheduleTimer(at: deadline) { context in
+            self.timerFired(now: context.now)
         }
     }
 

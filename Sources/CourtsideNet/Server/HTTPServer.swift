@@ -39,10 +39,15 @@ public final class HTTPServer: Sendable {
         self.configuration = configuration
         self.router = router
         let address = try SocketAddress.resolve(host: configuration.host, port: configuration.port)
+        // SO_REUSEPORT would let a second server (same user) bind the same port and silently take half the
+        // connections; a probe bind without it fails with EADDRINUSE when the port is taken, as a user expects.
+        if configuration.port != 0 {
+            close(try Sockets.makeListener(address: address, reusePort: false, backlog: 1))
+        }
         // Bind the first listener to learn the real port (when 0 was asked), then the others to the same port.
         let first = try Sockets.makeListener(address: address, reusePort: true, backlog: configuration.backlog)
         var fds = [first]
-        var bound: SocketAddress
+        let bound: SocketAddress
         do throws(NetError) {
             bound = try Sockets.localAddress(of: first)
         } catch {
@@ -51,17 +56,23 @@ public final class HTTPServer: Sendable {
         }
         let owned = group == nil
         let loops: EventLoopGroup
-        do throws(NetError) {
-            if let group {
-                loops = group
-            } else {
+        if let group {
+            loops = group
+        } else {
+            do throws(NetError) {
                 loops = try EventLoopGroup(threadCount: configuration.threadCount)
+            } catch {
+                close(first)
+                throw error
             }
+        }
+        do throws(NetError) {
             for _ in 1..<loops.loops.count {
                 fds.append(try Sockets.makeListener(address: bound, reusePort: true, backlog: configuration.backlog))
             }
         } catch {
             for fd in fds { close(fd) }
+            if owned { loops.shutdown() }
             throw error
         }
         self.group = loops

@@ -26,6 +26,7 @@ public final class ShutdownSignals: Sendable {
             if sigaction(number, &action, nil) != 0 {
                 throw NetError.syscall("sigaction(\(number))", errno: errno)
             }
+            _ = clinux_unblock_signal(number)
         }
     }
 

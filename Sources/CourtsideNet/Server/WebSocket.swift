@@ -7,8 +7,11 @@ import CourtsideWebSocket
 /// (`WebSocketFrameEncoder.text(_:)`) and call `send(preEncodedFrame:)` on every socket: each queues the same buffer,
 /// which `writev` sends without a copy.
 public final class WebSocket: ConnectionHandler {
-    /// The validated upgrade request (path, query, origin, offered subprotocols).
-    public let request: WebSocketUpgradeRequest
+    /// The request path (percent-decoded). The whole upgrade request (headers, origin, offered subprotocols) is
+    /// given to `WebSocketHandler.shouldAccept`; only the path and query are kept, so an idle socket stays small.
+    public let path: String
+    /// The request's query string, if any.
+    public let query: String?
     /// The subprotocol chosen in `WebSocketHandler.shouldAccept`, if any.
     public let subprotocol: String?
     private let connection: Connection
@@ -16,8 +19,13 @@ public final class WebSocket: ConnectionHandler {
     private var handler: (any WebSocketHandler)?
     private var machine: WebSocketConnectionStateMachine
     private var timer: TimerID?
-    private var timerDeadline: ContinuousClock.Instant?
     private var finished = false
+    /// True while a message from a received batch is being delivered and the machine was open when the batch began.
+    /// The machine computes a whole read's actions at once, so by the time a message is delivered it may already have
+    /// queued a close for a protocol error found later in the same read. The application's answer to that message
+    /// was, on the wire, legal before the close frame, so it goes out directly, in order, ahead of the close frame
+    /// (Autobahn 3.x/4.x expect the echo before the close).
+    private var deliveringFromOpenBatch = false
 
     init(
         connection: Connection, state: ServerLoopState, handler: any WebSocketHandler,
@@ -26,7 +34,8 @@ public final class WebSocket: ConnectionHandler {
         self.connection = connection
         self.state = state
         self.handler = handler
-        self.request = request
+        self.path = request.head.path
+        self.query = request.head.query
         self.subprotocol = subprotocol
         machine = WebSocketConnectionStateMachine(
             configuration: state.configuration.webSocket, now: connection.context.now)
@@ -36,7 +45,7 @@ public final class WebSocket: ConnectionHandler {
     public var loop: LoopContext { connection.context }
 
     /// Whether messages can still be sent (no close frame sent or received yet).
-    public var isOpen: Bool { !finished && machine.isOpen }
+    public var isOpen: Bool { !finished && (machine.isOpen || deliveringFromOpenBatch) }
 
     /// Bytes queued and not yet taken by the kernel: compare with a budget to spot a slow consumer.
     public var bufferedBytes: Int { connection.bufferedBytes }
@@ -50,7 +59,8 @@ public final class WebSocket: ConnectionHandler {
         perform(machine.start(now: loop.now))
         handler?.webSocketDidOpen(self)
         if !leftover.isEmpty, !finished {
-            perform(machine.bytesReceived(leftover, now: loop.now))
+            let wasOpen = machine.isOpen
+            perform(machine.bytesReceived(leftover, now: loop.now), batchStartedOpen: wasOpen)
         }
     }
 
@@ -59,7 +69,11 @@ public final class WebSocket: ConnectionHandler {
     /// Sends one message as one frame.
     public func send(_ message: WebSocketMessage) {
         loop.loop.assertInEventLoop()
-        perform(machine.send(message))
+        if deliveringFromOpenBatch && !machine.isOpen {
+            connection.write(WebSocketFrameEncoder.message(message))
+        } else {
+            perform(machine.send(message))
+        }
     }
 
     public func send(text: String) {
@@ -87,12 +101,15 @@ public final class WebSocket: ConnectionHandler {
 
     // MARK: performing the state machine's actions
 
-    private func perform(_ actions: [WebSocketAction]) {
+    private func perform(_ actions: [WebSocketAction], batchStartedOpen: Bool = false) {
         for action in actions {
             switch action {
             case .deliver(let message):
                 guard !finished else { continue }
+                let outer = deliveringFromOpenBatch
+                deliveringFromOpenBatch = batchStartedOpen
                 handler?.webSocket(self, didReceive: message)
+                deliveringFromOpenBatch = outer
             case .write(let bytes):
                 connection.write(bytes)
             case .closeTransport(let closure):
@@ -107,11 +124,9 @@ public final class WebSocket: ConnectionHandler {
     private func arm(at deadline: ContinuousClock.Instant) {
         guard !finished else { return }
         if let timer { loop.cancelTimer(timer) }
-        timerDeadline = deadline
-        timer = loop.scheduleTimer(at: deadline) { [weak self] context in
-            guard let self else { return }
+        // A strong capture (no weak side table per socket): `finish` cancels the timer, so it never outlives us.
+        timer = loop.scheduleTimer(at: deadline) { context in
             self.timer = nil
-            self.timerDeadline = nil
             self.perform(self.machine.timerFired(now: context.now))
         }
     }
@@ -131,7 +146,8 @@ public final class WebSocket: ConnectionHandler {
 
     func connection(_ connection: Connection, received bytes: UnsafeRawBufferPointer, context: LoopContext) {
         guard !finished else { return }
-        perform(machine.bytesReceived(bytes, now: context.now))
+        let wasOpen = machine.isOpen
+        perform(machine.bytesReceived(bytes, now: context.now), batchStartedOpen: wasOpen)
     }
 
     func connectionInputClosed(_ connection: Connection, context: LoopContext) {

@@ -139,18 +139,7 @@ final class Connection: EventHandler, LoopClosable {
 
     private func flushNow() {
         guard state != .closed else { return }
-        if let transform, !plaintext.isEmpty {
-            let chunks = plaintext
-            plaintext = []
-            plaintextBytes = 0
-            switch transform.encode(chunks, connection: self) {
-            case .proceed(let bytes):
-                queue.append(bytes)
-            case .fail(let bytes, _):
-                queue.append(bytes)
-                state = .closingAfterFlush
-            }
-        }
+        encodePendingPlaintext()
         switch queue.write(to: fd, iovecs: context.iovecs, maxIOVecs: LoopContext.maxIOVecs) {
         case .drained:
             let wasBlocked = writeBlocked
@@ -192,6 +181,21 @@ final class Connection: EventHandler, LoopClosable {
         if state == .open { updateInterest() }
     }
 
+    /// Hands queued plaintext to the transform (TLS encrypts it all at once) and queues the result.
+    private func encodePendingPlaintext() {
+        guard let transform, !plaintext.isEmpty else { return }
+        let chunks = plaintext
+        plaintext = []
+        plaintextBytes = 0
+        switch transform.encode(chunks, connection: self) {
+        case .proceed(let bytes):
+            queue.append(bytes)
+        case .fail(let bytes, _):
+            queue.append(bytes)
+            if state == .open { state = .closingAfterFlush }
+        }
+    }
+
     private func updateInterest() {
         guard state != .closed else { return }
         var events: UInt32 = 0
@@ -207,19 +211,15 @@ final class Connection: EventHandler, LoopClosable {
         guard state == .open else { return }
         state = .closingAfterFlush
         if let transform {
-            let bytes = transform.closingBytes()
-            if !plaintext.isEmpty {
-                // Encode queued plaintext before the close_notify so it is not lost.
-                flushScheduled = true
-                flushNow()
-                flushScheduled = false
-                guard state != .closed else { return }
-            }
-            queue.append(bytes)
+            // Encrypt what is queued before the close_notify, which ends the TLS write side.
+            encodePendingPlaintext()
+            queue.append(transform.closingBytes())
         }
         updateInterest()
-        flushScheduled = true
-        context.scheduleFlush(self)
+        if !flushScheduled && !writeBlocked {
+            flushScheduled = true
+            context.scheduleFlush(self)
+        }
     }
 
     private func beginLinger() {
@@ -230,9 +230,10 @@ final class Connection: EventHandler, LoopClosable {
             return
         }
         updateInterest()
-        lingerTimer = context.scheduleTimer(after: Self.lingerTimeout) { [weak self] _ in
-            self?.lingerTimer = nil
-            self?.close()
+        // Strong capture: `close` cancels the timer, so it never outlives the connection's use.
+        lingerTimer = context.scheduleTimer(after: Self.lingerTimeout) { _ in
+            self.lingerTimer = nil
+            self.close()
         }
     }
 

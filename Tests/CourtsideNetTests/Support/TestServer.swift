@@ -44,6 +44,7 @@ struct TestRouter: HTTPRouter {
         case "/subprotocol": return .webSocket(SubprotocolSocketHandler())
         case "/events": return .eventStream(TickerStreamHandler())
         case "/hello": return .respond(.text(.ok, "hello"))
+        case "/loop": return .respond(.text(.ok, String(context.loop.loop.index)))
         case "/echo-body": return .respond(HTTPResponse(status: .ok, body: request.body))
         default:
             if path.hasPrefix("/n/") { return .respond(.text(.ok, String(path.dropFirst(3)))) }
