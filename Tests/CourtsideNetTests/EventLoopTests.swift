@@ -1,11 +1,10 @@
-import Synchronization
 import Testing
 
 @testable import CourtsideNet
 
 /// Collects values from loop threads and lets the test thread wait for a count, bounded in time.
 final class Collector<T: Sendable>: Sendable {
-    private let values = Mutex<[T]>([])
+    private let values = LockedValue<[T]>([])
 
     func append(_ value: T) {
         values.withLock { $0.append(value) }

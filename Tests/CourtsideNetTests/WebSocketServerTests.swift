@@ -190,6 +190,34 @@ struct WebSocketServerTests {
         }
     }
 
+    @Test("a socket that pushed back reports its backlog and tells the handler when it drained")
+    func drainHook() async throws {
+        final class FloodHandler: WebSocketHandler {
+            let events: Collector<String>
+            init(events: Collector<String>) { self.events = events }
+
+            func webSocket(_ socket: WebSocket, didReceive message: WebSocketMessage) {
+                let chunk = [UInt8](repeating: 0x5A, count: 256 * 1024)
+                for _ in 0..<32 { socket.send(binary: chunk) }
+                events.append("queued \(socket.bufferedBytes > 0)")
+            }
+
+            func webSocketDidDrain(_ socket: WebSocket) {
+                events.append("drained \(socket.bufferedBytes)")
+            }
+        }
+        let events = Collector<String>()
+        let router = ClosureRouter { _, _ in .webSocket(FloodHandler(events: events)) }
+        try await withServer(router: router) { server in
+            let client = try TestClient(port: server.localAddress.port)
+            _ = try client.openWebSocket(path: "/")
+            try client.send(TestClient.frame(opcode: 0x1, payload: Array("go".utf8)))
+            #expect(await events.wait(for: 1) == ["queued true"])
+            for _ in 0..<32 { #expect(try client.readFrame().payload.count == 256 * 1024) }
+            #expect(await events.wait(for: 2) == ["queued true", "drained 0"])
+        }
+    }
+
     @Test("graceful shutdown closes an open WebSocket with 1001")
     func shutdownGoingAway() async throws {
         var configuration = HTTPServer.Configuration(port: 0, threadCount: 1)

@@ -4,7 +4,7 @@ import Synchronization
 
 /// One epoll instance driven by one thread.
 ///
-/// **Threading.** `EventLoop` itself is `Sendable` (checked: only `let`s, `Mutex` and `Atomic`): any thread may
+/// **Threading.** `EventLoop` itself is `Sendable` (checked: only `let`s, a lock and atomics): any thread may
 /// call `execute`, `executeSending` or `inEventLoop`. Everything else — connections, timers, the fd table, the
 /// read buffer — lives in the loop's `LoopContext`, which is created on the loop thread, is not `Sendable`, and is
 /// reached only through the parameter the loop passes to tasks and handlers. That is the whole confinement story:
@@ -21,7 +21,7 @@ public final class EventLoop: Sendable, CustomStringConvertible {
     public let index: Int
     let epollFD: Int32
     let wakeFD: Int32
-    private let tasks = Mutex<[UnsafeTransfer<(LoopContext) -> Void>]>([])
+    private let tasks = LockedValue<[UnsafeTransfer<(LoopContext) -> Void>]>([])
     private let wakePending = Atomic<Bool>(false)
     private let stopRequested = Atomic<Bool>(false)
     /// `pthread_self()` of the loop thread once it runs; 0 before.
@@ -65,7 +65,8 @@ public final class EventLoop: Sendable, CustomStringConvertible {
         assert(inEventLoop, "called off the loop thread of \(self)", file: file, line: line)
     }
 
-    /// Runs `task` on the loop thread, soon, in submission order. Safe from any thread.
+    /// Runs `task` on the loop thread, soon, in submission order. Safe from any thread. Tasks submitted after the
+    /// loop stopped are dropped without running.
     public func execute(_ task: @escaping @Sendable (LoopContext) -> Void) {
         enqueue(UnsafeTransfer(task))
     }

@@ -12,8 +12,8 @@ extension EventStreamHandler {
     public func eventStreamDidClose(_ stream: EventStream) {}
 }
 
-/// An open `text/event-stream` response: push events, or close it. Loop-confined: use it only on `loop`'s thread
-/// (from another thread, go through `loop.loop.execute`).
+/// An open `text/event-stream` response: push events, or close it. Loop-confined: use it only on `eventLoop`'s thread
+/// (from another thread, go through `eventLoop.execute`).
 ///
 /// HTTP/1.1 clients get a chunked body (each event one chunk, the payload bytes shared, not copied); HTTP/1.0 clients
 /// get the raw stream, ended by closing the connection. A `: keep-alive` comment goes out every
@@ -38,8 +38,11 @@ public final class EventStream: ConnectionHandler {
         chunked = requestHead.version != .http1_0
     }
 
-    /// The loop the stream lives on.
-    public var loop: LoopContext { connection.context }
+    /// The loop-confined context of the loop the stream lives on (timers, per-loop state).
+    public var loopContext: LoopContext { connection.context }
+
+    /// The loop the stream lives on: `eventLoop.execute` reaches it from any thread.
+    public var eventLoop: EventLoop { connection.context.loop }
 
     /// Whether events can still be sent.
     public var isOpen: Bool { connection.isOpen && handler != nil }
@@ -90,7 +93,7 @@ public final class EventStream: ConnectionHandler {
 
     private func scheduleKeepAlive() {
         // Strong capture: `ended` cancels the timer, so it never keeps a closed stream alive.
-        keepAliveTimer = loop.scheduleTimer(after: state.configuration.eventStreamKeepAliveInterval) { _ in
+        keepAliveTimer = loopContext.scheduleTimer(after: state.configuration.eventStreamKeepAliveInterval) { _ in
             guard self.isOpen else { return }
             self.send(preEncoded: ServerSentEvent.keepAliveComment)
             self.scheduleKeepAlive()
@@ -98,7 +101,7 @@ public final class EventStream: ConnectionHandler {
     }
 
     private func ended() {
-        if let keepAliveTimer { loop.cancelTimer(keepAliveTimer) }
+        if let keepAliveTimer { loopContext.cancelTimer(keepAliveTimer) }
         keepAliveTimer = nil
         let handler = self.handler
         self.handler = nil

@@ -135,10 +135,15 @@ final class HTTPConnectionHandler: ConnectionHandler {
 
     private func handle(_ request: HTTPRequest) {
         let routeContext = RouteContext(
-            loop: context, remoteAddress: connection.remoteAddress, isSecure: configuration.tls != nil)
+            loopContext: context, remoteAddress: connection.remoteAddress, isSecure: configuration.tls != nil)
         let route = state.server.router.route(request, context: routeContext)
         let keepAlive = request.head.keepAlive && !closeAfterResponse && !state.isShuttingDown
         switch route {
+        case .webSocket where state.isShuttingDown, .eventStream where state.isShuttingDown:
+            // A long-lived stream started now would only be cut at the shutdown deadline.
+            respond(
+                .text(.serviceUnavailable, "503 Service Unavailable: shutting down\n"), to: request.head,
+                keepAlive: false)
         case .respond(let response):
             respond(response, to: request.head, keepAlive: keepAlive)
         case .staticFiles:

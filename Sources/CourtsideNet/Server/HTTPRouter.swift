@@ -34,8 +34,11 @@ public enum Route {
 
 /// Where a request came from, and the loop it runs on. Loop-confined.
 public struct RouteContext {
-    /// The loop serving the connection: WebSocket and event-stream handlers live on it.
-    public let loop: LoopContext
+    /// The loop-confined context of the loop serving the connection: WebSocket and event-stream handlers live on it.
+    public let loopContext: LoopContext
+
+    /// The loop serving the connection.
+    public var eventLoop: EventLoop { loopContext.loop }
     /// The peer's address, when the kernel reported one.
     public let remoteAddress: SocketAddress?
     /// Whether the connection is TLS.

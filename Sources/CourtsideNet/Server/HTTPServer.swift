@@ -1,6 +1,5 @@
 import CLinux
 import Glibc
-import Synchronization
 
 /// An HTTP/1.1 server (with WebSocket upgrades, server-sent events, static files and optional TLS) on a group of
 /// event loops.
@@ -23,7 +22,7 @@ public final class HTTPServer: Sendable {
     public let localAddress: SocketAddress
     let router: any HTTPRouter
     private let ownsGroup: Bool
-    private let lifecycle = Mutex(Lifecycle.running)
+    private let lifecycle = LockedValue(Lifecycle.running)
     private let stoppedSignal = Semaphore()
 
     private enum Lifecycle {
@@ -82,7 +81,7 @@ public final class HTTPServer: Sendable {
     }
 
     private func start(listenerFDs: [Int32], address: SocketAddress) throws(NetError) {
-        let failures = Mutex<[NetError]>([])
+        let failures = LockedValue<[NetError]>([])
         let done = Semaphore()
         for (loop, fd) in zip(group.loops, listenerFDs) {
             loop.execute { [self] context in

@@ -3,7 +3,7 @@ import CourtsideWebSocket
 /// One open WebSocket: the application's handle to send and close, and the glue that runs the protocol's state
 /// machine over the connection (performing its actions: write, deliver, close, arm the timer).
 ///
-/// Loop-confined: use it only on `loop`'s thread. For a broadcast, encode the frame once
+/// Loop-confined: use it only on `eventLoop`'s thread. For a broadcast, encode the frame once
 /// (`WebSocketFrameEncoder.text(_:)`) and call `send(preEncodedFrame:)` on every socket: each queues the same buffer,
 /// which `writev` sends without a copy.
 public final class WebSocket: ConnectionHandler {
@@ -41,8 +41,11 @@ public final class WebSocket: ConnectionHandler {
             configuration: state.configuration.webSocket, now: connection.context.now)
     }
 
-    /// The loop the socket lives on.
-    public var loop: LoopContext { connection.context }
+    /// The loop-confined context of the loop the socket lives on (timers, per-loop state).
+    public var loopContext: LoopContext { connection.context }
+
+    /// The loop the socket lives on: `eventLoop.execute` reaches it from any thread.
+    public var eventLoop: EventLoop { connection.context.loop }
 
     /// Whether messages can still be sent (no close frame sent or received yet).
     public var isOpen: Bool { !finished && (machine.isOpen || deliveringFromOpenBatch) }
@@ -56,11 +59,11 @@ public final class WebSocket: ConnectionHandler {
     func start(leftover: [UInt8]) {
         connection.handler = self
         state.register(self)
-        perform(machine.start(now: loop.now))
+        perform(machine.start(now: loopContext.now))
         handler?.webSocketDidOpen(self)
         if !leftover.isEmpty, !finished {
             let wasOpen = machine.isOpen
-            perform(machine.bytesReceived(leftover, now: loop.now), batchStartedOpen: wasOpen)
+            perform(machine.bytesReceived(leftover, now: loopContext.now), batchStartedOpen: wasOpen)
         }
     }
 
@@ -68,7 +71,7 @@ public final class WebSocket: ConnectionHandler {
 
     /// Sends one message as one frame.
     public func send(_ message: WebSocketMessage) {
-        loop.loop.assertInEventLoop()
+        eventLoop.assertInEventLoop()
         if deliveringFromOpenBatch && !machine.isOpen {
             connection.write(WebSocketFrameEncoder.message(message))
         } else {
@@ -87,7 +90,7 @@ public final class WebSocket: ConnectionHandler {
     /// Queues bytes that already are one or more complete server frames (unmasked, from `WebSocketFrameEncoder`).
     /// The buffer is shared, not copied. Dropped once the socket is closing.
     public func send(preEncodedFrame bytes: [UInt8]) {
-        loop.loop.assertInEventLoop()
+        eventLoop.assertInEventLoop()
         guard isOpen else { return }
         connection.write(bytes)
     }
@@ -95,8 +98,8 @@ public final class WebSocket: ConnectionHandler {
     /// Starts the close handshake (RFC 6455 §7.1.2); the transport closes when the peer answers or after the
     /// configured close timeout.
     public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") {
-        loop.loop.assertInEventLoop()
-        perform(machine.close(code: code, reason: reason, now: loop.now))
+        eventLoop.assertInEventLoop()
+        perform(machine.close(code: code, reason: reason, now: loopContext.now))
     }
 
     // MARK: performing the state machine's actions
@@ -123,9 +126,9 @@ public final class WebSocket: ConnectionHandler {
 
     private func arm(at deadline: ContinuousClock.Instant) {
         guard !finished else { return }
-        if let timer { loop.cancelTimer(timer) }
+        if let timer { loopContext.cancelTimer(timer) }
         // A strong capture (no weak side table per socket): `finish` cancels the timer, so it never outlives us.
-        timer = loop.scheduleTimer(at: deadline) { context in
+        timer = loopContext.scheduleTimer(at: deadline) { context in
             self.timer = nil
             self.perform(self.machine.timerFired(now: context.now))
         }
@@ -134,7 +137,7 @@ public final class WebSocket: ConnectionHandler {
     private func finish(_ closure: WebSocketClosure) {
         guard !finished else { return }
         finished = true
-        if let timer { loop.cancelTimer(timer) }
+        if let timer { loopContext.cancelTimer(timer) }
         timer = nil
         state.unregister(self)
         let handler = self.handler
@@ -148,6 +151,11 @@ public final class WebSocket: ConnectionHandler {
         guard !finished else { return }
         let wasOpen = machine.isOpen
         perform(machine.bytesReceived(bytes, now: context.now), batchStartedOpen: wasOpen)
+    }
+
+    func connectionDrained(_ connection: Connection, context: LoopContext) {
+        guard !finished else { return }
+        handler?.webSocketDidDrain(self)
     }
 
     func connectionInputClosed(_ connection: Connection, context: LoopContext) {

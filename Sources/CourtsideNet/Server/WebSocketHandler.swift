@@ -12,6 +12,9 @@ public protocol WebSocketHandler: AnyObject {
     func webSocket(_ socket: WebSocket, didReceive message: WebSocketMessage)
     /// The connection ended, for the reason given. Called exactly once; drop the reference.
     func webSocketDidClose(_ socket: WebSocket, closure: WebSocketClosure)
+    /// Everything queued was written after the socket had pushed back (`bufferedBytes` is 0 again): the hook for a
+    /// slow-consumer policy (resume sending, or resync with a snapshot).
+    func webSocketDidDrain(_ socket: WebSocket)
 }
 
 extension WebSocketHandler {
@@ -22,4 +25,6 @@ extension WebSocketHandler {
     public func webSocketDidOpen(_ socket: WebSocket) {}
 
     public func webSocketDidClose(_ socket: WebSocket, closure: WebSocketClosure) {}
+
+    public func webSocketDidDrain(_ socket: WebSocket) {}
 }

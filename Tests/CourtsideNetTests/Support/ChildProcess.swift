@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import Synchronization
+
+@testable import CourtsideNet
 
 /// A child process (the echo server) whose output is collected while it runs; killed on `stop()` if still alive.
 final class ChildProcess: Sendable {
@@ -82,5 +83,5 @@ final class ChildProcess: Sendable {
 }
 
 final class TextSink: Sendable {
-    let text = Mutex("")
+    let text = LockedValue("")
 }

@@ -1,6 +1,6 @@
-import CourtsideNet
 import Foundation
-import Synchronization
+
+@testable import CourtsideNet
 
 /// Echoes every message.
 final class EchoSocketHandler: WebSocketHandler {
@@ -44,7 +44,7 @@ struct TestRouter: HTTPRouter {
         case "/subprotocol": return .webSocket(SubprotocolSocketHandler())
         case "/events": return .eventStream(TickerStreamHandler())
         case "/hello": return .respond(.text(.ok, "hello"))
-        case "/loop": return .respond(.text(.ok, String(context.loop.loop.index)))
+        case "/loop": return .respond(.text(.ok, String(context.eventLoop.index)))
         case "/echo-body": return .respond(HTTPResponse(status: .ok, body: request.body))
         default:
             if path.hasPrefix("/n/") { return .respond(.text(.ok, String(path.dropFirst(3)))) }
@@ -132,7 +132,7 @@ func run(_ executable: String, _ arguments: [String], timeout: Duration = .secon
 }
 
 final class DataSink: Sendable {
-    let value = Mutex(Data())
+    let value = LockedValue(Data())
 }
 
 /// The directory holding the built products (the test bundle sits next to `courtside-echo`).
