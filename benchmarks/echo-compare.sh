@@ -76,9 +76,11 @@ for clients in $clients_list; do
         echo "--- $server, $clients clients, ${duration}s, $size-byte messages"
         rc=0
         # courtside-load bounds itself (duration, drain and connect timeouts); timeout is the belt to those braces.
+        # In the background and waited for, so a TERM or INT runs the trap (stopping the server) at once.
         timeout -k 5 $((duration + 90)) .build/release/courtside-load --url "ws://127.0.0.1:$port/" \
             --clients "$clients" --duration "$duration" --size "$size" --concurrency "$concurrency" \
-            --threads "$load_threads" --json >"$out/$tag.json" || rc=$?
+            --threads "$load_threads" --json >"$out/$tag.json" &
+        wait $! || rc=$?
         # The server's CPU time over the whole measurement (connects included): on a shared machine this is
         # steadier than throughput, so the table gives round trips per server CPU-second too.
         ticks=$(awk '{ print $14 + $15 }' "/proc/$SERVER_PID/stat" 2>/dev/null || echo 0)
