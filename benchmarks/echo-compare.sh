@@ -19,7 +19,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-# shellcheck source=../scripts/lib/servers.sh
+# shellcheck source=scripts/lib/servers.sh
 source scripts/lib/servers.sh
 
 servers=${SERVERS:-courtside courtside-1 websockets socketify}

@@ -5,7 +5,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
-# shellcheck source=../lib/servers.sh
+# shellcheck source=scripts/lib/servers.sh
 source scripts/lib/servers.sh
 
 swift build --product courtside-echo

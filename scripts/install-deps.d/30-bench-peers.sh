@@ -5,7 +5,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
-# shellcheck source=../lib/python.sh
+# shellcheck source=scripts/lib/python.sh
 source scripts/lib/python.sh
 ensure_python_venv
 apt_install libuv1
