@@ -52,7 +52,10 @@ let package = Package(
         // 5. Executables.
         .executableTarget(name: "CourtsideServer", dependencies: ["Courtside"]),
         .executableTarget(name: "CourtsideEcho", dependencies: ["CourtsideNet"]),
-        .executableTarget(name: "CourtsideLoad", dependencies: ["CLinux", "CourtsideWebSocket", "CourtsideHTTP"]),
+        .executableTarget(
+            name: "CourtsideLoad",
+            dependencies: ["CLinux", "CourtsideWebSocket", "CourtsideWebSocketDeflate", "CourtsideHTTP"]
+        ),
         .executableTarget(name: "CourtsideFuzzHTTP", dependencies: ["CourtsideHTTP"]),
         .executableTarget(name: "CourtsideFuzzWebSocket", dependencies: ["CourtsideWebSocket"]),
 
