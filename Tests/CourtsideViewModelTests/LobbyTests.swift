@@ -57,6 +57,35 @@ struct LobbyTests {
         #expect(presenter.seq == 2)
     }
 
+    @Test("in a lobby of many games, one game's change is a patch inside that game only, and the document stays whole")
+    func largeLobbyTouchesOneRow() throws {
+        let summaries = (0..<500).map { index in
+            GameSummary(game: Game(setup: Fixtures.setup(id: GameID("game-\(index)"))))
+        }
+        let lobby = GameListViewModel(summaries: summaries)
+        let (presenter, recorder) = makeLobby(lobby)
+        var changed = summaries[250]
+        changed.homeScore = 2
+        changed.score = "2 - 0"
+        lobby.upsert(changed)
+        lobby.remove("game-3")
+        #expect(recorder.messages.count == 2)
+        let paths = try recorder.messages.flatMap { message in
+            try JSONValue(parsing: message.bytes)["ops"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? []
+        }
+        #expect(paths == ["/games/game-250/homeScore", "/games/game-250/score", "/games/game-3"])
+        let games = presenter.document["games"]?.objectValue
+        #expect(games?.count == 499)
+        #expect(games?["game-250"]?["homeScore"] == .int(2))
+        #expect(lobby.games.value.map(\.summary.id).contains("game-3") == false)
+        // The position index survives a removal: later rows still update in place.
+        var later = summaries[499]
+        later.awayScore = 1
+        lobby.upsert(later)
+        #expect(lobby.games.value.last?.summary.awayScore == 1)
+        #expect(lobby.games.value.count == 499)
+    }
+
     @Test("removing a game is one remove operation with an escaped pointer; removing it again changes nothing")
     func removal() throws {
         var summary = GameSummary(game: Game(setup: Fixtures.setup(id: "cup/final~1")))

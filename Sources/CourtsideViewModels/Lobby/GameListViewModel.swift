@@ -16,20 +16,34 @@ public final class GameListViewModel {
         public var order: Int
     }
 
+    /// What one batch changed: one row written or one row taken off. Deliberately not `Equatable`, so every
+    /// batch notifies.
+    public enum Change: Sendable {
+        case upserted(Entry)
+        case removed(GameID)
+    }
+
     /// The listed games, in the order they were added.
     public var games: Dynamic<[Entry]> { mutableGames }
+    /// The latest batch's change, set just before ``revision`` grows: a presenter of a large lobby rewrites one row
+    /// instead of rebuilding and diffing every game.
+    public var lastChange: Dynamic<Change?> { mutableLastChange }
     /// The number of batches that changed the list.
     public var revision: Dynamic<Int> { mutableRevision }
 
     private let mutableGames = MutableDynamic<[Entry]>([])
+    private let mutableLastChange = MutableDynamic<Change?>(nil)
     private let mutableRevision: MutableDynamic<Int>
     private var nextOrder = 0
+    /// Row positions by id, so an update costs one lookup, not a scan of every game.
+    private var indexByID: [GameID: Int] = [:]
 
     /// A lobby listing `summaries`, continuing a numbering at `revision`.
     public init(summaries: [GameSummary] = [], revision: Int = 0) {
         self.mutableRevision = MutableDynamic(revision)
         var entries: [Entry] = []
-        for summary in summaries where !entries.contains(where: { $0.summary.id == summary.id }) {
+        for summary in summaries where indexByID[summary.id] == nil {
+            indexByID[summary.id] = entries.count
             entries.append(Entry(summary: summary, order: nextOrder))
             nextOrder += 1
         }
@@ -44,18 +58,29 @@ public final class GameListViewModel {
     /// Adds the game, or updates its row; nothing happens when the row already reads so.
     public func upsert(_ summary: GameSummary) {
         var entries = mutableGames.value
-        if let index = entries.firstIndex(where: { $0.summary.id == summary.id }) {
+        let entry: Entry
+        if let index = indexByID[summary.id] {
+            guard entries[index].summary != summary else { return }
             entries[index].summary = summary
+            entry = entries[index]
         } else {
-            entries.append(Entry(summary: summary, order: nextOrder))
+            entry = Entry(summary: summary, order: nextOrder)
+            indexByID[summary.id] = entries.count
+            entries.append(entry)
             nextOrder += 1
         }
-        commit(entries)
+        commit(entries, change: .upserted(entry))
     }
 
     /// Takes the game off the list (archived or deleted); nothing happens when it is not listed.
     public func remove(_ id: GameID) {
-        commit(mutableGames.value.filter { $0.summary.id != id })
+        guard let index = indexByID.removeValue(forKey: id) else { return }
+        var entries = mutableGames.value
+        entries.remove(at: index)
+        for later in index..<entries.count {
+            indexByID[entries[later].summary.id] = later
+        }
+        commit(entries, change: .removed(id))
     }
 
     /// Lists a game on this thread and keeps its row current until the returned binding is removed.
@@ -64,9 +89,9 @@ public final class GameListViewModel {
         game.summary.bindAndFire { [weak self] summary in self?.upsert(summary) }
     }
 
-    private func commit(_ entries: [Entry]) {
-        guard entries != mutableGames.value else { return }
+    private func commit(_ entries: [Entry], change: Change) {
         mutableGames.value = entries
+        mutableLastChange.value = change
         mutableRevision.value += 1
     }
 }

@@ -18,10 +18,19 @@ public final class LobbyPresenter {
     public init(viewModel: GameListViewModel) {
         self.viewModel = viewModel
         self.publisher = DocumentPublisher(stream: .lobby, document: ["games": [:]], seq: viewModel.revision.value)
-        viewModel.games.bindAndFire { [unowned self] entries in
-            publisher.set(Self.gamesJSON(entries), at: Self.gamesPath)
-        }.store(in: bindings)
+        publisher.set(Self.gamesJSON(viewModel.games.value), at: Self.gamesPath)
         publisher.adoptLiveDocument()
+        // One row per batch: a score change in a lobby of a thousand games touches one game's JSON, not all of them.
+        viewModel.lastChange.bind { [unowned self] change in
+            switch change {
+            case .upserted(let entry):
+                publisher.set(Self.rowJSON(entry), at: Self.gamesPath.appending(entry.summary.id.rawValue))
+            case .removed(let id):
+                publisher.set(nil, at: Self.gamesPath.appending(id.rawValue))
+            case nil:
+                break
+            }
+        }.store(in: bindings)
         viewModel.revision.bind { [unowned self] revision in
             mutableLatestPatch.value = publisher.commit(seq: revision)
         }.store(in: bindings)
@@ -43,16 +52,20 @@ public final class LobbyPresenter {
     static func gamesJSON(_ entries: [GameListViewModel.Entry]) -> JSONValue {
         var games: [String: JSONValue] = [:]
         for entry in entries {
-            let summary = entry.summary
-            games[summary.id.rawValue] = [
-                "id": .string(summary.id.rawValue), "order": .int(entry.order),
-                "homeTeam": .string(summary.homeTeam), "awayTeam": .string(summary.awayTeam),
-                "score": .string(summary.score), "homeScore": .int(summary.homeScore),
-                "awayScore": .int(summary.awayScore), "isFinished": .bool(summary.isFinished),
-                "isLive": .bool(summary.isLive), "winner": summary.winner.map { .string($0.rawValue) } ?? .null,
-            ]
+            games[entry.summary.id.rawValue] = rowJSON(entry)
         }
         return .object(games)
+    }
+
+    static func rowJSON(_ entry: GameListViewModel.Entry) -> JSONValue {
+        let summary = entry.summary
+        return [
+            "id": .string(summary.id.rawValue), "order": .int(entry.order),
+            "homeTeam": .string(summary.homeTeam), "awayTeam": .string(summary.awayTeam),
+            "score": .string(summary.score), "homeScore": .int(summary.homeScore),
+            "awayScore": .int(summary.awayScore), "isFinished": .bool(summary.isFinished),
+            "isLive": .bool(summary.isLive), "winner": summary.winner.map { .string($0.rawValue) } ?? .null,
+        ]
     }
 }
 
