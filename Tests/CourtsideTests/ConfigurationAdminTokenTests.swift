@@ -152,3 +152,53 @@ struct ConfigurationAdminTokenTests {
         #expect(line.contains("/d/admin-token"))
     }
 }
+
+@Suite("Admin token at start-up")
+struct ConfigurationAdminTokenStartupTests {
+    @Test("the token is printed on the start that generates it, and never again")
+    func printedOnce() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.cleanUp() }
+        var printed: [String] = []
+        let first = try AdminTokenFile.prepare(
+            configured: nil, dataDirectory: directory.path, logger: .disabled, announce: { printed.append($0) })
+        #expect(printed.count == 1)
+        #expect(printed.first?.contains(first) == true)
+        for _ in 0..<2 {
+            let again = try AdminTokenFile.prepare(
+                configured: nil, dataDirectory: directory.path, logger: .disabled, announce: { printed.append($0) })
+            #expect(again == first)
+        }
+        #expect(printed.count == 1)
+    }
+
+    @Test("a configured token is not printed, and the log never holds a token")
+    func configuredNotPrinted() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let capture = LogCapture()
+        var printed: [String] = []
+        let token = try AdminTokenFile.prepare(
+            configured: "configured-token-1234", dataDirectory: directory.path, logger: capture.logger(),
+            announce: { printed.append($0) })
+        #expect(token == "configured-token-1234")
+        #expect(printed.isEmpty)
+        let generated = try AdminTokenFile.prepare(
+            configured: nil, dataDirectory: directory.path, logger: capture.logger(), announce: { printed.append($0) })
+        #expect(printed.count == 1)
+        #expect(!capture.lines.contains { $0.contains(generated) || $0.contains("configured-token-1234") })
+    }
+
+    @Test("a token file others can read is logged as a warning")
+    func warnsWhenReadable() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.cleanUp() }
+        _ = try AdminTokenFile.resolve(configured: nil, dataDirectory: directory.path)
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o640], ofItemAtPath: AdminTokenFile.path(in: directory.path))
+        let capture = LogCapture()
+        _ = try AdminTokenFile.prepare(
+            configured: nil, dataDirectory: directory.path, logger: capture.logger(), announce: { _ in })
+        #expect(capture.lines.contains { $0.contains("warning admin token file is readable by other users") })
+    }
+}

@@ -187,3 +187,28 @@ extension String {
         String(self.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }
+
+extension AdminTokenFile {
+    /// `resolve`, then what start-up does with the answer: a generated token is announced through `announce` (this
+    /// one time: later starts load it silently); a token file others can read is logged as a warning.
+    public static func prepare(
+        configured: String?, dataDirectory: String, logger: Logger, announce: (String) -> Void,
+        randomBytes: (Int) throws(AdminTokenError) -> [UInt8] = AdminTokenFile.urandom
+    ) throws(AdminTokenError) -> String {
+        let (token, origin) = try resolve(
+            configured: configured, dataDirectory: dataDirectory, randomBytes: randomBytes)
+        switch origin {
+        case .configured:
+            logger.info("admin token from configuration")
+        case .loaded(let path, let othersCanRead):
+            logger.info("admin token loaded", ["path": path])
+            if othersCanRead {
+                logger.warning("admin token file is readable by other users; chmod 600 it", ["path": path])
+            }
+        case .generated(let path):
+            logger.notice("admin token generated", ["path": path])
+            announce(announcement(token: token, path: path))
+        }
+        return token
+    }
+}
