@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import Glibc
 
 /// Messages for the person at the terminal, on file descriptor 2 (the C `stderr` global is shared mutable state that
 /// Swift 6 refuses).

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import Glibc
 
 /// The admin token: given on the command line (or `COURTSIDE_ADMIN_TOKEN`), or kept in `<data>/admin-token`.
 ///

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import Glibc
 
 /// One log entry, formatted as a single line of text or JSON. Neither format ever contains a newline: messages and
 /// values are escaped, so one entry is always one line.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import Glibc
 
 /// Writes one line per entry: a constant message and key/value metadata, in text or JSON, quiet below its level.
 ///
