@@ -23,7 +23,9 @@ final class PublisherHandler: WebSocketHandler {
 }
 
 /// `/sub`: subscribes on open; a subscriber that falls a whole budget behind is resubscribed at once (it has no
-/// snapshot to catch up with: a fan-out benchmark counts what it missed from its own sequence numbers).
+/// snapshot to catch up with: a fan-out benchmark counts what it missed from its own sequence numbers). A text
+/// message `resync` from a subscriber resyncs it on request (its unsent frames dropped, its deflate stream state
+/// restarted), so outside tools can test a client through a resync.
 final class SubscriberHandler: WebSocketHandler {
     let channel: BroadcastChannel
 
@@ -35,7 +37,9 @@ final class SubscriberHandler: WebSocketHandler {
         channel.subscribe(socket)
     }
 
-    func webSocket(_ socket: WebSocket, didReceive message: WebSocketMessage) {}
+    func webSocket(_ socket: WebSocket, didReceive message: WebSocketMessage) {
+        if message == .text("resync") { channel.resync(socket) }
+    }
 
     func webSocketNeedsResync(_ socket: WebSocket, channel: BroadcastChannel) {
         channel.subscribe(socket)

@@ -156,6 +156,18 @@ public final class BroadcastChannel: Sendable {
         remove(socket)
     }
 
+    /// Resyncs `socket` now, as the `.resync` policy does for a slow consumer (whatever the channel's policy): its
+    /// frames of this channel that have not started going out are dropped, it is unsubscribed, its deflate state
+    /// marked out of sync, and `webSocketNeedsResync(_:channel:)` is called before this returns. Call on the
+    /// socket's loop; does nothing if it is not subscribed.
+    public func resync(_ socket: WebSocket) {
+        _ = loopState(for: socket)
+        guard isSubscribed(socket) else { return }
+        if dropSlowConsumer(socket, policy: .resync, refusedBytes: nil) {
+            socket.handler?.webSocketNeedsResync(socket, channel: self)
+        }
+    }
+
     /// Whether `socket` is subscribed. Call on the socket's loop.
     public func isSubscribed(_ socket: WebSocket) -> Bool {
         socket.eventLoop.assertInEventLoop()
@@ -185,6 +197,24 @@ public final class BroadcastChannel: Sendable {
         precondition(
             index < loops.count && loops[index] === socket.eventLoop, "the socket's loop is not the channel's group")
         return loopStates[index].value
+    }
+
+    /// Applies `policy` to a subscriber that fell a budget behind (or is resynced on request): drops its unsent
+    /// frames of this channel, unsubscribes it, counts, and closes it or returns true (call the resync hook once the
+    /// fan-out in progress is done). `refusedBytes` is the frame that did not fit, if any.
+    func dropSlowConsumer(_ socket: WebSocket, policy: SlowConsumerPolicy, refusedBytes: Int?) -> Bool {
+        let dropped = socket.dropUnstartedBroadcastFrames(tag: tag)
+        remove(socket)
+        counters.recordSlowConsumer(
+            policy: policy, framesDropped: dropped.chunks + (refusedBytes == nil ? 0 : 1),
+            bytesDropped: dropped.bytes + (refusedBytes ?? 0))
+        switch policy {
+        case .resync:
+            return true
+        case .close(let code, let reason):
+            socket.close(code: code, reason: reason)
+            return false
+        }
     }
 
     /// Removes `socket` from its loop's list (O(1): the last subscriber takes its place). On the socket's loop.

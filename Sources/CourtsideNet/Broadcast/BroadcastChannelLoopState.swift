@@ -24,17 +24,9 @@ final class BroadcastChannelLoopState {
             case .closed:
                 channel.remove(socket)  // the last subscriber moved to `index`: look at it next
             case .overBudget:
-                let dropped = socket.dropUnstartedBroadcastFrames(tag: channel.tag)
-                channel.remove(socket)
                 // The refused frame counts as dropped too.
-                let frameBytes = message.uncompressed.count
-                channel.counters.recordSlowConsumer(
-                    policy: channel.policy, framesDropped: dropped.chunks + 1, bytesDropped: dropped.bytes + frameBytes)
-                switch channel.policy {
-                case .resync:
+                if channel.dropSlowConsumer(socket, policy: channel.policy, refusedBytes: message.uncompressed.count) {
                     needResync.append(socket)
-                case .close(let code, let reason):
-                    socket.close(code: code, reason: reason)
                 }
             }
         }

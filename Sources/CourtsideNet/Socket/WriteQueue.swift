@@ -32,6 +32,9 @@ struct WriteQueue {
     /// Whether some bytes of the oldest chunk were written (it can no longer be dropped).
     var hasPartialChunk: Bool { firstOffset > 0 }
 
+    /// Whether the overflow array holds heap storage (for tests: an idle or one-chunk queue holds none).
+    var hasOverflowStorage: Bool { rest.capacity > 0 }
+
     mutating func append(_ bytes: [UInt8], tag: UInt32 = 0) {
         guard !bytes.isEmpty else { return }
         byteCount += bytes.count
