@@ -48,13 +48,15 @@ public final class CourtsideApplication: Sendable {
     ) throws(ApplicationError) {
         self.journal = journal
         markerPath = (configuration.dataDirectory as NSString).appendingPathComponent(Self.cleanShutdownMarker)
-        let cleanStart = unlink(markerPath) == 0
+        let marked = unlink(markerPath) == 0
         let stored: [JournaledGame]
         do {
             stored = try journal.loadGames()
         } catch {
             throw .journal(directory: configuration.dataDirectory, error)
         }
+        // Nothing stored: nothing was published either (a first start), so there are no numbers to skip.
+        let cleanStart = marked || stored.isEmpty
         let loops: EventLoopGroup
         do {
             loops = try EventLoopGroup(threadCount: max(configuration.threads ?? EventLoopGroup.coreCount, 1))
@@ -85,7 +87,11 @@ public final class CourtsideApplication: Sendable {
         }
         url = server.url
         logger.notice(
-            "serving", ["url": url, "games": "\(stored.count)", "restart": cleanStart ? "clean" : "after a crash"])
+            "serving",
+            [
+                "url": url, "games": "\(stored.count)",
+                "start": stored.isEmpty ? "first" : marked ? "clean" : "after a crash",
+            ])
     }
 
     /// Unix milliseconds from the system clock.
