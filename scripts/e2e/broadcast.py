@@ -15,7 +15,7 @@ import urllib.request
 
 import websockets
 
-SPECTATORS = 50
+SPECTATORS = int(__import__("os").environ.get("E2E_SPECTATORS", "50"))
 
 
 def http(method, url, token=None, body=None):
