@@ -15,8 +15,22 @@ const board = document.getElementById("board");
 const status = document.getElementById("status");
 const id = param("id");
 
+/** Shrinks each team name until it fits its box on one line: long names stay whole and as large as they can be. */
+function fitNames() {
+  for (const node of document.querySelectorAll(".name")) {
+    node.style.fontSize = "";
+    let size = parseFloat(getComputedStyle(node).fontSize);
+    for (let step = 0; step < 24 && node.scrollWidth > node.clientWidth + 1 && size > 8; step++) {
+      size *= 0.92;
+      node.style.fontSize = `${size}px`;
+    }
+  }
+}
+addEventListener("resize", fitNames);
+
 function render(state) {
   bindAll(document, state);
+  fitNames();
   board.dataset.winner = state.winner ?? "";
   board.classList.toggle("is-finished", !!state.isFinished);
   board.classList.toggle("is-running", !!state.clock?.running);

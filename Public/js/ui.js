@@ -56,6 +56,7 @@ const STATE_WORDS = {
 
 /** Shows a DocumentStream status in a badge element (its data-state drives the colour). */
 export function showConnection(node, status) {
+  document.documentElement.dataset.connection = status.state;
   node.dataset.state = status.state;
   let text = STATE_WORDS[status.state] ?? status.state;
   if (status.state === "reconnecting" && status.reason) text = `Reconnecting… (${status.reason})`;

@@ -1,0 +1,265 @@
+"""Issue 6's Done-when, (a)–(e), in Chromium against a real `courtside serve`."""
+
+import shutil
+import time
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+
+from harness import CuttableProxy, set_viewport, wait_until
+from pages import (
+    MOVE_COUNT, click_clock, click_move, connection_state, open_display, open_scorer, open_spectator, page_seq,
+    page_state, pending_count, player, stored_outbox, text, wait_live,
+)
+
+# Console messages Chromium itself writes while a server is deliberately unreachable (tests b and c).
+OUTAGE_NOISE = ("WebSocket connection to", "ERR_CONNECTION_REFUSED", "ERR_CONNECTION_RESET", "ERR_EMPTY_RESPONSE")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def assert_no_console_errors(browsers, allowed=()):
+    errors = browsers.console_errors(allowed)
+    assert errors == {}, f"console errors: {errors}"
+
+
+def assert_page_matches_server(driver, server, game_id):
+    snapshot = server.snapshot(game_id)
+    wait_until(lambda: page_seq(driver) == snapshot["seq"], 15, what=f"seq {snapshot['seq']} on {driver.current_url}")
+    assert page_state(driver) == snapshot["state"]
+    return snapshot
+
+
+def test_lobby_lists_games_and_shows_field_errors(server, browsers):
+    driver = browsers["spectator"]
+    set_viewport(driver, 1280, 900)
+    driver.get(server.base + "/?create=1")
+    wait_live(driver)
+    game = server.create_game(home="Bulls", away="Knicks")
+    card = wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, f'li[data-game="{game["id"]}"]'), 5, what="the new game in the lobby")[0]
+    assert "Bulls" in card.text and "Knicks" in card.text
+    assert card.find_element(By.LINK_TEXT, "Watch").get_attribute("href").endswith(f"game.html?id={game['id']}")
+    assert card.find_element(By.LINK_TEXT, "Display").get_attribute("href").endswith(f"display.html?id={game['id']}")
+
+    # The creator view model's errors, per field, from the 400 answer.
+    driver.find_element(By.ID, "admin-token").send_keys(server.admin_token)
+    for field, value in (("homeTeam", "Lakers"), ("homePlayers0", "Ann"), ("homePlayers2", "Cy"), ("awayPlayers0", "Di"), ("awayPlayers1", "Ed"), ("awayPlayers2", "Flo")):
+        driver.find_element(By.ID, field).send_keys(value)
+    driver.find_element(By.ID, "create-button").click()
+    wait_until(lambda: text(driver, '[data-error-for="awayTeam"]'), 5, what="the awayTeam error")
+    assert text(driver, '[data-error-for="homePlayers[1]"]') != ""
+    assert text(driver, '[data-error-for="homeTeam"]') == ""
+    assert driver.find_element(By.ID, "awayTeam").get_attribute("aria-invalid") == "true"
+
+    # Fixed, it creates the game and the lobby lists it.
+    driver.find_element(By.ID, "awayTeam").send_keys("Celtics")
+    driver.find_element(By.ID, "homePlayers1").send_keys("Bo")
+    driver.find_element(By.ID, "create-button").click()
+    wait_until(lambda: driver.find_element(By.ID, "created").is_displayed(), 5, what="the created box")
+    assert len(text(driver, "#created-token")) >= 16
+    wait_until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "li.game-card")) >= 2, 5, what="two games listed")
+    # Chromium's network layer logs the deliberate 400 itself; the page logs nothing.
+    assert_no_console_errors(browsers, allowed=("/api/games - Failed to load resource: the server responded with a status of 400",))
+
+
+def test_a_scorer_clicks_reach_spectator_and_display_within_one_second(server, browsers):
+    game = server.create_game()
+    gid = game["id"]
+    scorer, spectator, display = browsers["scorer"], browsers["spectator"], browsers["display"]
+    open_scorer(scorer, server.base, gid, game["scorerToken"])
+    open_spectator(spectator, server.base, gid)
+    open_display(display, server.base, gid)
+
+    expected_home, expected_away = 0, 0
+    for player_id, move, points in (("home-1", "twoPoints", 2), ("away-0", "onePoint", 1), ("home-0", "onePoint", 1), ("away-2", "twoPoints", 2)):
+        if player_id.startswith("home"):
+            expected_home += points
+        else:
+            expected_away += points
+        started = time.monotonic()
+        click_move(scorer, player_id, move)
+
+        def arrived():
+            return (text(spectator, "#home-score"), text(spectator, "#away-score"), text(display, "#home-score"), text(display, "#away-score")) == (str(expected_home), str(expected_away)) * 2
+
+        wait_until(arrived, 1.0, interval=0.01, what=f"{player_id} {move} on the spectator page and the display")
+        elapsed = time.monotonic() - started
+        assert elapsed < 1.0, elapsed
+
+    # Counts that are not points: the spectator's row shows them too.
+    started = time.monotonic()
+    click_move(scorer, "home-2", "rebound")
+    wait_until(lambda: text(spectator, 'tr[data-player="home-2"] td:nth-child(5)') == "1", 1.0, interval=0.01, what="a rebound on the spectator page")
+    assert time.monotonic() - started < 1.0
+    wait_until(lambda: pending_count(scorer) == 0, 5, what="every command acked")
+    for driver in (scorer, spectator, display):
+        assert_page_matches_server(driver, server, gid)
+
+    # The clock: started on the scorer panel, running on the others within a tenth of the server's reading.
+    click_clock(scorer)
+    wait_until(lambda: (page_state(spectator) or {}).get("clock", {}).get("running"), 2, what="the clock running")
+    time.sleep(1.3)
+    shown = spectator.execute_script("return document.querySelector('[data-clock]').textContent")
+    minutes, seconds = shown.split(":")
+    assert 1.0 <= int(minutes) * 60 + float(seconds) <= 3.0, shown
+    click_clock(scorer)
+    wait_until(lambda: (page_state(display) or {}).get("clock", {}).get("running") is False, 2, what="the clock paused")
+    snapshot = assert_page_matches_server(display, server, gid)
+    elapsed_ms = snapshot["state"]["clock"]["elapsedMs"]
+    for driver in (spectator, display, scorer):
+        shown = wait_until(lambda: driver.execute_script("return document.querySelector('[data-clock]').textContent"), 1)
+        minutes, seconds = shown.split(":")
+        assert abs((int(minutes) * 60 + float(seconds)) * 1000 - elapsed_ms) <= 100, (shown, elapsed_ms)
+    assert_no_console_errors(browsers)
+
+
+def test_b_moves_made_while_the_server_is_down_arrive_exactly_once(server, browsers):
+    game = server.create_game(home="Hawks", away="Comets")
+    gid = game["id"]
+    scorer, spectator = browsers["scorer"], browsers["spectator"]
+    open_scorer(scorer, server.base, gid, game["scorerToken"])
+    open_spectator(spectator, server.base, gid)
+    click_move(scorer, "home-0", "onePoint")
+    wait_until(lambda: pending_count(scorer) == 0, 5, what="the first move acked")
+    before = server.snapshot(gid)
+
+    server.stop()
+    wait_until(lambda: connection_state(scorer) != "live", 10, what="the scorer noticing the server is gone")
+    moves = (("home-2", "onePoint"), ("away-1", "twoPoints"), ("away-2", "rebound"))
+    for player_id, move in moves:
+        click_move(scorer, player_id, move)
+    assert pending_count(scorer) == 3
+    outbox = stored_outbox(scorer, gid)
+    assert [(c["command"]["player"], c["command"]["move"]) for c in outbox] == list(moves), "the outbox is kept in localStorage"
+    assert text(scorer, "#home-score") == "1", "the panel shows the server's score, not a guess"
+
+    server.start()
+    wait_until(lambda: pending_count(scorer) == 0, 20, what="the outbox flushed after the restart")
+    after = server.snapshot(gid)
+    assert after["seq"] == before["seq"] + 3
+    for player_id, move in moves:
+        field = MOVE_COUNT[move]
+        assert int(player(after["state"], player_id)[field]) == int(player(before["state"], player_id)[field]) + 1, (player_id, move)
+    assert (after["state"]["homeScore"], after["state"]["awayScore"]) == (2, 2)
+
+    # Nothing is applied twice: put the three acked commands back in the outbox (as if their acks had been lost)
+    # and reload; the page re-sends the same ids and the server answers them without applying them again.
+    scorer.execute_script("localStorage.setItem(arguments[0], JSON.stringify(arguments[1]))", f"courtside.outbox.{gid}", outbox)
+    scorer.refresh()
+    wait_live(scorer)
+    wait_until(lambda: pending_count(scorer) == 0, 10, what="the re-sent commands answered")
+    assert server.snapshot(gid)["seq"] == after["seq"]
+    for driver in (scorer, spectator):
+        assert_page_matches_server(driver, server, gid)
+    assert (text(spectator, "#home-score"), text(spectator, "#away-score")) == ("2", "2")
+    assert_no_console_errors(browsers, allowed=OUTAGE_NOISE)
+
+
+def test_c_a_spectator_disconnected_during_five_moves_catches_up(server, browsers):
+    game = server.create_game(home="Sharks", away="Owls")
+    gid = game["id"]
+    scorer, spectator = browsers["scorer"], browsers["spectator"]
+    open_scorer(scorer, server.base, gid, game["scorerToken"])
+    proxy = CuttableProxy(server.port)
+    try:
+        open_spectator(spectator, f"http://127.0.0.1:{proxy.port}", gid)
+        click_move(scorer, "away-0", "twoPoints")
+        wait_until(lambda: text(spectator, "#away-score") == "2", 2, what="the first move")
+
+        proxy.cut()
+        wait_until(lambda: connection_state(spectator) != "live", 10, what="the spectator noticing the drop")
+        assert "Reconnecting" in text(spectator, "#connection")
+        for player_id, move in (("home-0", "twoPoints"), ("home-1", "onePoint"), ("away-1", "foul"), ("home-2", "assist"), ("away-2", "twoPoints")):
+            click_move(scorer, player_id, move)
+        wait_until(lambda: pending_count(scorer) == 0, 5, what="the five moves acked")
+        assert text(spectator, "#home-score") == "0", "the spectator was really cut off"
+
+        proxy.restore()
+        wait_live(spectator, 15)
+        snapshot = assert_page_matches_server(spectator, server, gid)
+        assert (snapshot["state"]["homeScore"], snapshot["state"]["awayScore"]) == (3, 4)
+        assert (text(spectator, "#home-score"), text(spectator, "#away-score")) == ("3", "4")
+        assert text(spectator, 'tr[data-player="away-1"] td:nth-child(6)') == "1"  # the foul
+        assert any(f"/ws/games/{gid}?since=" in line for line in proxy.request_lines), proxy.request_lines
+    finally:
+        spectator.get("about:blank")  # stop it reconnecting to the proxy's port once the proxy is gone
+        proxy.close()
+    assert_no_console_errors(browsers, allowed=OUTAGE_NOISE)
+
+
+def test_d_no_console_errors_on_any_page(server, browsers):
+    game = server.create_game(home="Rockets", away="Suns")
+    gid = game["id"]
+    driver = browsers["display"]
+    browsers.console_errors(allowed=OUTAGE_NOISE)  # forget what earlier tests' outages logged
+    for path in ("/", f"/game.html?id={gid}", f"/display.html?id={gid}", f"/display.html?id={gid}&theme=light", f"/display.html?id={gid}&theme=transparent&compact=1", "/game.html", "/display.html"):
+        driver.get(server.base + path)
+        if "id=" in path or path == "/":
+            wait_live(driver)
+        time.sleep(0.3)
+        assert browsers.console_errors() == {}, path
+    scorer = browsers["scorer"]
+    open_scorer(scorer, server.base, gid, game["scorerToken"])
+    click_move(scorer, "home-0", "foul")
+    click_move(scorer, "home-0", "twoPoints")
+    click_move(scorer, "away-0", "assist")
+    scorer.find_element(By.ID, "undo-button").click()
+    wait_until(lambda: pending_count(scorer) == 0, 5, what="the commands answered")
+    # A refused command is explained in words, not logged as an error.
+    scorer.find_element(By.ID, "clock-button").click()
+    wait_until(lambda: pending_count(scorer) == 0, 5)
+    scorer.find_element(By.ID, "clock-button").click()
+    wait_until(lambda: pending_count(scorer) == 0, 5)
+    assert browsers.console_errors() == {}
+
+
+def take(driver, directory, name, width, height):
+    set_viewport(driver, width, height, mobile=width < 600)
+    time.sleep(0.6)  # let the flash animations finish
+    path = directory / f"{name}-{width}x{height}.png"
+    driver.save_screenshot(str(path))
+    return path
+
+
+def test_e_screenshots_of_the_four_pages(server, browsers, screenshot_dir):
+    games = [server.create_game(home="Harbor Hawks", home_players=("Ana Ruiz", "Ben Okafor", "Chen Wei"), away="City Comets", away_players=("Dani Kim", "Eli Novak", "Femi Ade"))]
+    games.append(server.create_game(home="Lakers", away="Celtics"))
+    game = games[0]
+    gid = game["id"]
+    scorer, viewer = browsers["scorer"], browsers["display"]
+    open_scorer(scorer, server.base, gid, game["scorerToken"])
+    click_clock(scorer)
+    for player_id, move in (("home-0", "twoPoints"), ("away-1", "onePoint"), ("home-1", "assist"), ("home-2", "twoPoints"), ("away-0", "twoPoints"), ("home-0", "onePoint"), ("away-2", "rebound"), ("home-1", "foul"), ("away-1", "twoPoints"), ("home-2", "rebound"), ("home-0", "twoPoints")):
+        click_move(scorer, player_id, move)
+    wait_until(lambda: pending_count(scorer) == 0, 10, what="the screenshot game's moves")
+    time.sleep(1.2)
+    click_clock(scorer)
+    wait_until(lambda: pending_count(scorer) == 0, 5)
+
+    written = []
+    for width, height in ((390, 844), (1920, 1080)):
+        viewer.get(server.base + "/")
+        wait_live(viewer)
+        written.append(take(viewer, screenshot_dir, "lobby", width, height))
+        open_spectator(viewer, server.base, gid)
+        written.append(take(viewer, screenshot_dir, "spectator", width, height))
+        open_display(viewer, server.base, gid)
+        written.append(take(viewer, screenshot_dir, "display", width, height))
+        written.append(take(scorer, screenshot_dir, "scorer", width, height))
+    open_display(viewer, server.base, gid, "&theme=transparent&compact=1")
+    written.append(take(viewer, screenshot_dir, "display-compact-transparent", 1920, 1080))
+    open_display(viewer, server.base, gid, "&theme=light")
+    written.append(take(viewer, screenshot_dir, "display-light", 1280, 720))
+    for path in written:
+        assert path.stat().st_size > 5000, path
+    # Nothing may scroll on the display, whatever the shape.
+    for width, height in ((390, 844), (1920, 1080), (3440, 1440), (1024, 1024)):
+        set_viewport(viewer, width, height)
+        assert viewer.execute_script("return document.documentElement.scrollHeight <= innerHeight && document.documentElement.scrollWidth <= innerWidth"), (width, height)
+    assert_no_console_errors(browsers)
+    import os
+    if os.environ.get("COURTSIDE_UPDATE_SCREENSHOTS") == "1":
+        target = ROOT / "docs" / "screenshots"
+        target.mkdir(parents=True, exist_ok=True)
+        for path in written:
+            shutil.copy(path, target / path.name)
