@@ -15,9 +15,10 @@ const board = document.getElementById("board");
 const status = document.getElementById("status");
 const id = param("id");
 
-/** Shrinks each team name until it fits its box on one line: long names stay whole and as large as they can be. */
+/** Shrinks each team name (and a three-digit score) until it fits its box on one line: long names stay whole and
+ * as large as they can be. */
 function fitNames() {
-  for (const node of document.querySelectorAll(".name")) {
+  for (const node of document.querySelectorAll(".name, .points")) {
     node.style.fontSize = "";
     let size = parseFloat(getComputedStyle(node).fontSize);
     for (let step = 0; step < 24 && node.scrollWidth > node.clientWidth + 1 && size > 8; step++) {
