@@ -40,7 +40,7 @@ function renderLobby(lobby) {
 
 const stream = new DocumentStream({
   path: "/ws/games",
-  resume: true,
+  resume: false, // the lobby feed always starts with a snapshot (it is small)
   onState: renderLobby,
   onStatus: (status) => showConnection($("connection"), status),
 });
@@ -121,8 +121,9 @@ form.addEventListener("submit", async (event) => {
     if (response.status === 201 && answer?.id) {
       created(answer);
     } else if (response.status === 400 && answer && typeof answer === "object") {
-      // The creator view model's errors per field: the body itself, or under "errors".
-      const errors = answer.errors && typeof answer.errors === "object" ? answer.errors : answer;
+      // The creator view model's errors per field: under "fields" in the server's error answer (or "errors", or the
+      // body itself when it is just the field map, as in docs/protocol.md's example).
+      const errors = [answer.fields, answer.errors].find((e) => e && typeof e === "object") ?? (answer.type ? {} : answer);
       const fields = Object.fromEntries(Object.entries(errors).filter(([, m]) => typeof m === "string"));
       if (Object.keys(fields).length) showFieldErrors(fields);
       else showFormError(answer.message ?? "The server refused the game.");

@@ -114,6 +114,11 @@ function flush() {
 }
 
 function onMessage(message) {
+  if (message.type === "authenticated") {
+    acceptedThisSocket = true;
+    flush();
+    return;
+  }
   if (message.type === "ack" || message.type === "error") {
     const command = message.id === null || message.id === undefined ? null : queue.settle(message.id);
     if (message.type === "error") {

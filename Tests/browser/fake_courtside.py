@@ -311,7 +311,7 @@ class Server:
             if r.get("preset") == "custom" and not (1 <= int(r.get("targetScore", 0)) <= 999):
                 errors["targetScore"] = "Enter a target from 1 to 999"
             if errors:
-                return "400 Bad Request", "application/json", enc(errors).encode()
+                return "400 Bad Request", "application/json", enc({"v": 1, "type": "error", "code": "invalid_game", "message": "invalid fields", "fields": errors}).encode()
             lobby_before = self.lobby()
             gid = secrets.token_hex(4)
             token = secrets.token_urlsafe(16)
@@ -363,6 +363,7 @@ class Server:
             if auth.get("type") != "auth" or auth.get("token") != game.token:
                 await ws.close(1008, "the scorer token was refused")
                 return
+            await ws.send_text(enc({"v": 1, "type": "authenticated", "game": game.id}))
         since = params.get("since")
         resumed = False
         if since is not None and since.isdigit() and not scorer:

@@ -70,7 +70,7 @@ class CourtsideServer:
     def start(self):
         self.data_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
-        self.process = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True)
+        self.process = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=False)  # same process group: a CI timeout kills it too
         log.close()
         def healthy():
             if self.process.poll() is not None:
