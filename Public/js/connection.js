@@ -134,6 +134,9 @@ export class DocumentStream {
     this.socket = socket;
     socket.onopen = () => {
       if (this.socket !== socket) return;
+      // Resuming a document we hold: the server sends only what we missed, which may be nothing at all, so the
+      // open socket is what says we are live again. (The backoff resets only when a message arrives.)
+      if (this.options.resume && this.state !== null && !this.resyncFromScratch) this.setStatus({ state: "live", attempt: this.attempt });
       this.options.onOpen?.(this);
       this.armIdleTimer();
     };
@@ -238,6 +241,7 @@ export class DocumentStream {
 
   becameLive() {
     this.attempt = 0;
+    this.resyncFromScratch = false;
     if (this.status.state !== "live") this.setStatus({ state: "live", attempt: 0 });
   }
 
