@@ -30,6 +30,10 @@ def free_port():
         return s.getsockname()[1]
 
 
+class Fatal(Exception):
+    """Raised by a wait_until predicate when waiting longer cannot help."""
+
+
 def wait_until(predicate, timeout, interval=0.02, what="condition"):
     """Polls predicate until it returns a truthy value; raises AssertionError after `timeout` seconds."""
     deadline = time.monotonic() + timeout
@@ -39,6 +43,8 @@ def wait_until(predicate, timeout, interval=0.02, what="condition"):
             value = predicate()
             if value:
                 return value
+        except Fatal:
+            raise
         except Exception as error:  # a page mid-navigation, a stale element
             last_error = error
         if time.monotonic() > deadline:
@@ -74,7 +80,7 @@ class CourtsideServer:
         log.close()
         def healthy():
             if self.process.poll() is not None:
-                raise RuntimeError(f"courtside exited with {self.process.returncode}; log: {self.log_tail()}")
+                raise Fatal(f"courtside exited with {self.process.returncode}; log: {self.log_tail()}")
             try:
                 with urllib.request.urlopen(self.base + "/healthz", timeout=1) as r:
                     return r.status == 200
