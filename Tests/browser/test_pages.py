@@ -229,10 +229,12 @@ def test_e_screenshots_of_the_four_pages(server, browsers, screenshot_dir):
     scorer, viewer = browsers["scorer"], browsers["display"]
     open_scorer(scorer, server.base, gid, game["scorerToken"])
     click_clock(scorer)
-    for player_id, move in (("home-0", "twoPoints"), ("away-1", "onePoint"), ("home-1", "assist"), ("home-2", "twoPoints"), ("away-0", "twoPoints"), ("home-0", "onePoint"), ("away-2", "rebound"), ("home-1", "foul"), ("away-1", "twoPoints"), ("home-2", "rebound"), ("home-0", "twoPoints")):
+    for player_id, move in (("home-0", "twoPoints"), ("away-1", "onePoint"), ("home-1", "assist"), ("home-2", "twoPoints"), ("away-0", "twoPoints"), ("home-0", "onePoint"), ("away-2", "rebound"), ("home-1", "foul"), ("away-1", "twoPoints"), ("home-2", "rebound"), ("home-0", "twoPoints"),
+                             ("home-1", "twoPoints"), ("away-2", "twoPoints"), ("home-0", "onePoint"), ("away-0", "twoPoints"), ("home-2", "twoPoints"), ("away-1", "onePoint"),
+                             ("home-1", "onePoint"), ("away-2", "foul"), ("home-0", "twoPoints"), ("away-0", "twoPoints"), ("home-2", "assist"), ("away-1", "rebound")):
         click_move(scorer, player_id, move)
     wait_until(lambda: pending_count(scorer) == 0, 10, what="the screenshot game's moves")
-    time.sleep(1.2)
+    time.sleep(2.5)
     click_clock(scorer)
     wait_until(lambda: pending_count(scorer) == 0, 5)
 
@@ -246,6 +248,13 @@ def test_e_screenshots_of_the_four_pages(server, browsers, screenshot_dir):
         open_display(viewer, server.base, gid)
         written.append(take(viewer, screenshot_dir, "display", width, height))
         written.append(take(scorer, screenshot_dir, "scorer", width, height))
+    # The reader's dark preference.
+    viewer.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    try:
+        open_spectator(viewer, server.base, gid)
+        written.append(take(viewer, screenshot_dir, "spectator-dark", 390, 844))
+    finally:
+        viewer.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
     open_display(viewer, server.base, gid, "&theme=transparent&compact=1")
     written.append(take(viewer, screenshot_dir, "display-compact-transparent", 1920, 1080))
     open_display(viewer, server.base, gid, "&theme=light")
