@@ -57,6 +57,7 @@ export class DocumentStream {
     this.resyncFromScratch = false;
     this.resyncCount = 0;
     this.listening = false;
+    this.connections = 0; // sockets opened so far: for diagnostics and tests
     this.status = { state: "connecting", attempt: 0 };
     this.onWake = () => {
       if (!this.stopped && this.retryTimer !== null) this.reconnectNow();
@@ -132,6 +133,7 @@ export class DocumentStream {
       return;
     }
     this.socket = socket;
+    this.connections += 1;
     socket.onopen = () => {
       if (this.socket !== socket) return;
       // Resuming a document we hold: the server sends only what we missed, which may be nothing at all, so the

@@ -50,7 +50,7 @@ function buildPlayers(s) {
               ...MOVES.map((m) =>
                 el(
                   "button",
-                  { type: "button", class: "move", "data-move": m.move, "data-player": player.id, "aria-label": `${m.words} for ${player.playerName}`, onclick: () => send({ type: "move", player: player.id, move: m.move }) },
+                  { type: "button", class: "move", "data-move": m.move, "data-player": player.id, onclick: () => send({ type: "move", player: player.id, move: m.move }) },
                   el("span", { class: "move-label", text: m.label }),
                   el("span", { class: "move-count", "data-bind": `${side}Players.${i}.${m.count}`, "data-flash": true }),
                   el("span", { class: "move-pending", "aria-hidden": "true" }),
@@ -69,6 +69,12 @@ function render(s) {
   document.title = `Scoring ${s.homeTeam} ${s.homeScore} – ${s.awayScore} ${s.awayTeam} · Courtside`;
   buildPlayers(s);
   bindAll(document, s);
+  // Each move button says what it does and the count so far, for screen readers.
+  for (const button of document.querySelectorAll("button.move")) {
+    const player = [...s.homePlayers, ...s.awayPlayers].find((p) => p.id === button.dataset.player);
+    const move = MOVES.find((m) => m.move === button.dataset.move);
+    if (player && move) button.setAttribute("aria-label", `${move.words} for ${player.playerName} (${player[move.count]} so far)`);
+  }
   const running = !!s.clock?.running;
   const clockButton = $("clock-button");
   clockButton.dataset.action = running ? "pause" : "start";

@@ -102,6 +102,16 @@ def test_a_scorer_clicks_reach_spectator_and_display_within_one_second(server, b
     shown = spectator.execute_script("return document.querySelector('[data-clock]').textContent")
     minutes, seconds = shown.split(":")
     assert 1.0 <= int(minutes) * 60 + float(seconds) <= 3.0, shown
+    # While it runs, each page shows the server's reading (elapsedMs + now - asOf; the browser and the server share
+    # this machine's clock) to the tenth: truncated to tenths, and at most a frame late.
+    for driver in (spectator, display):
+        for _ in range(5):
+            shown_ms, expected_ms = driver.execute_script("""
+                const c = window.courtside.state.clock;
+                const [m, s] = document.querySelector('[data-clock]').textContent.split(':');
+                return [Math.round((Number(m) * 60 + Number(s)) * 1000), c.elapsedMs + Date.now() - c.asOf];""")
+            assert expected_ms - 100 - 50 <= shown_ms <= expected_ms + 50, (shown_ms, expected_ms)
+            time.sleep(0.13)
     click_clock(scorer)
     wait_until(lambda: (page_state(display) or {}).get("clock", {}).get("running") is False, 2, what="the clock paused")
     snapshot = assert_page_matches_server(display, server, gid)
@@ -185,6 +195,35 @@ def test_c_a_spectator_disconnected_during_five_moves_catches_up(server, browser
         spectator.get("about:blank")  # stop it reconnecting to the proxy's port once the proxy is gone
         proxy.close()
     assert_no_console_errors(browsers, allowed=OUTAGE_NOISE)
+
+
+def test_a_sequence_gap_or_a_bad_patch_is_resynced(server, browsers):
+    game = server.create_game(home="Bears", away="Wolves")
+    gid = game["id"]
+    scorer, spectator = browsers["scorer"], browsers["spectator"]
+    open_scorer(scorer, server.base, gid, game["scorerToken"])
+    open_spectator(spectator, server.base, gid)
+    click_move(scorer, "home-0", "twoPoints")
+    wait_until(lambda: pending_count(scorer) == 0, 5)
+    assert_page_matches_server(spectator, server, gid)
+    seq = page_seq(spectator)
+    connections = spectator.execute_script("return window.courtside.stream.connections")
+    # A patch from the future (seq + 5): the page must not apply it, and must come back in step by itself.
+    spectator.execute_script("window.courtside.stream.receive(JSON.stringify({v: 1, type: 'patch', game: arguments[0], seq: arguments[1] + 5, ops: [{op: 'replace', path: '/homeScore', value: 99}]}), performance.now())", gid, seq)
+    click_move(scorer, "away-0", "onePoint")
+    wait_until(lambda: pending_count(scorer) == 0, 5)
+    snapshot = assert_page_matches_server(spectator, server, gid)
+    assert text(spectator, "#home-score") == "2" and snapshot["state"]["homeScore"] == 2
+    assert spectator.execute_script("return window.courtside.stream.connections") == connections + 1, "resynced by reconnecting"
+    # A next patch that does not apply (a failing test op): dropped, and the page resyncs from a snapshot.
+    seq = page_seq(spectator)
+    spectator.execute_script("window.courtside.stream.receive(JSON.stringify({v: 1, type: 'patch', game: arguments[0], seq: arguments[1] + 1, ops: [{op: 'test', path: '/homeScore', value: 42}, {op: 'replace', path: '/homeScore', value: 99}]}), performance.now())", gid, seq)
+    click_move(scorer, "away-1", "onePoint")
+    wait_until(lambda: pending_count(scorer) == 0, 5)
+    assert_page_matches_server(spectator, server, gid)
+    assert (text(spectator, "#home-score"), text(spectator, "#away-score")) == ("2", "2")
+    assert spectator.execute_script("return window.courtside.stream.connections") == connections + 2
+    assert_no_console_errors(browsers)
 
 
 def test_d_no_console_errors_on_any_page(server, browsers):
