@@ -31,7 +31,9 @@ const ERROR_WORDS = {
   command_id_reused: "The server saw this command's id before, for a different command; it was not applied.",
   unknown_game: "This game does not exist on the server.",
   game_archived: "This game is archived and takes no more commands.",
-  rate_limited: "Too many commands at once: the server asked to slow down. Try again in a moment.",
+  rate_limited: "Too many commands at once: the server asked to slow down.",
+  unavailable: "The server cannot save commands right now.",
+  read_only: "This connection cannot score.",
   unauthorized: "The scorer token was refused.",
 };
 

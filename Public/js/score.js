@@ -110,19 +110,64 @@ function send(command) {
   renderOutbox();
 }
 
+/** Commands sent at once when the outbox is flushed, and then per pacing step: under the server's default
+ * limits (a burst of 100, then 50 a second) so a long offline queue is not refused as a flood. */
+const FLUSH_BURST = 80;
+const FLUSH_STEP = 20;
+const FLUSH_STEP_MS = 500;
+/** Answers that say "not now" rather than "no": the command stays in the outbox and goes again later. */
+const RETRY_LATER_MS = { rate_limited: 1500, unavailable: 3000 };
+
+let pacingTimer = null;
+
+/** Sends every pending command (again), oldest first, paced. Re-sending one in flight is harmless: same CID. */
+function sendPending() {
+  clearTimeout(pacingTimer);
+  const commands = queue.pending;
+  let index = 0;
+  const step = (count) => {
+    if (!ready) return;
+    for (const end = Math.min(commands.length, index + count); index < end; index++) {
+      // Answered meanwhile (by this socket or another tab): skip.
+      if (queue.pending.some((c) => c.id === commands[index].id)) game.stream.send(commands[index]);
+    }
+    if (index < commands.length) pacingTimer = setTimeout(() => step(FLUSH_STEP), FLUSH_STEP_MS);
+  };
+  step(FLUSH_BURST);
+}
+
 function flush() {
   clearTimeout(flushTimer);
   if (ready || !game.stream.isOpen) return;
   ready = true;
   queue.reload();
-  for (const command of queue.pending) game.stream.send(command);
+  sendPending();
   renderOutbox();
+}
+
+let retryTimer = null;
+function retryLater(ms) {
+  if (retryTimer !== null) return;
+  retryTimer = setTimeout(() => {
+    retryTimer = null;
+    if (ready) sendPending();
+  }, ms);
 }
 
 function onMessage(message) {
   if (message.type === "authenticated") {
     acceptedThisSocket = true;
     flush();
+    return;
+  }
+  if (message.type === "error" && message.code in RETRY_LATER_MS) {
+    // Kept in the outbox; said once, in words, and tried again shortly.
+    showError(`${errorInWords(message)} Waiting commands will be sent again shortly.`);
+    retryLater(RETRY_LATER_MS[message.code]);
+    return;
+  }
+  if (message.type === "error" && message.code === "not_authenticated") {
+    game.stream.reconnectNow(); // authenticate again; the outbox goes out after that
     return;
   }
   if (message.type === "ack" || message.type === "error") {

@@ -55,7 +55,8 @@ def wait_until(predicate, timeout, interval=0.02, what="condition"):
 class CourtsideServer:
     """`courtside serve` (or, as a stopgap when COURTSIDE_FAKE=1, Tests/browser/fake_courtside.py)."""
 
-    def __init__(self, data_dir, admin_token, port=None):
+    def __init__(self, data_dir, admin_token, port=None, extra_args=()):
+        self.extra_args = list(extra_args)
         self.data_dir = Path(data_dir)
         self.admin_token = admin_token
         self.port = port or free_port()
@@ -71,7 +72,7 @@ class CourtsideServer:
         if os.environ.get("COURTSIDE_FAKE") == "1":
             return [sys.executable, str(Path(__file__).with_name("fake_courtside.py")), "--port", str(self.port), "--data", str(self.data_dir), "--public", public, "--admin-token", self.admin_token]
         binary = os.environ.get("COURTSIDE_BIN") or str(ROOT / ".build" / "debug" / "courtside")
-        return [binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data", str(self.data_dir), "--public", public, "--admin-token", self.admin_token]
+        return [binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data", str(self.data_dir), "--public", public, "--admin-token", self.admin_token] + self.extra_args
 
     def start(self):
         self.data_dir.mkdir(parents=True, exist_ok=True)

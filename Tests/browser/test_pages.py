@@ -1,12 +1,16 @@
 """Issue 6's Done-when, (a)–(e), in Chromium against a real `courtside serve`."""
 
+import os
 import shutil
 import time
 from pathlib import Path
 
+import pytest
+
 from selenium.webdriver.common.by import By
 
-from harness import CuttableProxy, set_viewport, wait_until
+from conftest import ADMIN_TOKEN
+from harness import CourtsideServer, CuttableProxy, set_viewport, wait_until
 from pages import (
     MOVE_COUNT, click_clock, click_move, connection_state, open_display, open_scorer, open_spectator, page_seq,
     page_state, pending_count, player, stored_outbox, text, wait_live,
@@ -165,6 +169,39 @@ def test_b_moves_made_while_the_server_is_down_arrive_exactly_once(server, brows
     assert_no_console_errors(browsers, allowed=OUTAGE_NOISE)
 
 
+def test_b_a_long_offline_queue_survives_the_rate_limit(tmp_path, browsers):
+    """Twelve moves made offline against a server that allows a burst of 3 and 4 a second: the page paces its
+    outbox and re-sends what was refused as rate_limited, so all twelve arrive, once each."""
+    if os.environ.get("COURTSIDE_FAKE") == "1":
+        pytest.skip("the stopgap fake server has no rate limit")
+    strict = CourtsideServer(tmp_path / "data", ADMIN_TOKEN, extra_args=["--command-burst", "3", "--commands-per-second", "4"])
+    strict.start()
+    try:
+        game = strict.create_game(home="Foxes", away="Herons")
+        gid = game["id"]
+        scorer = browsers["scorer"]
+        open_scorer(scorer, strict.base, gid, game["scorerToken"])
+        strict.stop()
+        wait_until(lambda: connection_state(scorer) != "live", 10, what="the scorer noticing the server is gone")
+        moves = [(f"{side}-{i}", move) for side in ("home", "away") for i in range(3) for move in ("onePoint", "rebound")]
+        for player_id, move in moves:
+            click_move(scorer, player_id, move)
+        assert pending_count(scorer) == 12
+        strict.start()
+        wait_until(lambda: pending_count(scorer) == 0, 25, interval=0.2, what="the twelve moves answered")
+        state = strict.snapshot(gid)
+        assert state["seq"] == 12
+        assert (state["state"]["homeScore"], state["state"]["awayScore"]) == (3, 3)
+        for player_id, _ in moves:
+            assert player(state["state"], player_id)["onePointMoveCount"] == "1"
+            assert player(state["state"], player_id)["reboundMoveCount"] == "1"
+        assert "slow down" in scorer.find_element(By.ID, "error-text").get_attribute("textContent"), "the limit was reached"
+        scorer.get("about:blank")
+    finally:
+        strict.stop()
+    assert_no_console_errors(browsers, allowed=OUTAGE_NOISE)
+
+
 def test_c_a_spectator_disconnected_during_five_moves_catches_up(server, browsers):
     game = server.create_game(home="Sharks", away="Owls")
     gid = game["id"]
@@ -305,7 +342,6 @@ def test_e_screenshots_of_the_four_pages(server, browsers, screenshot_dir):
         set_viewport(viewer, width, height)
         assert viewer.execute_script("return document.documentElement.scrollHeight <= innerHeight && document.documentElement.scrollWidth <= innerWidth"), (width, height)
     assert_no_console_errors(browsers)
-    import os
     if os.environ.get("COURTSIDE_UPDATE_SCREENSHOTS") == "1":
         target = ROOT / "docs" / "screenshots"
         target.mkdir(parents=True, exist_ok=True)
