@@ -9,7 +9,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -53,7 +52,7 @@ def wait_until(predicate, timeout, interval=0.02, what="condition"):
 
 
 class CourtsideServer:
-    """`courtside serve` (or, as a stopgap when COURTSIDE_FAKE=1, Tests/browser/fake_courtside.py)."""
+    """A real `courtside serve` on a free loopback port (COURTSIDE_BIN, default .build/debug/courtside)."""
 
     def __init__(self, data_dir, admin_token, port=None, extra_args=()):
         self.extra_args = list(extra_args)
@@ -69,8 +68,6 @@ class CourtsideServer:
 
     def command(self):
         public = str(ROOT / "Public")
-        if os.environ.get("COURTSIDE_FAKE") == "1":
-            return [sys.executable, str(Path(__file__).with_name("fake_courtside.py")), "--port", str(self.port), "--data", str(self.data_dir), "--public", public, "--admin-token", self.admin_token]
         binary = os.environ.get("COURTSIDE_BIN") or str(ROOT / ".build" / "debug" / "courtside")
         return [binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data", str(self.data_dir), "--public", public, "--admin-token", self.admin_token] + self.extra_args
 

@@ -5,8 +5,6 @@ import shutil
 import time
 from pathlib import Path
 
-import pytest
-
 from selenium.webdriver.common.by import By
 
 from conftest import ADMIN_TOKEN
@@ -172,8 +170,6 @@ def test_b_moves_made_while_the_server_is_down_arrive_exactly_once(server, brows
 def test_b_a_long_offline_queue_survives_the_rate_limit(tmp_path, browsers):
     """Twelve moves made offline against a server that allows a burst of 3 and 4 a second: the page paces its
     outbox and re-sends what was refused as rate_limited, so all twelve arrive, once each."""
-    if os.environ.get("COURTSIDE_FAKE") == "1":
-        pytest.skip("the stopgap fake server has no rate limit")
     strict = CourtsideServer(tmp_path / "data", ADMIN_TOKEN, extra_args=["--command-burst", "3", "--commands-per-second", "4"])
     strict.start()
     try:

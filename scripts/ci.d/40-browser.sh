@@ -25,7 +25,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     exit 0
 fi
 
-swift build --product courtside
+# The same flags as scripts/ci's build, so after it this is a no-op rather than a second build.
+swift build --product courtside -Xswiftc -warnings-as-errors
 bin_path="$(swift build --show-bin-path)"
 export COURTSIDE_BIN="$bin_path/courtside"
 [ -x "$COURTSIDE_BIN" ] || { echo "browser tests: $COURTSIDE_BIN was not built" >&2; exit 1; }
@@ -34,7 +35,7 @@ export COURTSIDE_SCREENSHOTS="${COURTSIDE_SCREENSHOTS:-$PWD/.build/browser-scree
 export SE_OFFLINE=true SE_AVOID_STATS=true
 
 status=0
-timeout --kill-after=10 "$RUN_TIMEOUT_S" python3 -m pytest Tests/browser -q -p no:cacheprovider -o console_output_style=classic "$@" || status=$?
+timeout --kill-after=10 "$RUN_TIMEOUT_S" python3 -m pytest Tests/browser -q -ra --tb=short -p no:cacheprovider "$@" || status=$?
 if [ "$status" -eq 5 ]; then
     echo "browser tests: pytest collected no tests; that is a failure" >&2
     exit 1
