@@ -1,0 +1,99 @@
+# shellcheck shell=bash
+# Helpers shared by scripts/autobahn and benchmarks/*.sh: find shared/, pick a loopback port, make a throwaway
+# certificate, start a server in the background and wait until it answers, and stop every server on exit.
+# Source it after `set -euo pipefail` with ROOT set to the repository root.
+
+# The shared tools folder: CI clones the repository with shared/ beside it ($ROOT/../shared); a developer worktree
+# under wt/<name> has it one level further up. COURTSIDE_SHARED overrides both.
+courtside_shared_dir() {
+    local candidate
+    for candidate in "${COURTSIDE_SHARED:-}" "$ROOT/../shared" "$ROOT/../../shared"; do
+        if [ -n "$candidate" ] && [ -d "$candidate/tools" ]; then
+            (cd "$candidate" && pwd)
+            return 0
+        fi
+    done
+    echo "shared/ not found beside the repository (set COURTSIDE_SHARED)" >&2
+    return 1
+}
+
+# A free TCP port on 127.0.0.1, below the kernel's ephemeral range (32768 and up by default): a port from that
+# range may be taken a moment later as the local port of an outgoing connection, such as one of the thousand
+# a load run opens, and then the server cannot listen. A tiny race with other programs remains.
+free_loopback_port() {
+    python3 - <<'PY'
+import random, socket
+low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+for _ in range(200):
+    port = random.randrange(10000, max(10001, low))
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        print(port)
+        break
+else:
+    raise SystemExit("no free loopback port found")
+PY
+}
+
+# make_self_signed_cert DIR: writes DIR/cert.pem and DIR/key.pem (P-256, CN and SAN for localhost and 127.0.0.1).
+make_self_signed_cert() {
+    local dir=$1
+    mkdir -p "$dir"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+        -subj "/CN=localhost" -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
+        -keyout "$dir/key.pem" -out "$dir/cert.pem" 2>/dev/null
+}
+
+# Servers started by start_server, killed by stop_servers (installed as an EXIT trap by start_server).
+SERVER_PIDS=()
+
+stop_servers() {
+    local pid
+    for pid in "${SERVER_PIDS[@]}"; do
+        if kill -0 "$pid" 2>/dev/null; then
+            kill -TERM "$pid" 2>/dev/null || true
+            # give it a moment for a graceful exit, then insist
+            for _ in 1 2 3 4 5 6 7 8 9 10; do
+                kill -0 "$pid" 2>/dev/null || break
+                sleep 0.2
+            done
+            kill -KILL "$pid" 2>/dev/null || true
+        fi
+        wait "$pid" 2>/dev/null || true
+    done
+    SERVER_PIDS=()
+}
+
+# start_server LOGFILE COMMAND...: runs COMMAND in the background, output to LOGFILE; sets SERVER_PID.
+start_server() {
+    local log=$1
+    shift
+    trap stop_servers EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    "$@" >"$log" 2>&1 &
+    SERVER_PID=$!
+    SERVER_PIDS+=("$SERVER_PID")
+}
+
+# wait_for_port PORT PID [SECONDS]: until 127.0.0.1:PORT accepts a TCP connection; fails early if PID died.
+wait_for_port() {
+    local port=$1 pid=$2 limit=${3:-30} tries
+    tries=$((limit * 10))
+    while [ "$tries" -gt 0 ]; do
+        if ! kill -0 "$pid" 2>/dev/null; then
+            echo "server (pid $pid) exited before it listened on port $port" >&2
+            return 1
+        fi
+        if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+            return 0
+        fi
+        sleep 0.1
+        tries=$((tries - 1))
+    done
+    echo "nothing answered on 127.0.0.1:$port within ${limit}s" >&2
+    return 1
+}
