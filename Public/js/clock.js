@@ -31,14 +31,17 @@ export class ServerClock {
     if (this.samples.length > OFFSET_SAMPLES) this.samples.shift();
   }
 
-  /** Without samples, take the guess that makes `elapsed` agree with a whole-second `time` label. */
+  /**
+   * Without samples, a snapshot of a running clock still bounds the offset from below: its `time` label is the
+   * reading at some earlier whole second, so the reading now cannot be less. (No upper bound: the label may be old,
+   * as it is only refreshed when the server sends something.) Otherwise the page's clock is taken as the server's.
+   */
   guessFrom(clock, timeLabel, arrival = localNow()) {
     if (this.samples.length > 0 || !clock || !clock.running) return;
     const labelMs = parseTimeLabel(timeLabel);
     if (labelMs === null) return;
     const reading = clock.elapsedMs + (arrival + this.guess - clock.asOf);
-    // The label was sent at the last whole second, so the true reading is in [label, label + 1 s).
-    if (reading < labelMs || reading > labelMs + 1000) this.guess = clock.asOf + labelMs + 500 - clock.elapsedMs - arrival;
+    if (reading < labelMs) this.guess += labelMs - reading;
   }
 
   get offset() {

@@ -40,6 +40,9 @@ export function followGame({ path, resume = true, render, root = document, conne
   const serverClock = new ServerClock();
   let current = null;
   let lastScore = null;
+  // The server sends a tick (a patch of /time alone) every second while the clock runs; once ticks have been seen,
+  // silence while the clock runs means a dead socket. A server that does not tick is not taken for dead.
+  let ticksSeen = false;
   const clockNodes = () => root.querySelectorAll("[data-clock]");
 
   function tick() {
@@ -57,7 +60,10 @@ export function followGame({ path, resume = true, render, root = document, conne
     maxDelayMs,
     onState(state, info) {
       if (info.snapshot) serverClock.guessFrom(state.clock, state.time, info.arrival);
-      else learnFromPatch(serverClock, info.ops, state, info.arrival);
+      else {
+        learnFromPatch(serverClock, info.ops, state, info.arrival);
+        if (info.ops.length === 1 && info.ops[0].path === "/time") ticksSeen = true;
+      }
       current = state;
       document.documentElement.dataset.seq = String(info.seq);
       render(state, info);
@@ -75,7 +81,7 @@ export function followGame({ path, resume = true, render, root = document, conne
     onMessage,
     onOpen,
     onClose,
-    expectTraffic: () => !!current?.clock?.running && !current.isFinished,
+    expectTraffic: () => ticksSeen && !!current?.clock?.running && !current.isFinished,
   });
   return { stream, clock: serverClock, get state() { return current; } };
 }
