@@ -64,6 +64,23 @@ def test_lobby_lists_games_and_shows_field_errors(server, browsers):
     assert_no_console_errors(browsers, allowed=("/api/games - Failed to load resource: the server responded with a status of 400",))
 
 
+def test_a_refused_scorer_token_is_asked_for_again(server, browsers):
+    game = server.create_game(home="Jets", away="Kings")
+    scorer = browsers["scorer"]
+    scorer.get(f"{server.base}/score.html?id={game['id']}")
+    scorer.find_element(By.ID, "token").send_keys("not-the-token-0000000000")
+    scorer.find_element(By.CSS_SELECTOR, "#token-form button[type=submit]").click()
+    wait_until(lambda: scorer.find_element(By.ID, "token-form").is_displayed() and text(scorer, "#token-error"), 10, what="the token form again, with a reason")
+    assert "refused" in text(scorer, "#token-error")
+    assert scorer.execute_script("return sessionStorage.getItem(arguments[0])", f"courtside.token.{game['id']}") is None
+    # The right token, entered once, is kept for the tab: a reload goes straight to the panel.
+    open_scorer(scorer, server.base, game["id"], game["scorerToken"])
+    scorer.refresh()
+    wait_live(scorer)
+    assert not scorer.find_element(By.ID, "token-form").is_displayed()
+    assert_no_console_errors(browsers)
+
+
 def test_a_scorer_clicks_reach_spectator_and_display_within_one_second(server, browsers):
     game = server.create_game()
     gid = game["id"]
