@@ -350,6 +350,12 @@ def test_e_screenshots_of_the_four_pages(server, browsers, screenshot_dir):
     written.append(take(viewer, screenshot_dir, "display-light", 1280, 720))
     for path in written:
         assert path.stat().st_size > 5000, path
+    # Readable at 360 px: no page scrolls sideways.
+    for driver, path in ((viewer, "/"), (viewer, f"/game.html?id={gid}"), (viewer, f"/display.html?id={gid}"), (scorer, f"/score.html?id={gid}")):
+        set_viewport(driver, 360, 740, mobile=True)
+        driver.get(server.base + path)
+        wait_live(driver)
+        assert driver.execute_script("return document.documentElement.scrollWidth <= innerWidth"), f"{path} scrolls sideways at 360 px"
     # Nothing may scroll on the display, whatever the shape.
     for width, height in ((390, 844), (1920, 1080), (3440, 1440), (1024, 1024)):
         set_viewport(viewer, width, height)
