@@ -42,6 +42,9 @@ if (!id) {
   status.textContent = "Add ?id=<game> to the address";
 } else {
   const game = followGame({
+    gameID: id,
+    forever: true,
+    onMissing: (words) => (status.textContent = words),
     path: `/ws/games/${encodeURIComponent(id)}`,
     render,
     connectionNode: document.getElementById("connection"),

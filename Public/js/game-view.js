@@ -36,7 +36,7 @@ export function rulesWords(rules) {
  * the connection badge current.
  * @returns {{stream: DocumentStream, clock: ServerClock}}
  */
-export function followGame({ path, resume = true, render, root = document, connectionNode, announcer, onMessage, onOpen, onClose, onStatus, maxDelayMs }) {
+export function followGame({ gameID, path, resume = true, forever = false, render, root = document, connectionNode, announcer, onMessage, onOpen, onClose, onStatus, onMissing, maxDelayMs }) {
   const serverClock = new ServerClock();
   let current = null;
   let lastScore = null;
@@ -77,11 +77,28 @@ export function followGame({ path, resume = true, render, root = document, conne
       if (connectionNode) showConnection(connectionNode, status);
       document.documentElement.dataset.connection = status.state;
       onStatus?.(status);
+      if (status.state === "reconnecting" && current === null && !checkedExistence && gameID) checkExistence();
     },
     onMessage,
     onOpen,
     onClose,
     expectTraffic: () => ticksSeen && !!current?.clock?.running && !current.isFinished,
   });
+  // A socket that never opened may mean a mistyped link: ask once whether the game exists, and say so plainly.
+  let checkedExistence = false;
+  async function checkExistence() {
+    checkedExistence = true;
+    try {
+      const response = await fetch(`/api/games/${encodeURIComponent(gameID)}`, { cache: "no-store" });
+      if (response.status !== 404) return;
+    } catch {
+      return; // the server is unreachable: keep trying
+    }
+    const words = `There is no game "${gameID}" on this server.`;
+    onMissing?.(words);
+    if (forever) return; // a venue display keeps trying: the link may be fixed on the server's side
+    stream.stop(words);
+  }
+
   return { stream, clock: serverClock, get state() { return current; } };
 }

@@ -58,7 +58,13 @@ if (!id) {
   notice.append("No game chosen. ", el("a", { href: "./", text: "Pick one in the lobby." }));
 } else {
   const game = followGame({
+    gameID: id,
     path: `/ws/games/${encodeURIComponent(id)}`,
+    onMissing(words) {
+      const notice = document.getElementById("notice");
+      notice.hidden = false;
+      notice.replaceChildren(words, " ", el("a", { href: "./", text: "See the games in the lobby." }));
+    },
     render,
     connectionNode: document.getElementById("connection"),
     announcer: document.getElementById("announcer"),

@@ -195,6 +195,11 @@ function connect() {
   $("panel").hidden = false;
   if (!game) {
     game = followGame({
+      gameID: id,
+      onMissing(words) {
+        $("notice").hidden = false;
+        $("notice").replaceChildren(words, " ", el("a", { href: "./", text: "See the games in the lobby." }));
+      },
       path: `/ws/games/${encodeURIComponent(id)}/scorer`,
       resume: false, // the scorer socket always starts with a snapshot after authentication
       render(s) {
