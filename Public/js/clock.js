@@ -3,12 +3,14 @@
 // A reading is `elapsedMs` at server instant `asOf`; while `running`, the game time now is
 // elapsedMs + (serverNow - asOf), capped at the time limit. serverNow needs an estimate of the offset between this
 // page's clock and the server's. Every message that fixes a server instant gives one sample:
-//   - a patch that sets /clock/asOf was sent at (about) asOf;
-//   - a running clock's tick (a patch that sets /time to "mm:ss.0") was sent when the game time reached that
+//   - a patch that sets /clock/asOf (a start or a pause) was sent at (about) asOf;
+//   - a tick (a patch that sets /time alone while the clock runs) was sent when the game time reached that
 //     second, that is at asOf + (second - elapsedMs).
 // A message can only arrive after it was sent, so each sample (instant - arrival) is a lower bound of the true
-// offset, late by the network delay; the largest recent sample is the best estimate. That keeps the displayed
-// reading within the delay of the server's, and a fresh tick corrects any error once a second.
+// offset, late by the network delay; the largest recent sample is the best estimate, and each new one corrects
+// the reading to within the delay. Until the first sample (a page opened while the clock runs) the page's own
+// clock is taken as the server's (both are normally NTP-synchronised), raised only if the snapshot's `time`
+// label proves it behind.
 
 /** Samples kept: enough to ride over a delayed message, few enough to follow a local clock that is adjusted. */
 const OFFSET_SAMPLES = 12;
