@@ -184,7 +184,8 @@ public final class CourtsideApplication: Sendable {
                 if let commandID = journaled.event.commandID { acks[commandID] = journaled.presentationSequence }
             }
             core.install(
-                game: game, seq: seq, now: restoredInstant(of: journaled), restored: true, restoredAcks: acks,
+                game: game, seq: seq, now: restoredInstant(of: journaled, game: game), restored: true,
+                restoredAcks: acks,
                 digest: journaled.record.scorerTokenSHA256, isArchived: journaled.isArchived)
         }
         pending.wait()
@@ -203,11 +204,10 @@ public final class CourtsideApplication: Sendable {
 
     /// The instant a restored document is shown as of: the time of the last event that set the clock's reading
     /// (so a stopped clock's `asOf` is the one published), else of the last event, else the creation time.
-    static func restoredInstant(of journaled: JournaledGame) -> Timestamp {
+    static func restoredInstant(of journaled: JournaledGame, game: Game) -> Timestamp {
         let events = journaled.events.map(\.event)
         guard let last = events.last else { return journaled.record.createdAt }
-        let running = (try? journaled.replayed())?.isClockRunning ?? false
-        if running { return last.at }
+        if game.isClockRunning { return last.at }
         let clockEvent = events.last { event in
             switch event.kind {
             case .clock, .timeLimitReached: true

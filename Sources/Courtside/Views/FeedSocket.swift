@@ -20,6 +20,12 @@ class FeedSocket: WebSocketHandler, JoiningSubscriber {
     private(set) var socket: WebSocket?
     private var feed: GameFeed?
     private var rejoinWhenDrained = false
+    private var drainTimer: TimerID?
+
+    /// How often a socket waiting to re-join checks its queue, besides `webSocketDidDrain`: a queue that passed the
+    /// budget within one loop iteration may drain without the kernel ever pushing back, and then no drain callback
+    /// comes.
+    static let drainPollInterval: Duration = .milliseconds(50)
 
     init(kind: ConnectionKind, environment: SocketEnvironment) {
         self.kind = kind
@@ -49,6 +55,7 @@ class FeedSocket: WebSocketHandler, JoiningSubscriber {
             // Behind already: ask again for a snapshot once what was queued has gone out.
             rejoinWhenDrained = true
             metrics.slowConsumerResynced()
+            pollDrain(socket)
             return
         }
         feed.channel.subscribe(socket)
@@ -78,14 +85,35 @@ class FeedSocket: WebSocketHandler, JoiningSubscriber {
     }
 
     func webSocketDidDrain(_ socket: WebSocket) {
-        guard rejoinWhenDrained else { return }
+        rejoinIfDrained(socket)
+    }
+
+    private func rejoinIfDrained(_ socket: WebSocket) {
+        guard rejoinWhenDrained, socket.isOpen else { return }
+        guard socket.bufferedBytes <= socket.sendBudgetBytes / 2 else {
+            pollDrain(socket)
+            return
+        }
         rejoinWhenDrained = false
+        if let drainTimer { socket.loopContext.cancelTimer(drainTimer) }
+        drainTimer = nil
         rejoin()
+    }
+
+    private func pollDrain(_ socket: WebSocket) {
+        guard drainTimer == nil else { return }
+        drainTimer = socket.loopContext.scheduleTimer(after: Self.drainPollInterval) { [weak self] _ in
+            guard let self, let socket = self.socket else { return }
+            self.drainTimer = nil
+            self.rejoinIfDrained(socket)
+        }
     }
 
     func webSocketDidClose(_ socket: WebSocket, closure: WebSocketClosure) {
         // The channel drops a closed subscriber itself.
         feed = nil
+        if let drainTimer { socket.loopContext.cancelTimer(drainTimer) }
+        drainTimer = nil
         metrics.connectionClosed(kind)
         limiter.release(address)
         self.socket = nil
