@@ -122,14 +122,18 @@ def test_a_scorer_clicks_reach_spectator_and_display_within_one_second(server, b
     minutes, seconds = shown.split(":")
     assert 1.0 <= int(minutes) * 60 + float(seconds) <= 3.0, shown
     # While it runs, each page shows the server's reading (elapsedMs + now - asOf; the browser and the server share
-    # this machine's clock) to the tenth: truncated to tenths, and at most a frame late.
+    # this machine's clock) to the tenth: truncated to tenths. Read in the frame that painted it, so a busy machine's
+    # slow frames do not count against the page.
     for driver in (spectator, display):
         for _ in range(5):
-            shown_ms, expected_ms = driver.execute_script("""
-                const c = window.courtside.state.clock;
-                const [m, s] = document.querySelector('[data-clock]').textContent.split(':');
-                return [Math.round((Number(m) * 60 + Number(s)) * 1000), c.elapsedMs + Date.now() - c.asOf];""")
-            assert expected_ms - 100 - 50 <= shown_ms <= expected_ms + 50, (shown_ms, expected_ms)
+            shown_ms, expected_ms = driver.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                requestAnimationFrame(() => {
+                  const c = window.courtside.state.clock;
+                  const [m, s] = document.querySelector('[data-clock]').textContent.split(':');
+                  done([Math.round((Number(m) * 60 + Number(s)) * 1000), c.elapsedMs + Date.now() - c.asOf]);
+                });""")
+            assert expected_ms - 100 - 20 <= shown_ms <= expected_ms + 15, (shown_ms, expected_ms)
             time.sleep(0.13)
     click_clock(scorer)
     wait_until(lambda: (page_state(display) or {}).get("clock", {}).get("running") is False, 2, what="the clock paused")
