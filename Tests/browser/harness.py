@@ -122,8 +122,9 @@ class CourtsideServer:
             except ValueError:
                 return e.code, raw.decode(errors="replace")
 
-    def create_game(self, home="Lakers", home_players=("Ann", "Bo", "Cy"), away="Celtics", away_players=("Di", "Ed", "Flo"), preset="fiba3x3"):
-        status, answer = self.request("POST", "/api/games", {"homeTeam": home, "homePlayers": list(home_players), "awayTeam": away, "awayPlayers": list(away_players), "rules": {"preset": preset}}, token=self.admin_token)
+    def create_game(self, home="Lakers", home_players=("Ann", "Bo", "Cy"), away="Celtics", away_players=("Di", "Ed", "Flo"), preset="fiba3x3", rules=None):
+        body = {"homeTeam": home, "homePlayers": list(home_players), "awayTeam": away, "awayPlayers": list(away_players), "rules": rules or {"preset": preset}}
+        status, answer = self.request("POST", "/api/games", body, token=self.admin_token)
         assert status == 201, f"create game: {status} {answer}"
         return answer
 

@@ -282,6 +282,34 @@ def test_a_sequence_gap_or_a_bad_patch_is_resynced(server, browsers):
     assert_no_console_errors(browsers)
 
 
+def test_a_finished_game_shows_the_winner_and_refusals_in_words(server, browsers):
+    game = server.create_game(home="Pumas", away="Lynx", rules={"preset": "custom", "targetScore": 3, "winBy": 1})
+    gid = game["id"]
+    scorer, spectator, display = browsers["scorer"], browsers["spectator"], browsers["display"]
+    open_scorer(scorer, server.base, gid, game["scorerToken"])
+    open_spectator(spectator, server.base, gid)
+    open_display(display, server.base, gid)
+    click_move(scorer, "home-0", "twoPoints")
+    click_move(scorer, "home-1", "twoPoints")
+    wait_until(lambda: spectator.find_element(By.ID, "finished").is_displayed(), 2, what="the finished banner")
+    assert "Pumas win" in text(spectator, "#finished")
+    status_text = lambda: display.find_element(By.ID, "status").get_attribute("textContent")  # noqa: E731 (shown in capitals)
+    wait_until(lambda: "Pumas win" in status_text(), 2, what="the display's final line")
+    assert display.find_element(By.ID, "board").get_attribute("data-winner") == "home"
+    wait_until(lambda: scorer.find_element(By.ID, "finished").is_displayed(), 2)
+    # A move after the end: refused, and said in words.
+    click_move(scorer, "away-0", "onePoint")
+    wait_until(lambda: scorer.find_element(By.ID, "error").is_displayed(), 5, what="the refusal")
+    assert "game is over" in text(scorer, "#error-text")
+    assert pending_count(scorer) == 0
+    # Undo reopens the game everywhere.
+    scorer.find_element(By.ID, "undo-button").click()
+    wait_until(lambda: not spectator.find_element(By.ID, "finished").is_displayed(), 2, what="the game reopened")
+    assert_page_matches_server(display, server, gid)
+    assert status_text() == "" and text(spectator, "#home-score") == "2"
+    assert_no_console_errors(browsers)
+
+
 def test_d_no_console_errors_on_any_page(server, browsers):
     game = server.create_game(home="Rockets", away="Suns")
     gid = game["id"]
@@ -291,6 +319,12 @@ def test_d_no_console_errors_on_any_page(server, browsers):
         driver.get(server.base + path)
         if "id=" in path or path == "/":
             wait_live(driver)
+        if path.startswith("/display.html?id="):
+            # No cursor and nothing to press; transparent really is.
+            assert driver.execute_script("return getComputedStyle(document.body).cursor") == "none"
+            assert driver.find_elements(By.CSS_SELECTOR, "button, input, a, select") == []
+            if "transparent" in path:
+                assert driver.execute_script("return getComputedStyle(document.body).backgroundColor") == "rgba(0, 0, 0, 0)"
         time.sleep(0.3)
         assert browsers.console_errors() == {}, path
     scorer = browsers["scorer"]
