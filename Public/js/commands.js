@@ -1,0 +1,113 @@
+// The scorer's outbox: every command gets a client id (CID) when the button is pressed, stays in localStorage
+// until the server answers it, and is re-sent with the same CID after a drop or a reload. The server answers a CID
+// it has seen with the original answer and applies nothing twice (docs/protocol.md, "Commands"), so resending is
+// always safe and nothing is lost.
+
+/** Makes a CID: 1–64 characters from A-Z a-z 0-9 - _ . : (docs/protocol.md). crypto.getRandomValues works on plain
+ * http pages too, where crypto.randomUUID does not. */
+export function makeCommandID() {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  const random = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `w${Date.now().toString(36)}-${random}`;
+}
+
+/** The moves a player can make, in the tutorial's order: wire name, button label, PLAYER count member, words. */
+export const MOVES = [
+  { move: "onePoint", label: "1PT", count: "onePointMoveCount", words: "one point" },
+  { move: "twoPoints", label: "2PT", count: "twoPointMoveCount", words: "two points" },
+  { move: "assist", label: "AST", count: "assistMoveCount", words: "assist" },
+  { move: "rebound", label: "REB", count: "reboundMoveCount", words: "rebound" },
+  { move: "foul", label: "FOUL", count: "foulMoveCount", words: "foul" },
+];
+
+/** Plain words for each error code (docs/protocol.md, the error table); the server's own sentence is the fallback. */
+const ERROR_WORDS = {
+  game_finished: "The game is over, so moves and clock starts are refused. Undo the winning basket to reopen it.",
+  unknown_player: "That player is not in this game.",
+  nothing_to_undo: "There is no move left to undo.",
+  clock_running: "The clock is already running.",
+  clock_stopped: "The clock is already stopped.",
+  command_id_reused: "The server saw this command's id before, for a different command; it was not applied.",
+  unknown_game: "This game does not exist on the server.",
+  game_archived: "This game is archived and takes no more commands.",
+  rate_limited: "Too many commands at once: the server asked to slow down.",
+  unavailable: "The server cannot save commands right now.",
+  read_only: "This connection cannot score.",
+  unauthorized: "The scorer token was refused.",
+};
+
+export function errorInWords(error) {
+  const words = ERROR_WORDS[error.code];
+  if (words) return words;
+  if (error.code === "bad_json" || error.code === "bad_command") {
+    return `The server did not understand a command from this page (${error.message ?? error.code}). Reload the page.`;
+  }
+  return error.message || `The server refused the command (${error.code}).`;
+}
+
+/** Describes a command for the pending list. */
+export function describeCommand(command, state) {
+  if (command.type === "clock") return command.action === "start" ? "Start the clock" : "Pause the clock";
+  if (command.type === "undo") return "Undo the last move";
+  if (command.type === "move") {
+    const players = [...(state?.homePlayers ?? []), ...(state?.awayPlayers ?? [])];
+    const name = players.find((p) => p.id === command.player)?.playerName ?? command.player;
+    const move = MOVES.find((m) => m.move === command.move);
+    return `${name}: ${move ? move.words : command.move}`;
+  }
+  return command.type;
+}
+
+export class CommandQueue {
+  /** @param {string} gameID  @param {Storage} storage  localStorage, so a reload keeps unanswered commands */
+  constructor(gameID, storage = localStorage) {
+    this.key = `courtside.outbox.${gameID}`;
+    this.storage = storage;
+    this.items = this.load();
+  }
+
+  load() {
+    try {
+      const items = JSON.parse(this.storage.getItem(this.key) ?? "[]");
+      return Array.isArray(items) ? items.filter((i) => i && typeof i.command?.id === "string") : [];
+    } catch {
+      return [];
+    }
+  }
+
+  save() {
+    try {
+      if (this.items.length === 0) this.storage.removeItem(this.key);
+      else this.storage.setItem(this.key, JSON.stringify(this.items));
+    } catch {
+      // Storage full or disabled: the queue still works for this page's life.
+    }
+  }
+
+  /** Adds a command (without an id) and returns it with its new CID. Saved before it is sent. */
+  add(command) {
+    const withID = { ...command, id: makeCommandID() };
+    this.items.push({ command: withID, queuedAt: Date.now() });
+    this.save();
+    return withID;
+  }
+
+  /** Removes the command with this CID (answered); returns it, or null when it was not ours. */
+  settle(id) {
+    const index = this.items.findIndex((i) => i.command.id === id);
+    if (index < 0) return null;
+    const [item] = this.items.splice(index, 1);
+    this.save();
+    return item.command;
+  }
+
+  /** Picks up commands another tab of the same game added or settled. */
+  reload() {
+    this.items = this.load();
+  }
+
+  get pending() {
+    return this.items.map((i) => i.command);
+  }
+}

@@ -1,0 +1,104 @@
+// What the spectator page, the scorer panel and the venue display share: following one game's document and
+// animating its clock. Each page supplies its own render function; this module keeps the rules of the stream
+// (connection.js) and of the clock (clock.js) in one place.
+
+import { DocumentStream } from "./connection.js";
+import { ServerClock, clockReading, formatClock, learnFromPatch } from "./clock.js";
+import { showConnection, announce } from "./ui.js";
+
+/** The team that won, in words, or null. */
+export function winnerWords(state) {
+  if (!state?.isFinished) return null;
+  if (state.winner === "home") return `${state.homeTeam} win`;
+  if (state.winner === "away") return `${state.awayTeam} win`;
+  return "Final";
+}
+
+/** The clock's state in words. */
+export function clockStateWords(state) {
+  if (state.isFinished) return "Final";
+  if (state.clock?.running) return "Running";
+  return state.clock?.elapsedMs > 0 ? "Paused" : "Not started";
+}
+
+/** The rules in one short line. */
+export function rulesWords(rules) {
+  if (!rules) return "";
+  const names = { pickup: "Pickup", fiba3x3: "FIBA 3x3", custom: "Custom" };
+  const parts = [names[rules.preset] ?? rules.preset, `first to ${rules.targetScore}`];
+  if (rules.winBy > 1) parts.push(`win by ${rules.winBy}`);
+  if (rules.timeLimitMs) parts.push(`${formatClock(rules.timeLimitMs).replace(/\.0$/, "")} game`);
+  return parts.join(" · ");
+}
+
+/**
+ * Follows a game: calls render(state, info) on every change, keeps [data-clock] elements ticking in tenths and
+ * the connection badge current.
+ * @returns {{stream: DocumentStream, clock: ServerClock}}
+ */
+export function followGame({ gameID, path, resume = true, forever = false, render, root = document, connectionNode, announcer, onMessage, onOpen, onClose, onStatus, onMissing, maxDelayMs }) {
+  const serverClock = new ServerClock();
+  let current = null;
+  let lastScore = null;
+  // The server sends a tick (a patch of /time alone) every second while the clock runs; once ticks have been seen,
+  // silence while the clock runs means a dead socket. A server that does not tick is not taken for dead.
+  let ticksSeen = false;
+  const clockNodes = () => root.querySelectorAll("[data-clock]");
+
+  function tick() {
+    if (current) {
+      const text = formatClock(clockReading(current.clock, current.rules?.timeLimitMs ?? null, serverClock.now()));
+      for (const node of clockNodes()) if (node.textContent !== text) node.textContent = text;
+    }
+    requestAnimationFrame(tick);
+  }
+  requestAnimationFrame(tick);
+
+  const stream = new DocumentStream({
+    path,
+    resume,
+    maxDelayMs,
+    onState(state, info) {
+      if (info.snapshot) serverClock.guessFrom(state.clock, state.time, info.arrival);
+      else {
+        learnFromPatch(serverClock, info.ops, state, info.arrival);
+        if (info.ops.length === 1 && info.ops[0].path === "/time") ticksSeen = true;
+      }
+      current = state;
+      document.documentElement.dataset.seq = String(info.seq);
+      render(state, info);
+      const score = `${state.homeTeam} ${state.homeScore}, ${state.awayTeam} ${state.awayScore}`;
+      if (lastScore !== null && score !== lastScore) {
+        announce(announcer, state.isFinished ? `${score}. ${winnerWords(state)}.` : score);
+      }
+      lastScore = score;
+    },
+    onStatus(status) {
+      if (connectionNode) showConnection(connectionNode, status);
+      document.documentElement.dataset.connection = status.state;
+      onStatus?.(status);
+      if (status.state === "reconnecting" && current === null && !checkedExistence && gameID) checkExistence();
+    },
+    onMessage,
+    onOpen,
+    onClose,
+    expectTraffic: () => ticksSeen && !!current?.clock?.running && !current.isFinished,
+  });
+  // A socket that never opened may mean a mistyped link: ask once whether the game exists, and say so plainly.
+  let checkedExistence = false;
+  async function checkExistence() {
+    checkedExistence = true;
+    try {
+      const response = await fetch(`/api/games/${encodeURIComponent(gameID)}`, { cache: "no-store" });
+      if (response.status !== 404) return;
+    } catch {
+      return; // the server is unreachable: keep trying
+    }
+    const words = `There is no game "${gameID}" on this server.`;
+    onMissing?.(words);
+    if (forever) return; // a venue display keeps trying: the link may be fixed on the server's side
+    stream.stop(words);
+  }
+
+  return { stream, clock: serverClock, get state() { return current; } };
+}

@@ -1,0 +1,154 @@
+// The lobby: the LOBBY document from /ws/games, and the form that creates a game (POST /api/games with the admin
+// token). Field errors are the server's creator view model's, shown under each field.
+import { DocumentStream } from "./connection.js";
+import { el, param, showConnection } from "./ui.js";
+
+const $ = (name) => document.getElementById(name);
+const ADMIN_TOKEN_KEY = "courtside.adminToken";
+
+function gameStatus(game) {
+  if (game.isFinished) {
+    const winner = game.winner === "home" ? game.homeTeam : game.winner === "away" ? game.awayTeam : null;
+    return { key: "final", text: winner ? `Final · ${winner} win` : "Final" };
+  }
+  return game.isLive ? { key: "live", text: "Live" } : { key: "scheduled", text: "Not started" };
+}
+
+function gameItem(game) {
+  const id = encodeURIComponent(game.id);
+  const status = gameStatus(game);
+  return el(
+    "li",
+    { class: "game-card", "data-game": game.id, "data-status": status.key },
+    el(
+      "a",
+      { class: "matchup", href: `game.html?id=${id}`, "aria-label": `${game.homeTeam} ${game.homeScore}, ${game.awayTeam} ${game.awayScore}, ${status.text}. Watch.` },
+      el("span", { class: "team home", text: game.homeTeam }),
+      el("span", { class: "score", text: `${game.homeScore} – ${game.awayScore}` }),
+      el("span", { class: "team away", text: game.awayTeam }),
+    ),
+    el("span", { class: `status ${status.key}`, text: status.text }),
+    el("nav", { class: "game-links", "aria-label": `Links for ${game.homeTeam} against ${game.awayTeam}` }, el("a", { href: `game.html?id=${id}`, text: "Watch" }), el("a", { href: `score.html?id=${id}`, text: "Score" }), el("a", { href: `display.html?id=${id}`, text: "Display" })),
+  );
+}
+
+function renderLobby(lobby) {
+  const games = Object.values(lobby?.games ?? {}).sort((a, b) => a.order - b.order);
+  $("games").replaceChildren(...games.map(gameItem));
+  $("no-games").hidden = games.length > 0;
+}
+
+const stream = new DocumentStream({
+  path: "/ws/games",
+  resume: false, // the lobby feed always starts with a snapshot (it is small)
+  onState: renderLobby,
+  onStatus: (status) => showConnection($("connection"), status),
+});
+stream.start();
+
+// The create form.
+const form = $("create-form");
+$("admin-token").value = sessionStorage.getItem(ADMIN_TOKEN_KEY) ?? "";
+$("preset").addEventListener("change", () => ($("custom-rules").hidden = $("preset").value !== "custom"));
+if (param("create") === "1") $("create-card").open = true;
+
+function clearErrors() {
+  for (const node of form.querySelectorAll("[data-error-for]")) node.textContent = "";
+  for (const node of form.querySelectorAll("[aria-invalid]")) node.removeAttribute("aria-invalid");
+  $("form-error").hidden = true;
+}
+
+function showFieldErrors(errors) {
+  let first = null;
+  const unplaced = [];
+  for (const [field, message] of Object.entries(errors)) {
+    const slot = form.querySelector(`[data-error-for="${CSS.escape(field)}"]`);
+    const input = form.querySelector(`[name="${CSS.escape(field)}"]`);
+    if (slot) {
+      slot.textContent = message;
+      slot.id ||= `error-${field.replace(/\W/g, "")}`;
+      input?.setAttribute("aria-invalid", "true");
+      input?.setAttribute("aria-describedby", slot.id);
+      first ??= input;
+    } else {
+      unplaced.push(message);
+    }
+  }
+  if (unplaced.length) showFormError(unplaced.join(" "));
+  first?.focus();
+}
+
+function showFormError(text) {
+  $("form-error").textContent = text;
+  $("form-error").hidden = false;
+}
+
+function requestBody() {
+  const value = (name) => form.elements[name].value.trim();
+  const body = {
+    homeTeam: value("homeTeam"),
+    homePlayers: [0, 1, 2].map((i) => value(`homePlayers[${i}]`)),
+    awayTeam: value("awayTeam"),
+    awayPlayers: [0, 1, 2].map((i) => value(`awayPlayers[${i}]`)),
+    rules: { preset: value("preset") },
+  };
+  if (body.rules.preset === "custom") {
+    body.rules.targetScore = Number(value("targetScore"));
+    body.rules.winBy = Number(value("winBy") || "1");
+    if (value("timeLimit") !== "") body.rules.timeLimitMs = Math.round(Number(value("timeLimit")) * 60000);
+  }
+  return body;
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearErrors();
+  const adminToken = $("admin-token").value.trim();
+  if (!adminToken) {
+    showFormError("Enter the admin token.");
+    $("admin-token").focus();
+    return;
+  }
+  sessionStorage.setItem(ADMIN_TOKEN_KEY, adminToken);
+  $("create-button").disabled = true;
+  try {
+    const response = await fetch("/api/games", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${adminToken}` },
+      body: JSON.stringify(requestBody()),
+    });
+    const answer = await response.json().catch(() => null);
+    if (response.status === 201 && answer?.id) {
+      created(answer);
+    } else if (response.status === 400 && answer && typeof answer === "object") {
+      // The creator view model's errors per field: under "fields" in the server's error answer (or "errors", or the
+      // body itself when it is just the field map, as in docs/protocol.md's example).
+      const errors = [answer.fields, answer.errors].find((e) => e && typeof e === "object") ?? (answer.type ? {} : answer);
+      const fields = Object.fromEntries(Object.entries(errors).filter(([, m]) => typeof m === "string"));
+      if (Object.keys(fields).length) showFieldErrors(fields);
+      else showFormError(answer.message ?? "The server refused the game.");
+    } else if (response.status === 401 || response.status === 403) {
+      showFormError("The admin token was refused.");
+    } else {
+      showFormError(answer?.message ?? `The server answered ${response.status}.`);
+    }
+  } catch {
+    showFormError("The server could not be reached. Try again when the connection is back.");
+  } finally {
+    $("create-button").disabled = false;
+  }
+});
+
+function created(answer) {
+  const id = encodeURIComponent(answer.id);
+  // The scorer page of this tab can use the token without asking for it again.
+  if (answer.scorerToken) sessionStorage.setItem(`courtside.token.${answer.id}`, answer.scorerToken);
+  $("created-token").textContent = answer.scorerToken ?? "";
+  $("created-watch").href = answer.links?.spectator ?? `game.html?id=${id}`;
+  $("created-score").href = answer.links?.scorer ?? `score.html?id=${id}`;
+  $("created-display").href = answer.links?.display ?? `display.html?id=${id}`;
+  $("created").hidden = false;
+  form.reset();
+  $("admin-token").value = sessionStorage.getItem(ADMIN_TOKEN_KEY) ?? "";
+  $("custom-rules").hidden = true;
+}

@@ -1,0 +1,265 @@
+// The scorer panel: the tutorial's editor on the web. It renders the server's STATE and sends commands; it never
+// changes the score itself. Commands wait in the outbox (commands.js) until the server answers them.
+import { followGame, winnerWords, rulesWords } from "./game-view.js";
+import { CommandQueue, MOVES, describeCommand, errorInWords } from "./commands.js";
+import { bindAll, el, param, setText } from "./ui.js";
+
+const id = param("id");
+const $ = (name) => document.getElementById(name);
+const tokenKey = `courtside.token.${id}`;
+
+/** Messages sent after auth before the server's snapshot arrives would race the authentication; wait this long
+ * for the snapshot at most, then flush anyway. */
+const FLUSH_FALLBACK_MS = 2000;
+
+let game = null;
+let queue = null;
+let ready = false; // authenticated and holding the server's document: commands may go out
+let flushTimer = null;
+let builtFor = null;
+let state = null;
+let acceptedThisSocket = false; // the server sent this socket a document: the token was accepted
+
+function token() {
+  return sessionStorage.getItem(tokenKey);
+}
+
+function showError(text) {
+  $("error-text").textContent = text;
+  $("error").hidden = false;
+}
+
+function buildPlayers(s) {
+  const key = JSON.stringify([s.homePlayers.map((p) => p.id), s.awayPlayers.map((p) => p.id)]);
+  if (builtFor === key) return;
+  builtFor = key;
+  $("players").replaceChildren(
+    ...["home", "away"].map((side) =>
+      el(
+        "div",
+        { class: `team-players ${side}` },
+        el("h2", { "data-bind": `${side}Team` }),
+        ...s[`${side}Players`].map((player, i) =>
+          el(
+            "article",
+            { class: "player", "data-player": player.id },
+            el("h3", {}, el("span", { class: "player-name", "data-bind": `${side}Players.${i}.playerName` }), el("span", { class: "player-points" }, el("span", { "data-bind": `${side}Players.${i}.points`, "data-flash": true }), " pts")),
+            el(
+              "div",
+              { class: "moves" },
+              ...MOVES.map((m) =>
+                el(
+                  "button",
+                  { type: "button", class: "move", "data-move": m.move, "data-player": player.id, onclick: () => send({ type: "move", player: player.id, move: m.move }) },
+                  el("span", { class: "move-label", text: m.label }),
+                  el("span", { class: "move-count", "data-bind": `${side}Players.${i}.${m.count}`, "data-flash": true }),
+                  el("span", { class: "move-pending", "aria-hidden": "true" }),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function render(s) {
+  state = s;
+  document.title = `Scoring ${s.homeTeam} ${s.homeScore} – ${s.awayScore} ${s.awayTeam} · Courtside`;
+  buildPlayers(s);
+  bindAll(document, s);
+  // Each move button says what it does and the count so far, for screen readers.
+  for (const button of document.querySelectorAll("button.move")) {
+    const player = [...s.homePlayers, ...s.awayPlayers].find((p) => p.id === button.dataset.player);
+    const move = MOVES.find((m) => m.move === button.dataset.move);
+    if (player && move) button.setAttribute("aria-label", `${move.words} for ${player.playerName} (${player[move.count]} so far)`);
+  }
+  const running = !!s.clock?.running;
+  const clockButton = $("clock-button");
+  clockButton.dataset.action = running ? "pause" : "start";
+  clockButton.textContent = running ? "Pause clock" : "Start clock";
+  clockButton.classList.toggle("running", running);
+  $("finished").hidden = !s.isFinished;
+  $("finished").textContent = s.isFinished ? `Final: ${winnerWords(s)} ${s.score}. Undo reopens the game.` : "";
+  $("panel").classList.toggle("is-finished", !!s.isFinished);
+  $("rules").textContent = rulesWords(s.rules);
+  renderOutbox();
+}
+
+function renderOutbox() {
+  const pending = queue.pending;
+  $("outbox").dataset.pending = String(pending.length);
+  const connected = game?.stream.isOpen && ready;
+  setText($("outbox-summary"), pending.length === 0 ? "All changes saved" : `${pending.length} waiting for the server${connected ? "…" : " (kept on this device, sent when the connection is back)"}`);
+  $("outbox-list").replaceChildren(...pending.map((c) => el("li", { "data-cid": c.id, text: describeCommand(c, state) })));
+  // A small count on each button that has moves waiting.
+  for (const button of document.querySelectorAll("button.move")) {
+    const n = pending.filter((c) => c.type === "move" && c.player === button.dataset.player && c.move === button.dataset.move).length;
+    button.querySelector(".move-pending").textContent = n > 0 ? `+${n}` : "";
+    button.classList.toggle("pending", n > 0);
+  }
+  // One clock command at a time: a second tap before the answer would only earn a "clock already running".
+  $("clock-button").disabled = pending.some((c) => c.type === "clock");
+}
+
+/** A button press: into the outbox first (so a reload keeps it), then onto the wire if the wire is up. */
+function send(command) {
+  const withID = queue.add(command);
+  if (ready) game.stream.send(withID);
+  renderOutbox();
+}
+
+/** Commands sent at once when the outbox is flushed, and then per pacing step: under the server's default
+ * limits (a burst of 100, then 50 a second) so a long offline queue is not refused as a flood. */
+const FLUSH_BURST = 80;
+const FLUSH_STEP = 20;
+const FLUSH_STEP_MS = 500;
+/** Answers that say "not now" rather than "no": the command stays in the outbox and goes again later. */
+const RETRY_LATER_MS = { rate_limited: 1500, unavailable: 3000 };
+
+let pacingTimer = null;
+
+/** Sends every pending command (again), oldest first, paced. Re-sending one in flight is harmless: same CID. */
+function sendPending() {
+  clearTimeout(pacingTimer);
+  const commands = queue.pending;
+  let index = 0;
+  const step = (count) => {
+    if (!ready) return;
+    for (const end = Math.min(commands.length, index + count); index < end; index++) {
+      // Answered meanwhile (by this socket or another tab): skip.
+      if (queue.pending.some((c) => c.id === commands[index].id)) game.stream.send(commands[index]);
+    }
+    if (index < commands.length) pacingTimer = setTimeout(() => step(FLUSH_STEP), FLUSH_STEP_MS);
+  };
+  step(FLUSH_BURST);
+}
+
+function flush() {
+  clearTimeout(flushTimer);
+  if (ready || !game.stream.isOpen) return;
+  ready = true;
+  queue.reload();
+  sendPending();
+  renderOutbox();
+}
+
+let retryTimer = null;
+function retryLater(ms) {
+  if (retryTimer !== null) return;
+  retryTimer = setTimeout(() => {
+    retryTimer = null;
+    if (ready) sendPending();
+  }, ms);
+}
+
+function onMessage(message) {
+  if (message.type === "authenticated") {
+    acceptedThisSocket = true;
+    flush();
+    return;
+  }
+  if (message.type === "error" && message.code in RETRY_LATER_MS) {
+    // Kept in the outbox; said once, in words, and tried again shortly.
+    showError(`${errorInWords(message)} Waiting commands will be sent again shortly.`);
+    retryLater(RETRY_LATER_MS[message.code]);
+    return;
+  }
+  if (message.type === "error" && message.code === "not_authenticated") {
+    game.stream.reconnectNow(); // authenticate again; the outbox goes out after that
+    return;
+  }
+  if (message.type === "ack" || message.type === "error") {
+    const command = message.id === null || message.id === undefined ? null : queue.settle(message.id);
+    if (message.type === "error") {
+      if (command || message.id === null) showError(errorInWords(message));
+      if (message.code === "unauthorized" || message.code === "auth_failed") askForToken(errorInWords(message));
+    }
+    renderOutbox();
+  }
+}
+
+function askForToken(why) {
+  sessionStorage.removeItem(tokenKey);
+  game?.stream.stop("Waiting for the scorer token");
+  ready = false;
+  $("panel").hidden = true;
+  $("token-form").hidden = false;
+  $("token-error").textContent = why ?? "";
+  $("token").focus();
+}
+
+function connect() {
+  $("token-form").hidden = true;
+  $("panel").hidden = false;
+  if (!game) {
+    game = followGame({
+      gameID: id,
+      onMissing(words) {
+        $("notice").hidden = false;
+        $("notice").replaceChildren(words, " ", el("a", { href: "./", text: "See the games in the lobby." }));
+      },
+      path: `/ws/games/${encodeURIComponent(id)}/scorer`,
+      resume: false, // the scorer socket always starts with a snapshot after authentication
+      render(s) {
+        acceptedThisSocket = true;
+        render(s);
+        flush();
+      },
+      connectionNode: $("connection"),
+      announcer: $("announcer"),
+      onOpen(stream) {
+        ready = false;
+        acceptedThisSocket = false;
+        stream.send({ type: "auth", token: token() });
+        flushTimer = setTimeout(flush, FLUSH_FALLBACK_MS);
+      },
+      onClose(event) {
+        clearTimeout(flushTimer);
+        ready = false;
+        renderOutbox();
+        // 1008 (policy violation) before the server accepted us: the token was refused.
+        if (event.code === 1008 && !acceptedThisSocket) {
+          askForToken(`The server refused this token${event.reason ? `: ${event.reason}` : ""}.`);
+          return false;
+        }
+        return true;
+      },
+      onMessage,
+    });
+    window.courtside = game;
+  }
+  game.stream.start();
+}
+
+if (!id) {
+  $("notice").hidden = false;
+  $("notice").append("No game chosen. ", el("a", { href: "./", text: "Pick one in the lobby." }));
+} else {
+  queue = new CommandQueue(id);
+  window.courtsideOutbox = queue;
+  $("watch-link").href = `game.html?id=${encodeURIComponent(id)}`;
+  $("display-link").href = `display.html?id=${encodeURIComponent(id)}`;
+  $("clock-button").addEventListener("click", (event) => send({ type: "clock", action: event.currentTarget.dataset.action }));
+  $("undo-button").addEventListener("click", () => send({ type: "undo" }));
+  $("error-dismiss").addEventListener("click", () => ($("error").hidden = true));
+  $("forget-token").addEventListener("click", () => askForToken(""));
+  $("token-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const value = $("token").value.trim();
+    if (!value) return;
+    sessionStorage.setItem(tokenKey, value);
+    $("token").value = "";
+    connect();
+  });
+  // Another tab of this game changed the outbox.
+  addEventListener("storage", (event) => {
+    if (event.key === queue.key) {
+      queue.reload();
+      renderOutbox();
+    }
+  });
+  if (token()) connect();
+  else askForToken("");
+}
