@@ -16,6 +16,8 @@ final class HTTPConnectionHandler: ConnectionHandler {
         case request
         /// Between requests on a kept-alive connection.
         case keepAlive
+        /// A `Route.deferred` answer is pending; reading is paused until it is written.
+        case awaitingResponse
         /// The connection now belongs to a WebSocket or an event stream, or is closing.
         case handedOver
     }
@@ -78,7 +80,9 @@ final class HTTPConnectionHandler: ConnectionHandler {
 
     func connectionShouldShutDown(_ connection: Connection, context: LoopContext) {
         guard phase != .handedOver else { return }
-        if phase == .keepAlive || phase == .tlsHandshake || (phase == .request && parser.isIdle) {
+        if phase == .awaitingResponse {
+            closeAfterResponse = true
+        } else if phase == .keepAlive || phase == .tlsHandshake || (phase == .request && parser.isIdle) {
             finish()
             connection.closeAfterFlush()
         } else {
@@ -154,7 +158,33 @@ final class HTTPConnectionHandler: ConnectionHandler {
             upgrade(request, to: handler)
         case .eventStream(let handler):
             startEventStream(request, handler: handler)
+        case .deferred(let start):
+            respondLater(to: request.head, keepAlive: keepAlive, start: start)
         }
+    }
+
+    /// Pauses the connection until the application answers; an answer given synchronously inside `start` is
+    /// written at once and the caller's parsing loop goes on.
+    private func respondLater(
+        to head: HTTPRequestHead, keepAlive: Bool, start: (@escaping (HTTPResponse) -> Void) -> Void
+    ) {
+        phase = .awaitingResponse
+        cancelTimer()
+        connection.pauseReading()
+        var starting = true
+        start { [self] response in
+            context.loop.assertInEventLoop()
+            guard phase == .awaitingResponse, connection.isOpen else { return }
+            phase = .request
+            deadline = context.now + configuration.requestTimeout
+            connection.resumeReading()
+            let stayOpen = keepAlive && !closeAfterResponse && !state.isShuttingDown
+            respond(response, to: head, keepAlive: stayOpen)
+            if !starting && stayOpen {
+                processRequests()
+            }
+        }
+        starting = false
     }
 
     /// Writes a response; without keep-alive the connection closes once it is flushed.
@@ -230,6 +260,8 @@ final class HTTPConnectionHandler: ConnectionHandler {
         switch phase {
         case .request where !parser.isIdle:
             respond(.text(.requestTimeout, "408 Request Timeout\n"), to: nil, keepAlive: false)
+        case .awaitingResponse:
+            break  // the application answers; no request deadline runs meanwhile
         case .request, .keepAlive, .tlsHandshake, .handedOver:
             finish()
             connection.closeAfterFlush()
