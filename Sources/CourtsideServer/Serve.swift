@@ -15,8 +15,35 @@ enum Serve {
         } catch {
             return fail("\(error)", logger)
         }
-        _ = token
-        return fail("the server is not built yet", logger)
+        let application: CourtsideApplication
+        do throws(ApplicationError) {
+            application = try CourtsideApplication(configuration: configuration, adminToken: token, logger: logger)
+        } catch {
+            return fail("\(error)", logger)
+        }
+        say("Courtside is serving on \(application.url)")
+
+        var demo: DemoRunner?
+        if configuration.demo {
+            let base = application.url
+            demo = DemoRunner(
+                host: application, logger: logger,
+                onGameCreated: { game in
+                    say("Demo game \(game.id.rawValue): watch it at \(link(game.spectatorLink, from: base))")
+                })
+            demo?.start()
+        }
+
+        application.runUntilSignal()
+        demo?.stop()
+        return 0
+    }
+
+    /// `link` (a path such as `/game.html?id=g1`, or already absolute) against the server's URL.
+    static func link(_ link: String, from base: String) -> String {
+        if link.hasPrefix("http://") || link.hasPrefix("https://") { return link }
+        let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
+        return trimmed + (link.hasPrefix("/") ? link : "/" + link)
     }
 
     /// A line for the person who started the server, on standard output, flushed at once (a parent reading a pipe

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The built `courtside` executable (the test bundle sits in the same build directory).
-private var courtsideBinary: String {
+var courtsideBinaryPath: String {
     let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
     var url = URL(fileURLWithPath: exe).deletingLastPathComponent()
     while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("courtside").path) {
@@ -21,7 +21,7 @@ struct ProcessOutcome {
 /// Runs `courtside` with `arguments` and `environment` (added to an empty one) and waits up to 20 s.
 func runCourtside(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessOutcome {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: courtsideBinary)
+    process.executableURL = URL(fileURLWithPath: courtsideBinaryPath)
     process.arguments = arguments
     process.environment = environment
     let output = Pipe()

@@ -95,14 +95,16 @@ final class ApplicationCore: Sendable {
     /// Installs a game's owner on its loop and publishes its handle (the owner is in place before any task that
     /// finds the handle reaches the loop).
     @discardableResult
-    func install(game: Game, seq: Int, now: Timestamp, restored: Bool, digest: [UInt8], isArchived: Bool)
-        -> GameHandle
-    {
+    func install(
+        game: Game, seq: Int, now: Timestamp, restored: Bool, restoredAcks: [CommandID: Int] = [:], digest: [UInt8],
+        isArchived: Bool
+    ) -> GameHandle {
         let handle = registry.makeHandle(id: game.id, scorerTokenSHA256: digest)
         let services = self.services
         handle.install { context in
             GameOwner(
-                game: game, seq: seq, now: now, restored: restored, scorerTokenSHA256: digest,
+                game: game, seq: seq, now: now, restored: restored, restoredAcks: restoredAcks,
+                scorerTokenSHA256: digest,
                 isArchived: isArchived, services: services, context: context)
         }
         registry.insert(handle)

@@ -180,8 +180,12 @@ public final class CourtsideApplication: Sendable {
                     pending.leave()
                 }
             }
+            var acks: [CommandID: Int] = [:]
+            for journaled in journaled.events {
+                if let commandID = journaled.event.commandID { acks[commandID] = journaled.presentationSequence }
+            }
             core.install(
-                game: game, seq: seq, now: restoredInstant(of: journaled), restored: true,
+                game: game, seq: seq, now: restoredInstant(of: journaled), restored: true, restoredAcks: acks,
                 digest: journaled.record.scorerTokenSHA256, isArchived: journaled.isArchived)
         }
         pending.wait()

@@ -43,6 +43,9 @@ final class GameOwner {
     private var waitingCommands: [CommandRequest] = []
     private var tickTimer: TimerID?
     private var tickDeadline: Timestamp?
+    /// The ack `seq` of every command accepted before a restart (from the journal): the view model rebuilt from
+    /// the events knows those ids but not the numbers it answered them with.
+    private let restoredAcks: [CommandID: Int]
 
     private struct PendingReply {
         /// The reply may go once this many writes are durable.
@@ -54,10 +57,11 @@ final class GameOwner {
     /// An owner for `game` numbered from `seq`, showing the game as of `now`; `restored` when rebuilt from the
     /// journal (its document at `seq` is then re-derived, so resumes from `seq` get a snapshot).
     init(
-        game: Game, seq: Int, now: Timestamp, restored: Bool, scorerTokenSHA256: [UInt8], isArchived: Bool,
-        services: GameServices, context: LoopContext
+        game: Game, seq: Int, now: Timestamp, restored: Bool, restoredAcks: [CommandID: Int] = [:],
+        scorerTokenSHA256: [UInt8], isArchived: Bool, services: GameServices, context: LoopContext
     ) {
         self.id = game.id
+        self.restoredAcks = restoredAcks
         self.context = context
         self.services = services
         self.scorerTokenSHA256 = scorerTokenSHA256
@@ -150,7 +154,10 @@ final class GameOwner {
     private func apply(_ request: CommandRequest) {
         let before = presenter.seq
         collectedEvents = []
-        let reply = presenter.handle(commandBytes: request.bytes, now: services.clock())
+        var reply = presenter.handle(commandBytes: request.bytes, now: services.clock())
+        if case .accepted(let commandID, _) = reply, let original = restoredAcks[commandID] {
+            reply = .accepted(id: commandID, seq: original)
+        }
         journalBatch(before: before)
         pendingReplies.append(PendingReply(afterWrites: submittedWrites, reply: reply, request: request))
         releaseReplies()
