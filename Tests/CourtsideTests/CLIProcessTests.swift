@@ -12,14 +12,14 @@ var courtsideBinaryPath: String {
 }
 
 /// What a finished `courtside` run printed and returned.
-struct ProcessOutcome {
+private struct ProcessOutcome {
     var status: Int32
     var standardOutput: String
     var standardError: String
 }
 
 /// Runs `courtside` with `arguments` and `environment` (added to an empty one) and waits up to 20 s.
-func runCourtside(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessOutcome {
+private func runCourtside(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessOutcome {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: courtsideBinaryPath)
     process.arguments = arguments

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A `courtside serve` process with its output in files, so the test can read while it runs.
-final class ServeProcess {
+private final class ServeProcess {
     let process = Process()
     let outputPath: String
     let errorPath: String
@@ -60,7 +60,7 @@ final class ServeProcess {
 }
 
 /// Starts `courtside serve` on a free port: tries random high ports until one binds (another test may hold one).
-func startServe(_ arguments: [String]) throws -> (ServeProcess, port: Int) {
+private func startServe(_ arguments: [String]) throws -> (ServeProcess, port: Int) {
     for _ in 0..<8 {
         let port = Int.random(in: 20000..<60000)
         let server = try ServeProcess(arguments + ["--port", "\(port)", "--host", "127.0.0.1"])
@@ -75,7 +75,7 @@ func startServe(_ arguments: [String]) throws -> (ServeProcess, port: Int) {
 }
 
 /// The body of `GET path` from 127.0.0.1:`port` (HTTP/1.0, so the server closes after the answer), or nil.
-func httpGet(port: Int, path: String) -> String? {
+private func httpGet(port: Int, path: String) -> String? {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
@@ -113,7 +113,7 @@ func httpGet(port: Int, path: String) -> String? {
 struct CLIServeProcessTests {
     @Test("serve --demo prints the token once, the URL and the demo game, plays it, and stops with 0 on SIGTERM")
     func demo() throws {
-        let data = TemporaryDirectory()
+        let data = CLITemporaryDirectory()
         defer { data.cleanUp() }
         let (first, port) = try startServe(["--demo", "--data", data.path])
         #expect(first.waitForOutput(containing: "Demo game"))
@@ -145,10 +145,10 @@ struct CLIServeProcessTests {
 
     @Test("a port in use exits 1, naming the port")
     func portInUse() throws {
-        let data = TemporaryDirectory()
+        let data = CLITemporaryDirectory()
         defer { data.cleanUp() }
         let (holder, port) = try startServe(["--data", data.path])
-        let other = TemporaryDirectory()
+        let other = CLITemporaryDirectory()
         defer { other.cleanUp() }
         let clash = try ServeProcess(["--data", other.path, "--port", "\(port)", "--host", "127.0.0.1"])
         #expect(clash.waitForExit() == 1)
@@ -158,7 +158,7 @@ struct CLIServeProcessTests {
 
     @Test("an unreadable certificate exits 1, naming the file")
     func badCertificate() throws {
-        let data = TemporaryDirectory()
+        let data = CLITemporaryDirectory()
         defer { data.cleanUp() }
         let missing = data.path + "-missing-cert.pem"
         let server = try ServeProcess([

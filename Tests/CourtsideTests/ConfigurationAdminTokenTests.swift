@@ -4,7 +4,7 @@ import Testing
 @testable import Courtside
 
 /// A fresh directory path under the temporary directory (not created), removed by `cleanUp`.
-struct TemporaryDirectory {
+struct CLITemporaryDirectory {
     let path: String
 
     init() {
@@ -25,7 +25,7 @@ private func mode(of path: String) throws -> Int {
 struct ConfigurationAdminTokenTests {
     @Test("a first start generates a URL-safe token of 256 bits, stores it with mode 0600 in a new 0700 directory")
     func generates() throws {
-        let directory = TemporaryDirectory()
+        let directory = CLITemporaryDirectory()
         defer { directory.cleanUp() }
         let data = directory.path + "/nested/data"
         let (token, origin) = try AdminTokenFile.resolve(configured: nil, dataDirectory: data)
@@ -40,7 +40,7 @@ struct ConfigurationAdminTokenTests {
 
     @Test("later starts read the stored token and report it as loaded, so it is not printed again")
     func reuses() throws {
-        let directory = TemporaryDirectory()
+        let directory = CLITemporaryDirectory()
         defer { directory.cleanUp() }
         let first = try AdminTokenFile.resolve(configured: nil, dataDirectory: directory.path)
         let second = try AdminTokenFile.resolve(configured: nil, dataDirectory: directory.path)
@@ -50,8 +50,8 @@ struct ConfigurationAdminTokenTests {
 
     @Test("two data directories get different tokens")
     func random() throws {
-        let one = TemporaryDirectory()
-        let two = TemporaryDirectory()
+        let one = CLITemporaryDirectory()
+        let two = CLITemporaryDirectory()
         defer {
             one.cleanUp()
             two.cleanUp()
@@ -63,7 +63,7 @@ struct ConfigurationAdminTokenTests {
 
     @Test("a configured token overrides the file and writes nothing")
     func override() throws {
-        let directory = TemporaryDirectory()
+        let directory = CLITemporaryDirectory()
         defer { directory.cleanUp() }
         let stored = try AdminTokenFile.resolve(configured: nil, dataDirectory: directory.path).token
         let given = "given-token-0123456789"
@@ -72,14 +72,14 @@ struct ConfigurationAdminTokenTests {
         #expect(resolved.origin == .configured)
         #expect(try AdminTokenFile.resolve(configured: nil, dataDirectory: directory.path).token == stored)
 
-        let untouched = TemporaryDirectory()
+        let untouched = CLITemporaryDirectory()
         _ = try AdminTokenFile.resolve(configured: given, dataDirectory: untouched.path)
         #expect(!FileManager.default.fileExists(atPath: untouched.path))
     }
 
     @Test("a hand-written token file is trimmed; a group-readable one is flagged")
     func handWritten() throws {
-        let directory = TemporaryDirectory()
+        let directory = CLITemporaryDirectory()
         defer { directory.cleanUp() }
         try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
         let file = directory.path + "/admin-token"
@@ -92,7 +92,7 @@ struct ConfigurationAdminTokenTests {
 
     @Test("an empty or unusable token file is an error naming the file")
     func invalidFile() throws {
-        let directory = TemporaryDirectory()
+        let directory = CLITemporaryDirectory()
         defer { directory.cleanUp() }
         try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
         let file = directory.path + "/admin-token"
@@ -109,7 +109,7 @@ struct ConfigurationAdminTokenTests {
 
     @Test("a data directory that is a file is an error naming it")
     func dataIsAFile() throws {
-        let directory = TemporaryDirectory()
+        let directory = CLITemporaryDirectory()
         defer { directory.cleanUp() }
         try "x".write(toFile: directory.path, atomically: false, encoding: .utf8)
         #expect(
@@ -123,7 +123,7 @@ struct ConfigurationAdminTokenTests {
     @Test("an unwritable data directory is an error naming the token file")
     func unwritable() throws {
         guard getuid() != 0 else { return }  // root writes anywhere; the check below would be meaningless
-        let directory = TemporaryDirectory()
+        let directory = CLITemporaryDirectory()
         defer {
             try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
             directory.cleanUp()
@@ -157,7 +157,7 @@ struct ConfigurationAdminTokenTests {
 struct ConfigurationAdminTokenStartupTests {
     @Test("the token is printed on the start that generates it, and never again")
     func printedOnce() throws {
-        let directory = TemporaryDirectory()
+        let directory = CLITemporaryDirectory()
         defer { directory.cleanUp() }
         var printed: [String] = []
         let first = try AdminTokenFile.prepare(
@@ -174,7 +174,7 @@ struct ConfigurationAdminTokenStartupTests {
 
     @Test("a configured token is not printed, and the log never holds a token")
     func configuredNotPrinted() throws {
-        let directory = TemporaryDirectory()
+        let directory = CLITemporaryDirectory()
         defer { directory.cleanUp() }
         let capture = LogCapture()
         var printed: [String] = []
@@ -191,7 +191,7 @@ struct ConfigurationAdminTokenStartupTests {
 
     @Test("a token file others can read is logged as a warning")
     func warnsWhenReadable() throws {
-        let directory = TemporaryDirectory()
+        let directory = CLITemporaryDirectory()
         defer { directory.cleanUp() }
         _ = try AdminTokenFile.resolve(configured: nil, dataDirectory: directory.path)
         try FileManager.default.setAttributes(

@@ -64,14 +64,14 @@ public final class CourtsideApplication: Sendable {
         group = loops
         let metrics = ServerMetrics()
         self.metrics = metrics
-        let lobby = Self.startLobby(on: loops)
+        let lobby = Self.startLobby(on: loops, metrics: metrics)
         let registry = GameRegistry(loops: loops.loops)
         let failures = Mutex<ApplicationCore?>(nil)
         let limits = GameLimits(resumeWindow: configuration.resumeWindow)
         let services = GameServices(
             journal: journal, metrics: metrics, logger: logger, clock: clock, limits: limits,
             reportSummary: { summary in lobby.run { $0.upsert(summary) } },
-            reportFailure: { id in failures.withLock { $0?.gameFailed(id) } }, loops: loops.loops)
+            reportFailure: { id in failures.withLock { $0?.gameFailed(id) } }, group: loops)
         let core = ApplicationCore(
             configuration: configuration, adminToken: adminToken, registry: registry, lobby: lobby, services: services)
         failures.withLock { $0 = core }
@@ -144,13 +144,12 @@ public final class CourtsideApplication: Sendable {
 
     // MARK: Start-up and shutdown
 
-    private static func startLobby(on group: EventLoopGroup) -> LoopBound<LobbyOwner> {
+    private static func startLobby(on group: EventLoopGroup, metrics: ServerMetrics) -> LoopBound<LobbyOwner> {
         let loop = group.loops[0]
         let made = Mutex<LoopBound<LobbyOwner>?>(nil)
-        let loops = group.loops
         let done = DispatchSemaphore(value: 0)
         loop.execute { context in
-            made.withLock { $0 = LoopBound(LobbyOwner(context: context, loops: loops), loop: loop) }
+            made.withLock { $0 = LoopBound(LobbyOwner(context: context, group: group, metrics: metrics), loop: loop) }
             done.signal()
         }
         done.wait()
@@ -230,9 +229,12 @@ public final class CourtsideApplication: Sendable {
                 throw .tls(error)
             }
         }
+        // permessage-deflate on: a scoreboard patch compresses to a third with the shared context (docs/deflate.md).
         let serverConfiguration = HTTPServer.Configuration(
             host: configuration.host, port: configuration.port, threadCount: group.loops.count, tls: tls,
-            staticFiles: StaticFileServer(root: configuration.publicDirectory))
+            staticFiles: StaticFileServer(root: configuration.publicDirectory),
+            perMessageDeflate: PerMessageDeflateConfiguration(),
+            webSocketSendBudgetBytes: configuration.maxQueuedBytesPerConnection)
         do {
             return try HTTPServer(configuration: serverConfiguration, router: CourtsideRouter(core: core), group: group)
         } catch {

@@ -21,8 +21,6 @@ extension WireErrorCode {
     static let gameArchived = WireErrorCode(rawValue: "game_archived")
     /// A spectator (or lobby) socket sent something: these sockets are read-only.
     static let readOnly = WireErrorCode(rawValue: "read_only")
-    /// A scorer socket sent a command before authenticating, or something that is not text.
-    static let notAuthenticated = WireErrorCode(rawValue: "not_authenticated")
 }
 
 extension CommandReply {

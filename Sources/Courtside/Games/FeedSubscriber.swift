@@ -1,8 +1,8 @@
 import CourtsideNet
 import CourtsideViewModels
 
-/// One message of a game or lobby feed, encoded once for every subscriber on every loop: the presenter's JSON, its
-/// WebSocket text frame, and its server-sent event (`id: <seq>`, `data: <json>`).
+/// One message of a game or lobby document, encoded once however many subscribers take it: the presenter's JSON,
+/// its WebSocket text frame, and its server-sent event (`id: <seq>`, `data: <json>`).
 final class FeedMessage: Sendable {
     let message: PresentationMessage
     let frame: [UInt8]
@@ -15,12 +15,12 @@ final class FeedMessage: Sendable {
     }
 }
 
-/// Something on a loop that receives a feed's messages: a spectator, scorer or lobby socket, or an event stream.
+/// Something an owner can join to its document: a spectator, scorer or lobby socket, or an event stream.
 /// Called on the subscriber's loop only.
-protocol FeedSubscriber: AnyObject {
-    /// Whether the subscriber still wants messages (its connection is open).
-    var isOpen: Bool { get }
-    /// Queues `message`; returns false when the subscriber fell behind and must leave the feed (it then brings
-    /// itself back with a fresh snapshot, or closes).
-    func receive(_ message: FeedMessage) -> Bool
+protocol JoiningSubscriber: AnyObject {
+    /// Whether the subscriber is an event stream (the feed counts those before the join; see `GameFeed`).
+    var isEventStream: Bool { get }
+    /// Queues `catchUp` (a snapshot, or the patches it missed) and subscribes to `feed`, on its loop. Called in
+    /// order with the feed's publishes, so nothing is missed or repeated.
+    func join(catchUp: [FeedMessage], feed: GameFeed, context: LoopContext)
 }

@@ -1,67 +1,82 @@
 import CourtsideNet
 import CourtsideViewModels
+import Synchronization
 
 /// The fan-out of one document (a game, or the lobby) to its subscribers on every loop.
 ///
-/// Each message is encoded once (`FeedMessage`: JSON, WebSocket frame, SSE event) and the same immutable bytes are
-/// queued on every subscriber: no per-subscriber encoding, copy or lock. Subscribers live in a per-loop table
-/// (a `LoopContext` attachment), touched only on their loop.
+/// WebSockets subscribe to the core's `BroadcastChannel` (`.resync` policy): each patch is encoded once, and
+/// deflated once per agreed window, and the same immutable frames go to every subscriber with no per-subscriber
+/// copy, lock or hop. Event streams (SSE) cannot take WebSocket frames, so the feed fans out their encoded event
+/// the same way: one `execute` per loop carrying one shared array, walked by a loop-confined table.
 ///
-/// **Ordering guarantee** (the same as the core's `BroadcastChannel`, which this stands in for until it lands):
-/// `publish` is called on the owner's loop; it delivers synchronously to subscribers on that loop and through
-/// `execute` to the others. A loop runs tasks from one thread in submission order, so when the owner joins a
-/// subscriber by sending it a snapshot and subscribing it in one task submitted to the subscriber's loop (or
-/// synchronously on its own), every message published before the join is absent and every later one is present:
-/// no gap, no duplicate.
-///
-/// **Backpressure.** Each subscriber judges its own queue (`FeedSubscriber.receive` returns false past its budget)
-/// and is then removed; it brings itself back with a fresh snapshot once drained. A slow subscriber never blocks
-/// the owner or holds more than its budget plus one message.
+/// **Ordering guarantee** (the channel's, and the same for the event streams): `publish` is called on the owner's
+/// loop; it delivers synchronously to subscribers on that loop and through `execute` to the others. A loop runs
+/// tasks from one thread in submission order, so when the owner joins a subscriber by sending it a snapshot and
+/// subscribing it in one task submitted to the subscriber's loop (or synchronously on its own), every message
+/// published before the join is absent and every later one is present: no gap, no duplicate.
 final class GameFeed: Sendable {
+    let channel: BroadcastChannel
     private let loops: [EventLoop]
+    /// Event streams joined or joining: the owner counts one in before it submits the join, so a publish never
+    /// skips the loops while a stream's join task is in flight.
+    private let eventStreams = Atomic<Int>(0)
 
-    init(loops: [EventLoop]) {
-        self.loops = loops
+    init(group: EventLoopGroup, metrics: ServerMetrics) {
+        channel = BroadcastChannel(group: group, policy: .resync)
+        loops = group.loops
+        metrics.register(channel)
     }
 
     private var key: ObjectIdentifier { ObjectIdentifier(self) }
 
     /// Sends `message` to every current subscriber. Call on the owner's loop, whose context is `context`.
     func publish(_ message: PresentationMessage, context: LoopContext) {
-        let encoded = FeedMessage(message)
+        channel.publish(.text(message.text))
+        guard eventStreams.load(ordering: .acquiring) > 0 else { return }
+        let event = FeedMessage(message).event
         for loop in loops {
             if loop === context.loop {
-                Self.deliver(encoded, key: key, context: context)
+                Self.deliver(event, key: key, context: context)
             } else {
-                loop.execute { [key] context in Self.deliver(encoded, key: key, context: context) }
+                loop.execute { [key] context in Self.deliver(event, key: key, context: context) }
             }
         }
     }
 
-    /// Adds a subscriber on its own loop (`context` is that loop's). Messages published after the task that calls
-    /// this was submitted reach it.
-    func subscribe(_ subscriber: FeedSubscriber, context: LoopContext) {
-        guard subscriber.isOpen else { return }
-        context.attachment(for: key) { FeedLoopTable() }.subscribers[ObjectIdentifier(subscriber)] = subscriber
+    /// Counts an event stream in before its join task is submitted (see `eventStreams`).
+    func reserveEventStream() {
+        eventStreams.add(1, ordering: .acquiringAndReleasing)
     }
 
-    /// Removes a subscriber; on its own loop. Removing one that is not subscribed does nothing.
-    func unsubscribe(_ subscriber: FeedSubscriber, context: LoopContext) {
-        context.existingAttachment(for: key, as: FeedLoopTable.self)?.subscribers[ObjectIdentifier(subscriber)] = nil
+    /// Adds an event stream on its own loop (`context` is that loop's), after `reserveEventStream`.
+    func subscribe(_ stream: EventStreamSubscriber, context: LoopContext) {
+        context.attachment(for: key) { EventStreamTable() }.streams[ObjectIdentifier(stream)] = stream
     }
 
-    private static func deliver(_ message: FeedMessage, key: ObjectIdentifier, context: LoopContext) {
-        guard let table = context.existingAttachment(for: key, as: FeedLoopTable.self) else { return }
-        for (id, subscriber) in table.subscribers where !subscriber.isOpen || !subscriber.receive(message) {
-            table.subscribers[id] = nil
+    /// Removes an event stream (on its loop) and counts it out; also for a reserved stream that never joined.
+    func unsubscribe(_ stream: EventStreamSubscriber, context: LoopContext) {
+        context.existingAttachment(for: key, as: EventStreamTable.self)?.streams[ObjectIdentifier(stream)] = nil
+        eventStreams.subtract(1, ordering: .acquiringAndReleasing)
+    }
+
+    private static func deliver(_ event: [UInt8], key: ObjectIdentifier, context: LoopContext) {
+        guard let table = context.existingAttachment(for: key, as: EventStreamTable.self) else { return }
+        for stream in Array(table.streams.values) {
+            stream.receive(event: event)
         }
     }
 }
 
-/// One loop's subscribers of one feed. Loop-confined.
-final class FeedLoopTable {
-    var subscribers: [ObjectIdentifier: FeedSubscriber] = [:]
+/// A server-sent event stream subscribed to a feed. Called on its loop.
+protocol EventStreamSubscriber: AnyObject {
+    /// Queues one encoded event (or, past its budget, closes itself and leaves the feed).
+    func receive(event: [UInt8])
+}
+
+/// One loop's event streams of one feed. Loop-confined.
+final class EventStreamTable {
+    var streams: [ObjectIdentifier: EventStreamSubscriber] = [:]
 }
 
 @available(*, unavailable)
-extension FeedLoopTable: Sendable {}
+extension EventStreamTable: Sendable {}

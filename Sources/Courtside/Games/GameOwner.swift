@@ -69,7 +69,7 @@ final class GameOwner {
         let clock = services.clock
         viewModel = GameScoreboardEditorViewModel(game: game, now: now, clock: clock, revision: seq)
         presenter = GamePresenter(viewModel: viewModel)
-        feed = GameFeed(loops: services.loops)
+        feed = GameFeed(group: services.group, metrics: services.metrics)
         window = PatchWindow(capacity: services.limits.resumeWindow, firstOwnSeq: restored ? seq + 1 : seq)
         viewModel.recordedEvents.bind { [unowned self] events in
             collectedEvents.append(contentsOf: events)
@@ -92,29 +92,16 @@ final class GameOwner {
     /// Brings `subscriber` in without a gap: the patches after `since` when the window still has them (nothing when
     /// it is current), else a snapshot; then every later patch. Runs the join on the subscriber's loop, in order
     /// with this loop's publishes (see `GameFeed`).
-    func join(_ subscriber: LoopBound<any JoiningSubscriber>, since: Int?) {
-        let catchUp: [PresentationMessage] =
-            since.flatMap { window.messages(after: $0, current: presenter.seq) } ?? [presenter.snapshot()]
+    func join(_ subscriber: LoopBound<any JoiningSubscriber>, since: Int?, isEventStream: Bool) {
+        let catchUp = (since.flatMap { window.messages(after: $0, current: presenter.seq) } ?? [presenter.snapshot()])
+            .map(FeedMessage.init)
         let feed = self.feed
-        let encoded = catchUp.map(FeedMessage.init)
+        if isEventStream { feed.reserveEventStream() }
         if subscriber.loop === context.loop {
-            Self.completeJoin(subscriber.value, messages: encoded, feed: feed, context: context)
+            subscriber.value.join(catchUp: catchUp, feed: feed, context: context)
         } else {
-            subscriber.loop.execute { context in
-                Self.completeJoin(subscriber.value, messages: encoded, feed: feed, context: context)
-            }
+            subscriber.loop.execute { context in subscriber.value.join(catchUp: catchUp, feed: feed, context: context) }
         }
-    }
-
-    private static func completeJoin(
-        _ subscriber: any JoiningSubscriber, messages: [FeedMessage], feed: GameFeed, context: LoopContext
-    ) {
-        guard subscriber.isOpen else { return }
-        for message in messages where !subscriber.receive(message) {
-            return  // fell behind already: it asks again once drained
-        }
-        feed.subscribe(subscriber, context: context)
-        subscriber.didJoin(feed: feed)
     }
 
     // MARK: Commands
@@ -276,11 +263,6 @@ final class GameOwner {
         bindings.removeAll()
         presenter.detach()
     }
-}
-
-/// A feed subscriber that can be joined by an owner: told when it is in the feed, so it can leave it on close.
-protocol JoiningSubscriber: FeedSubscriber {
-    func didJoin(feed: GameFeed)
 }
 
 @available(*, unavailable)

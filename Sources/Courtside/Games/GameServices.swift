@@ -16,8 +16,8 @@ struct GameServices: Sendable {
     let reportSummary: @Sendable (GameSummary) -> Void
     /// Called once when a game's journal write failed (the application then never claims a clean shutdown).
     let reportFailure: @Sendable (GameID) -> Void
-    /// Every loop, for the feeds.
-    let loops: [EventLoop]
+    /// The server's loops, for the feeds.
+    let group: EventLoopGroup
 }
 
 /// Per-game limits. Each bounds memory or the gap a crash can leave between what spectators saw and what is stored.

@@ -14,9 +14,9 @@ final class LobbyOwner {
     private let presenter: LobbyPresenter
     private let bindings = DynamicBindingBag()
 
-    init(context: LoopContext, loops: [EventLoop]) {
+    init(context: LoopContext, group: EventLoopGroup, metrics: ServerMetrics) {
         self.context = context
-        feed = GameFeed(loops: loops)
+        feed = GameFeed(group: group, metrics: metrics)
         list = GameListViewModel()
         presenter = LobbyPresenter(viewModel: list)
         presenter.latestPatch.bind { [unowned self] patch in
@@ -35,18 +35,13 @@ final class LobbyOwner {
 
     /// Sends the subscriber a snapshot, then every later patch (the same gap-free join as a game's).
     func join(_ subscriber: LoopBound<any JoiningSubscriber>) {
-        let snapshot = FeedMessage(presenter.snapshot())
+        let snapshot = [FeedMessage(presenter.snapshot())]
         let feed = self.feed
-        let body: @Sendable (LoopContext) -> Void = { context in
-            let subscriber = subscriber.value
-            guard subscriber.isOpen, subscriber.receive(snapshot) else { return }
-            feed.subscribe(subscriber, context: context)
-            subscriber.didJoin(feed: feed)
-        }
         if subscriber.loop === context.loop {
-            body(context)
+            subscriber.value.join(catchUp: snapshot, feed: feed, context: context)
         } else {
-            subscriber.loop.execute { context in body(context) }
+            subscriber.loop.execute { context in subscriber.value.join(catchUp: snapshot, feed: feed, context: context)
+            }
         }
     }
 

@@ -4,8 +4,9 @@ import Glibc
 ///
 /// Messages are constant ("connection closed"), and what varies goes in the metadata (`["peer": "10.0.0.2:5123"]`),
 /// so lines can be searched and counted by message. A value type, `Sendable`: copy it into any thread or loop; the
-/// sink is called from whichever thread logs, so a sink must be thread-safe (the default writes each whole line with
-/// one `write(2)` to standard error, which the kernel does not interleave with other writers' lines of this size).
+/// sink is called from whichever thread logs, so a sink must be thread-safe. The default writes each whole line with
+/// one `write(2)` to standard error, so lines from different threads do not mix (POSIX makes such writes atomic on a
+/// pipe up to `PIPE_BUF`, 4 KiB on Linux; log lines are far shorter).
 ///
 /// ```swift
 /// let logger = Logger(format: .json, level: .info)

@@ -1,4 +1,5 @@
 import CourtsideModel
+import CourtsideNet
 import Synchronization
 
 /// The counters behind `GET /metrics` (Prometheus text format 0.0.4). Readable and writable from any loop: the
@@ -14,6 +15,8 @@ public final class ServerMetrics: Sendable {
     private let rejected = Mutex<[String: Int]>([:])
     private let ackLatency = Mutex(LatencyHistogram())
     private let spectators = Mutex<[GameID: Int]>([:])
+    /// Every feed's channel: broadcast frames are counted by the channels themselves.
+    private let channels = Mutex<[BroadcastChannel]>([])
 
     public init() {}
 
@@ -33,6 +36,11 @@ public final class ServerMetrics: Sendable {
     func sent(messages count: Int, bytes byteCount: Int) {
         messages.add(count, ordering: .relaxed)
         bytes.add(byteCount, ordering: .relaxed)
+    }
+
+    /// Adds a channel's counters to the totals (feeds live as long as the server).
+    func register(_ channel: BroadcastChannel) {
+        channels.withLock { $0.append(channel) }
     }
 
     func slowConsumerResynced() {
@@ -65,6 +73,14 @@ public final class ServerMetrics: Sendable {
 
     /// The whole exposition, one metric family after another.
     public func render() -> String {
+        var broadcast = (framesQueued: 0, bytesQueued: 0, slowConsumersResynced: 0, slowConsumersClosed: 0)
+        for channel in channels.withLock({ $0 }) {
+            let statistics = channel.statistics
+            broadcast.framesQueued += statistics.framesQueued
+            broadcast.bytesQueued += statistics.bytesQueued
+            broadcast.slowConsumersResynced += statistics.slowConsumersResynced
+            broadcast.slowConsumersClosed += statistics.slowConsumersClosed
+        }
         var lines: [String] = []
         func family(_ name: String, _ type: String, _ help: String) {
             lines.append("# HELP \(name) \(help)")
@@ -75,12 +91,16 @@ public final class ServerMetrics: Sendable {
             lines.append("courtside_open_connections{kind=\"\(kind.rawValue)\"} \(openConnections(kind))")
         }
         family("courtside_messages_sent_total", "counter", "Messages queued to subscribers (snapshots and patches).")
-        lines.append("courtside_messages_sent_total \(messages.load(ordering: .relaxed))")
+        lines.append("courtside_messages_sent_total \(messages.load(ordering: .relaxed) + broadcast.framesQueued)")
         family("courtside_bytes_sent_total", "counter", "Bytes of those messages as queued on the wire.")
-        lines.append("courtside_bytes_sent_total \(bytes.load(ordering: .relaxed))")
+        lines.append("courtside_bytes_sent_total \(bytes.load(ordering: .relaxed) + broadcast.bytesQueued)")
         family("courtside_slow_consumers_total", "counter", "Subscribers that fell behind, by what was done.")
-        lines.append("courtside_slow_consumers_total{action=\"resynced\"} \(resynced.load(ordering: .relaxed))")
-        lines.append("courtside_slow_consumers_total{action=\"dropped\"} \(dropped.load(ordering: .relaxed))")
+        lines.append(
+            "courtside_slow_consumers_total{action=\"resynced\"} \(resynced.load(ordering: .relaxed) + broadcast.slowConsumersResynced)"
+        )
+        lines.append(
+            "courtside_slow_consumers_total{action=\"dropped\"} \(dropped.load(ordering: .relaxed) + broadcast.slowConsumersClosed)"
+        )
         family("courtside_commands_accepted_total", "counter", "Commands acked (after their event was durable).")
         lines.append("courtside_commands_accepted_total \(accepted.load(ordering: .relaxed))")
         family("courtside_commands_rejected_total", "counter", "Commands answered with an error, by code.")

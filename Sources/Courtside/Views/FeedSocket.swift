@@ -2,97 +2,72 @@ import CourtsideModel
 import CourtsideNet
 import CourtsideViewModels
 
-/// The part every subscribing socket shares (spectator, scorer, lobby): it queues feed messages against a byte
-/// budget and, past it, leaves the feed and comes back with a fresh snapshot once its queue has drained (ISSUE5 §5:
-/// a slow spectator never blocks the game and never holds more than its budget plus one message).
+/// The part every subscribing socket shares (spectator, scorer, lobby): joining its document's feed, and coming
+/// back with a fresh snapshot when it falls behind (ISSUE5 §5).
 ///
-/// Subclasses say how to (re)join (`rejoin()`); the base keeps the feed membership, the metrics of open connections
-/// and the per-address slot, which it releases exactly once on close. Loop-confined.
+/// A slow socket is handled by the `BroadcastChannel`'s `.resync` policy: past its byte budget its unsent frames
+/// of the feed are dropped and it is unsubscribed, so it never blocks the game nor holds more than its budget plus
+/// one frame; `webSocketNeedsResync` then re-joins it through the owner's loop, which sends a snapshot and
+/// subscribes it again gap-free. A catch-up that itself overruns the budget waits for the queue to drain.
+///
+/// Subclasses say how to (re)join (`rejoin()`); the base keeps the feed membership, the metrics of open
+/// connections and the per-address slot, released exactly once on close. Loop-confined.
 class FeedSocket: WebSocketHandler, JoiningSubscriber {
     let kind: ConnectionKind
     let metrics: ServerMetrics
     private let limiter: ConnectionLimiter
     private let address: String
-    /// Bytes that may wait in the socket's queue before it is resynced (ServerConfiguration.maxQueuedBytesPerConnection).
-    let budget: Int
     private(set) var socket: WebSocket?
     private var feed: GameFeed?
-    private var resyncPending = false
-    private var resyncTimer: TimerID?
+    private var rejoinWhenDrained = false
+    private var drainTimer: TimerID?
 
-    /// How often a resyncing socket checks whether its queue drained, in case the drain callback does not come
-    /// (a queue that grew past the budget without the kernel ever pushing back).
-    static let resyncPollInterval: Duration = .milliseconds(250)
+    /// How often a socket waiting to re-join checks its queue, besides `webSocketDidDrain`: a queue that passed the
+    /// budget within one loop iteration may drain without the kernel ever pushing back, and then no drain callback
+    /// comes.
+    static let drainPollInterval: Duration = .milliseconds(50)
 
-    init(kind: ConnectionKind, metrics: ServerMetrics, limiter: ConnectionLimiter, address: String, budget: Int) {
+    init(kind: ConnectionKind, environment: SocketEnvironment) {
         self.kind = kind
-        self.metrics = metrics
-        self.limiter = limiter
-        self.address = address
-        self.budget = budget
+        self.metrics = environment.metrics
+        self.limiter = environment.limiter
+        self.address = environment.address
     }
 
     /// Joins (or re-joins) the document's feed: the subclass asks its owner.
     func rejoin() {}
 
-    var isOpen: Bool { socket?.isOpen ?? false }
+    var isEventStream: Bool { false }
 
     /// This socket as a subscriber its owner can reach from the owner's loop.
     var bound: LoopBound<any JoiningSubscriber>? {
         socket.map { LoopBound(self, loop: $0.eventLoop) }
     }
 
-    func receive(_ message: FeedMessage) -> Bool {
-        guard let socket, socket.isOpen else { return false }
-        if socket.bufferedBytes > budget {
-            startResync()
-            return false
+    func join(catchUp: [FeedMessage], feed: GameFeed, context: LoopContext) {
+        guard let socket, socket.isOpen else { return }
+        var overBudget = false
+        for message in catchUp {
+            overBudget = socket.send(preEncodedFrame: message.frame) == .overBudget || overBudget
+            metrics.sent(messages: 1, bytes: message.frame.count)
         }
-        socket.send(preEncodedFrame: message.frame)
-        metrics.sent(messages: 1, bytes: message.frame.count)
-        return true
-    }
-
-    func didJoin(feed: GameFeed) {
+        if overBudget {
+            // Behind already: ask again for a snapshot once what was queued has gone out.
+            rejoinWhenDrained = true
+            metrics.slowConsumerResynced()
+            pollDrain(socket)
+            return
+        }
+        feed.channel.subscribe(socket)
         self.feed = feed
     }
 
-    /// Sends one message of this socket's own (an answer, an error) as text.
+    /// Sends one message of this socket's own (an answer, an error).
     func send(json: [UInt8]) {
         guard let socket, socket.isOpen else { return }
         let frame = WebSocketFrameEncoder.frame(opcode: .text, payload: json)
-        socket.send(preEncodedFrame: frame)
+        _ = socket.send(preEncodedFrame: frame)
         metrics.sent(messages: 1, bytes: frame.count)
-    }
-
-    private func startResync() {
-        guard !resyncPending, let socket else { return }
-        resyncPending = true
-        metrics.slowConsumerResynced()
-        if let feed { feed.unsubscribe(self, context: socket.loopContext) }
-        feed = nil
-        pollResync()
-    }
-
-    private func pollResync() {
-        guard let socket else { return }
-        resyncTimer = socket.loopContext.scheduleTimer(after: Self.resyncPollInterval) { [weak self] _ in
-            guard let self else { return }
-            self.resyncTimer = nil
-            self.finishResyncIfDrained()
-        }
-    }
-
-    private func finishResyncIfDrained() {
-        guard resyncPending, let socket, socket.isOpen else { return }
-        guard socket.bufferedBytes == 0 else {
-            if resyncTimer == nil { pollResync() }
-            return
-        }
-        resyncPending = false
-        if let resyncTimer { socket.loopContext.cancelTimer(resyncTimer) }
-        resyncTimer = nil
-        rejoin()
     }
 
     // MARK: WebSocketHandler
@@ -104,15 +79,41 @@ class FeedSocket: WebSocketHandler, JoiningSubscriber {
 
     func webSocket(_ socket: WebSocket, didReceive message: WebSocketMessage) {}
 
+    func webSocketNeedsResync(_ socket: WebSocket, channel: BroadcastChannel) {
+        feed = nil
+        rejoin()
+    }
+
     func webSocketDidDrain(_ socket: WebSocket) {
-        finishResyncIfDrained()
+        rejoinIfDrained(socket)
+    }
+
+    private func rejoinIfDrained(_ socket: WebSocket) {
+        guard rejoinWhenDrained, socket.isOpen else { return }
+        guard socket.bufferedBytes <= socket.sendBudgetBytes / 2 else {
+            pollDrain(socket)
+            return
+        }
+        rejoinWhenDrained = false
+        if let drainTimer { socket.loopContext.cancelTimer(drainTimer) }
+        drainTimer = nil
+        rejoin()
+    }
+
+    private func pollDrain(_ socket: WebSocket) {
+        guard drainTimer == nil else { return }
+        drainTimer = socket.loopContext.scheduleTimer(after: Self.drainPollInterval) { [weak self] _ in
+            guard let self, let socket = self.socket else { return }
+            self.drainTimer = nil
+            self.rejoinIfDrained(socket)
+        }
     }
 
     func webSocketDidClose(_ socket: WebSocket, closure: WebSocketClosure) {
-        if let feed { feed.unsubscribe(self, context: socket.loopContext) }
+        // The channel drops a closed subscriber itself.
         feed = nil
-        if let resyncTimer { socket.loopContext.cancelTimer(resyncTimer) }
-        resyncTimer = nil
+        if let drainTimer { socket.loopContext.cancelTimer(drainTimer) }
+        drainTimer = nil
         metrics.connectionClosed(kind)
         limiter.release(address)
         self.socket = nil

@@ -8,7 +8,7 @@ import CourtsideNet
 /// An event stream cannot be resynced in place, so one that falls behind its budget is closed (counted as
 /// dropped); the client reconnects with its `Last-Event-ID` and gets a snapshot or the patches it missed.
 /// Loop-confined.
-final class GameEventStream: EventStreamHandler, JoiningSubscriber {
+final class GameEventStream: EventStreamHandler, JoiningSubscriber, EventStreamSubscriber {
     private let game: GameHandle
     private let since: Int?
     private let environment: SocketEnvironment
@@ -21,22 +21,32 @@ final class GameEventStream: EventStreamHandler, JoiningSubscriber {
         self.environment = environment
     }
 
-    var isOpen: Bool { stream?.isOpen ?? false }
+    var isEventStream: Bool { true }
 
-    func receive(_ message: FeedMessage) -> Bool {
-        guard let stream, stream.isOpen else { return false }
+    func join(catchUp: [FeedMessage], feed: GameFeed, context: LoopContext) {
+        guard let stream, stream.isOpen else {
+            // Counted in by the owner, but closed meanwhile: count it out again.
+            feed.unsubscribe(self, context: context)
+            return
+        }
+        for message in catchUp { queue(message.event) }
+        feed.subscribe(self, context: context)
+        self.feed = feed
+    }
+
+    func receive(event: [UInt8]) {
+        queue(event)
+    }
+
+    private func queue(_ event: [UInt8]) {
+        guard let stream, stream.isOpen else { return }
         if stream.bufferedBytes > environment.budget {
             environment.metrics.slowConsumerDropped()
             stream.close()
-            return false
+            return
         }
-        stream.send(preEncoded: message.event)
-        environment.metrics.sent(messages: 1, bytes: message.event.count)
-        return true
-    }
-
-    func didJoin(feed: GameFeed) {
-        self.feed = feed
+        stream.send(preEncoded: event)
+        environment.metrics.sent(messages: 1, bytes: event.count)
     }
 
     func eventStreamDidOpen(_ stream: EventStream) {
@@ -45,7 +55,7 @@ final class GameEventStream: EventStreamHandler, JoiningSubscriber {
         environment.metrics.spectatorJoined(game.id)
         let bound: LoopBound<any JoiningSubscriber> = LoopBound(self, loop: stream.eventLoop)
         let since = self.since
-        game.withOwner(from: stream.loopContext) { owner in owner.join(bound, since: since) }
+        game.withOwner(from: stream.loopContext) { owner in owner.join(bound, since: since, isEventStream: true) }
     }
 
     func eventStreamDidClose(_ stream: EventStream) {

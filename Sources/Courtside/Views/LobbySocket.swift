@@ -6,9 +6,7 @@ final class LobbySocket: FeedSocket {
 
     init(lobby: LoopBound<LobbyOwner>, environment: SocketEnvironment) {
         self.lobby = lobby
-        super.init(
-            kind: .lobby, metrics: environment.metrics, limiter: environment.limiter, address: environment.address,
-            budget: environment.budget)
+        super.init(kind: .lobby, environment: environment)
     }
 
     override func rejoin() {

@@ -35,14 +35,12 @@ final class ScorerSocket: FeedSocket {
         self.headerToken = headerToken
         self.burst = burst
         self.ratePerSecond = ratePerSecond
-        super.init(
-            kind: .scorer, metrics: environment.metrics, limiter: environment.limiter, address: environment.address,
-            budget: environment.budget)
+        super.init(kind: .scorer, environment: environment)
     }
 
     override func rejoin() {
         guard let bound, let socket else { return }
-        game.withOwner(from: socket.loopContext) { owner in owner.join(bound, since: nil) }
+        game.withOwner(from: socket.loopContext) { owner in owner.join(bound, since: nil, isEventStream: false) }
     }
 
     override func webSocketDidOpen(_ socket: WebSocket) {

@@ -11,16 +11,14 @@ final class SpectatorSocket: FeedSocket {
     init(game: GameHandle, since: Int?, environment: SocketEnvironment) {
         self.game = game
         self.since = since
-        super.init(
-            kind: .spectator, metrics: environment.metrics, limiter: environment.limiter,
-            address: environment.address, budget: environment.budget)
+        super.init(kind: .spectator, environment: environment)
     }
 
     override func rejoin() {
         guard let bound, let socket else { return }
         let since = self.since
         self.since = nil  // a resync after this always takes a snapshot
-        game.withOwner(from: socket.loopContext) { owner in owner.join(bound, since: since) }
+        game.withOwner(from: socket.loopContext) { owner in owner.join(bound, since: since, isEventStream: false) }
     }
 
     override func webSocketDidOpen(_ socket: WebSocket) {

@@ -14,9 +14,14 @@ final class LoopbackSocket {
     private(set) var buffer: [UInt8] = []
     private var closed = false
 
-    init(port: Int, timeout: Duration = .seconds(5)) throws {
+    /// Connects to the loopback port; `receiveBufferBytes` shrinks the kernel's receive buffer (before connecting,
+    /// so the advertised window stays small) to make a slow reader.
+    init(port: Int, timeout: Duration = .seconds(5), receiveBufferBytes: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ClientError("socket: errno \(errno)") }
+        if var size = receiveBufferBytes {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var tv = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()

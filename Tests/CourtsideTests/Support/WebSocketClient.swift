@@ -15,8 +15,11 @@ final class WebSocketClient {
     }
 
     /// Opens `path`; throws with the status when the server does not answer 101.
-    init(port: Int, path: String, headers: [String: String] = [:], timeout: Duration = .seconds(5)) throws {
-        socket = try LoopbackSocket(port: port, timeout: timeout)
+    init(
+        port: Int, path: String, headers: [String: String] = [:], timeout: Duration = .seconds(5),
+        receiveBufferBytes: Int32? = nil
+    ) throws {
+        socket = try LoopbackSocket(port: port, timeout: timeout, receiveBufferBytes: receiveBufferBytes)
         let response = try Self.upgrade(socket, path: path, headers: headers)
         guard response.status == 101 else {
             throw ClientError("upgrade to \(path): status \(response.status) \(response.text)")
