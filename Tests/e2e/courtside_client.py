@@ -139,3 +139,87 @@ class FeedDocument:
             except asyncio.TimeoutError:
                 return self.seq is not None and self.seq >= seq
         return True
+
+
+class EventStreamReader:
+    """GET /api/games/{id}/events read as server-sent events (raw asyncio streams): every event's `data` goes into
+    a FeedDocument, and its `id` must equal the message's `seq` (docs/protocol.md, "Server-sent events")."""
+
+    def __init__(self, name, game_id):
+        self.document = FeedDocument(name, game_id)
+        self.problems = self.document.problems
+        self.task = None
+        self.writer = None
+
+    async def open(self, base_url, game_id, timeout=10):
+        parsed = urllib.parse.urlsplit(base_url)
+        reader, self.writer = await asyncio.wait_for(
+            asyncio.open_connection(parsed.hostname, parsed.port), timeout
+        )
+        self.writer.write(
+            f"GET /api/games/{game_id}/events HTTP/1.1\r\nHost: {parsed.netloc}\r\n"
+            "Accept: text/event-stream\r\n\r\n".encode()
+        )
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)
+        status = head.split(b"\r\n", 1)[0]
+        if b" 200 " not in status + b" " or b"text/event-stream" not in head.lower():
+            raise ConnectionError(f"events: {head[:300]!r}")
+        chunked = b"transfer-encoding: chunked" in head.lower()
+        self.task = asyncio.create_task(self._read(reader, chunked))
+
+    async def _body(self, reader, chunked):
+        """The body's bytes as they come (de-chunked when needed, RFC 9112 §7.1)."""
+        if not chunked:
+            while True:
+                data = await reader.read(65536)
+                if not data:
+                    return
+                yield data
+        while True:
+            size_line = await reader.readuntil(b"\r\n")
+            size = int(size_line.split(b";")[0].strip(), 16)
+            if size == 0:
+                return
+            data = await reader.readexactly(size + 2)
+            yield data[:-2]
+
+    async def _read(self, reader, chunked):
+        pending = b""
+        try:
+            async for data in self._body(reader, chunked):
+                pending += data
+                while b"\n\n" in pending:
+                    block, pending = pending.split(b"\n\n", 1)
+                    self._event(block.decode("utf-8"))
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            self.document.seq_changed.set()
+
+    def _event(self, block):
+        event_id, data = None, []
+        for line in block.split("\n"):
+            if line.startswith(":"):
+                continue  # a comment (keep-alive)
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "id":
+                event_id = value
+            elif field == "data":
+                data.append(value)
+        if not data:
+            return
+        message = json.loads("\n".join(data))
+        if event_id != str(message.get("seq")):
+            self.problems.append(f"{self.document.name}: event id {event_id!r} for a message with seq {message.get('seq')}")
+        self.document.take(message)
+
+    async def close(self):
+        if self.task is not None:
+            self.task.cancel()
+            try:
+                await asyncio.wait_for(self.task, 5)
+            except (asyncio.CancelledError, asyncio.TimeoutError):
+                pass
+        if self.writer is not None:
+            self.writer.close()

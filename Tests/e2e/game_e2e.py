@@ -30,7 +30,7 @@ import websockets
 from websockets.asyncio.client import connect
 
 import jsonpatch
-from courtside_client import FeedDocument, game_request, http_call, ws_url
+from courtside_client import EventStreamReader, FeedDocument, game_request, http_call, ws_url
 
 MOVE_POINTS = {"onePoint": 1, "twoPoints": 2, "assist": 0, "rebound": 0, "foul": 0}
 COUNT_FIELDS = {
@@ -294,6 +294,9 @@ async def run(args):
         f"{sum('permessage-deflate' in s.negotiated_extensions for s in spectators)} with permessage-deflate",
         flush=True,
     )
+    # A server-sent-event reader follows the same game (GET /api/games/{id}/events).
+    events = EventStreamReader("event-stream", game_id)
+    await events.open(args.url, game_id)
     initial = await get_game(args, game_id, check)
     rules = initial["state"]["rules"]
     check.fatal(
@@ -473,21 +476,22 @@ async def run(args):
     final = await get_game(args, game_id, check)
     model.check_state(final["state"], check, "GET /api/games/{id} at the end")
     check.expect(final["seq"] >= acked[-1][1], f"final seq {final['seq']} below the last ack's {acked[-1][1]}")
-    for connection in spectators + [scorer]:
+    for connection in spectators + [scorer, events]:
         reached = await connection.document.wait_for_seq(final["seq"], 15)
         document = connection.document
-        check.expect(reached, f"{connection.name}: stuck at seq {document.seq}, server at {final['seq']}")
-        for problem in document.problems + connection.bad_messages:
+        check.expect(reached, f"{document.name}: stuck at seq {document.seq}, server at {final['seq']}")
+        for problem in document.problems + getattr(connection, "bad_messages", []):
             check.expect(False, problem)
-        check.expect(connection.closed_with is None, f"{connection.name}: closed early: {connection.closed_with}")
+        closed_with = getattr(connection, "closed_with", None)
+        check.expect(closed_with is None, f"{document.name}: closed early: {closed_with}")
         if reached:
             check.expect(
                 document.seq == final["seq"],
-                f"{connection.name}: at seq {document.seq}, server at {final['seq']}",
+                f"{document.name}: at seq {document.seq}, server at {final['seq']}",
             )
             check.expect(
                 jsonpatch.canonical(document.state) == jsonpatch.canonical(final["state"]),
-                f"{connection.name}: document differs from GET /api/games/{game_id} at seq {final['seq']}: "
+                f"{document.name}: document differs from GET /api/games/{game_id} at seq {final['seq']}: "
                 f"{jsonpatch.first_difference(final['state'], document.state)}",
             )
     check.expect(scorer.unmatched == [], f"scorer got messages it could not place: {scorer.unmatched[:3]}")
@@ -496,9 +500,9 @@ async def run(args):
     resyncs = sum(max(0, s.document.snapshots - 1) for s in spectators)
     patches = [s.document.patches for s in spectators]
 
-    await asyncio.gather(*(c.close() for c in spectators + [scorer]))
+    await asyncio.gather(*(c.close() for c in spectators + [scorer, events]))
     print(
-        f"{len(spectators)} spectators and the scorer agree with the server at seq {final['seq']} "
+        f"{len(spectators)} spectators, the scorer and the event stream agree with the server at seq {final['seq']} "
         f"(patches per spectator {min(patches)}-{max(patches)}, resyncs {resyncs}); "
         f"final score {final['state']['score']}, winner {final['state']['winner']} "
         f"({time.monotonic() - started:.1f}s)",
