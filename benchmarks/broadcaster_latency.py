@@ -282,6 +282,42 @@ def spectator_worker(worker, args, plan, conn):
     conn.close()
 
 
+def spectator_worker_c(worker, args, plan, game_index, conn):
+    """The same as `spectator_worker`, through benchmarks/spectators.c (`--spectators-binary`)."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="courtside-spectators-") as scratch:
+        plan_path, out_path = os.path.join(scratch, "plan"), os.path.join(scratch, "records")
+        with open(plan_path, "w") as file:
+            for game, path, _ in plan:
+                file.write(f"{game_index[game]} {path}\n")
+        process = subprocess.Popen(
+            [args.spectators_binary, str(args.port), str(args.sources), str(worker), plan_path, out_path],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )
+        ready = process.stdout.readline().split()
+        if len(ready) != 3 or ready[0] != "ready":
+            conn.send(("ready", 0, [f"spectators: {ready}"], len(plan)))
+            process.kill()
+            return
+        conn.send(("ready", int(ready[1]), ["see the server's log"] if int(ready[2]) else [], int(ready[2])))
+        conn.recv()  # "stop"
+        process.stdin.write("stop\n")
+        process.stdin.flush()
+        done = process.stdout.readline().split()
+        process.wait(60)
+        names = [game for game, _ in sorted(game_index.items(), key=lambda item: item[1])]
+        received = {}
+        with open(out_path, "rb") as file:
+            data = file.read()
+        for game, seq, t_ns in struct.iter_unpack("<qqq", data):
+            received.setdefault(names[game], []).append((seq, t_ns))
+        counts = {"snapshots": int(done[2]), "patches": int(done[1]), "other": int(done[3]), "closed": int(done[4])}
+        conn.send(("done", received, counts))
+        conn.close()
+
+
 # MARK: The scorer process
 
 def scorer_worker(args, games, conn):
@@ -416,7 +452,13 @@ def run(args):
     workers, pipes = [], []
     for worker, plan in enumerate(spectator_plans):
         parent_end, child_end = context.Pipe()
-        process = context.Process(target=spectator_worker, args=(worker, args, plan, child_end), daemon=True)
+        if args.spectators_binary:
+            game_index = {game: index for index, (game, _) in enumerate(games)}
+            process = context.Process(
+                target=spectator_worker_c, args=(worker, args, plan, game_index, child_end), daemon=True
+            )
+        else:
+            process = context.Process(target=spectator_worker, args=(worker, args, plan, child_end), daemon=True)
         process.start()
         workers.append(process)
         pipes.append(parent_end)
@@ -519,6 +561,10 @@ def main():
     parser.add_argument("--connect-timeout", type=float, default=120.0)
     parser.add_argument("--settle", type=float, default=2.0, help="seconds between the last connect and the first command")
     parser.add_argument("--drain", type=float, default=10.0, help="seconds for the last acks")
+    parser.add_argument(
+        "--spectators-binary",
+        help="benchmarks/spectators.c compiled: spectators in C (cheaper per message) instead of Python",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     total = args.games * args.spectators_per_game
