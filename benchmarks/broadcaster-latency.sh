@@ -3,10 +3,12 @@
 # latency"): a release `courtside serve` on a loopback port with a fresh data directory, then
 # benchmarks/broadcaster_latency.py twice, each against a fresh server:
 #   one game with 10,000 spectators, its scorer sending 2 moves a second;
-#   1,000 games with 10 spectators each, every scorer sending a move every 2 seconds (500 a second in all).
+#   1,000 games with 10 spectators each, every scorer sending a move every 2 seconds (500 a second in all);
+#   the same at a move every 10 seconds per game (100 a second in all).
 # Spectators come from 127.0.0.1 ... 127.0.0.16 (the server's default cap is 1,024 connections per address) and
-# do not offer permessage-deflate; they are benchmarks/spectators.c processes, the scorers one Python process. Environment: DURATION (seconds of commands, default 20), SCENARIOS (default
-# "one-game many-games"), PROCESSES (spectator processes, default 2), BUILD (release or debug).
+# do not offer permessage-deflate; they are benchmarks/spectators.c processes, the scorers one Python process.
+# Environment: DURATION (seconds of commands, default 20), SCENARIOS (default
+# "one-game many-games many-games-calm"), PROCESSES (spectator processes, default 2), BUILD (release or debug).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -48,10 +50,11 @@ scenario() {
     stop_servers
 }
 
-for name in ${SCENARIOS:-one-game many-games}; do
+for name in ${SCENARIOS:-one-game many-games many-games-calm}; do
     case "$name" in
         one-game) scenario one-game 1 10000 2 ;;
         many-games) scenario many-games 1000 10 0.5 ;;
-        *) echo "unknown scenario $name (one-game, many-games)" >&2; exit 2 ;;
+        many-games-calm) scenario many-games-calm 1000 10 0.1 ;;
+        *) echo "unknown scenario $name (one-game, many-games, many-games-calm)" >&2; exit 2 ;;
     esac
 done

@@ -368,7 +368,7 @@ def scorer_worker(args, games, conn):
             client = clients[i]
             n = counter[i]
             counter[i] += 1
-            move = MOVES[n % len(MOVES)]
+            move = args.moves[n % len(args.moves)]
             if move == "onePoint" and n >= 3000:
                 move = "rebound"
             cid = f"b{i}-{n}"
@@ -517,6 +517,8 @@ def run(args):
         send_time[(game, seq)] = t_ns
     latencies, unmatched = [], 0
     per_patch = {}  # (game, seq) -> [first, last] latency
+    by_window = {}  # window of send time -> latencies
+    first_send = min(send_time.values()) if send_time else 0
     for game, deliveries in received.items():
         for seq, t_ns in deliveries:
             sent_at = send_time.get((game, seq))
@@ -525,6 +527,7 @@ def run(args):
                 continue
             latency = (t_ns - sent_at) / 1e6
             latencies.append(latency)
+            by_window.setdefault(int((sent_at - first_send) / 1e9 // args.window), []).append(latency)
             bounds = per_patch.setdefault((game, seq), [latency, latency])
             bounds[0] = min(bounds[0], latency)
             bounds[1] = max(bounds[1], latency)
@@ -551,6 +554,8 @@ def run(args):
         "firstSpectatorP50ms": round(percentile(firsts, 0.50), 2),
         "lastSpectatorP50ms": round(percentile(lasts, 0.50), 2),
         "clientCPUSeconds": round(counts["cpu"] + scorer_cpu, 2),
+        f"p50msPer{args.window:g}s": [round(percentile(sorted(v), 0.5), 1) for _, v in sorted(by_window.items())],
+        f"p99msPer{args.window:g}s": [round(percentile(sorted(v), 0.99), 1) for _, v in sorted(by_window.items())],
         "serverRSSIdleMiB": round(idle.get("VmRSS", 0) / 1024, 1),
         "serverRSSLoadedMiB": round(loaded.get("VmRSS", 0) / 1024, 1),
         "serverRSSPeakMiB": round(loaded.get("VmHWM", 0) / 1024, 1),
@@ -583,6 +588,11 @@ def main():
         "--spectators-binary",
         help="benchmarks/spectators.c compiled: spectators in C (cheaper per message) instead of Python",
     )
+    parser.add_argument(
+        "--moves", default=",".join(MOVES), type=lambda text: text.split(","),
+        help="moves the scorers cycle through (default assist,rebound,foul,onePoint: one in four changes the score)",
+    )
+    parser.add_argument("--window", type=float, default=5.0, help="seconds of send time per p50/p99 window")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     total = args.games * args.spectators_per_game
