@@ -79,8 +79,11 @@ final class GameOwner {
             window.append(patch)
             feed.publish(patch, context: self.context)
         }.store(in: bindings)
-        let report = services.reportSummary
-        viewModel.summary.bindAndFire { summary in report(summary) }.store(in: bindings)
+        if !isArchived {
+            // An archived game is off the lobby (it takes no commands, so its line never changes).
+            let report = services.reportSummary
+            viewModel.summary.bindAndFire { summary in report(summary) }.store(in: bindings)
+        }
         scheduleTick()
     }
 
