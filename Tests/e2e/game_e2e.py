@@ -7,7 +7,8 @@ ISSUE5 "Done when", bullet 2. Against `--url` (a server started by scripts/ci.d/
    and half without; those that offer it must get it (RFC 7692 negotiation);
 3. a spectator tries to score: it must get an error, and GET /api/games/{id} must be byte-for-byte the same before
    and after (its CID must not be taken either: the scorer later uses it for a real command);
-4. a scorer connects to WS /ws/games/{id}/scorer and authenticates with its first message;
+4. a scorer with a wrong token is closed with 1008 and gets nothing; the real scorer connects to
+   WS /ws/games/{id}/scorer and authenticates with its first message;
 5. the scorer plays a whole game: moves of every kind for all six players, a clock start, pause and restart, an
    undo, a burst of pipelined commands, a retried CID (the same ack, nothing changes), refused commands (unknown
    player; a move and a clock start after the finish), until a team has 15 with 2 clear; every command waits for
@@ -332,6 +333,22 @@ async def run(args):
     )
     check.expect(intruder.closed_with is None, f"the refused spectator was disconnected: {intruder.closed_with}")
     print(f"spectator command refused: {answer}", flush=True)
+
+    # A scorer with a wrong token is shut out with 1008 (policy violation, RFC 6455 §7.4.1), and an unknown game is 404.
+    impostor = Scorer(game_id)
+    await impostor.open(ws_url(args.url, f"/ws/games/{game_id}/scorer"), None)
+    await impostor.socket.send(json.dumps({"type": "auth", "token": "not-the-scorer-token"}))
+    try:
+        await asyncio.wait_for(impostor.reader, 10)
+    except asyncio.TimeoutError:
+        pass
+    code = impostor.closed_with.rcvd.code if impostor.closed_with and impostor.closed_with.rcvd else None
+    check.expect(code == 1008, f"a scorer with a wrong token: closed with {code} ({impostor.closed_with}), expected 1008")
+    check.expect(impostor.document.seq is None, "a scorer with a wrong token was sent the game")
+    await impostor.close()
+    print(f"a scorer with a wrong token: closed with {code}", flush=True)
+    missing = await http_call(args.url, "GET", "/api/games/no-such-game")
+    check.expect(missing.status == 404, f"GET /api/games/no-such-game: {missing}")
 
     # 4. The scorer.
     scorer = Scorer(game_id)
