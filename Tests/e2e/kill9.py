@@ -339,6 +339,12 @@ async def run(args):
                 await asyncio.sleep(rng.uniform(args.min_delay, args.max_delay))
                 server.kill()
                 kills += 1
+                if args.sabotage and round_number == args.rounds // 2:
+                    # Proves the test can fail: losing the journal's write-ahead log loses acked commands.
+                    for name in os.listdir(args.data):
+                        if name.endswith("-wal"):
+                            os.remove(os.path.join(args.data, name))
+                            print(f"sabotage: removed {name}", flush=True)
                 try:
                     await asyncio.wait_for(asyncio.gather(watching, scoring), 30)
                 except asyncio.TimeoutError:
@@ -436,6 +442,10 @@ def main():
         help="fraction of restarts preceded by a kill within 0.3 s of starting (while restoring)",
     )
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument(
+        "--sabotage", action="store_true",
+        help="remove the journal's -wal file after the middle kill: the run must then FAIL (a test of this test)",
+    )
     parser.add_argument("--budget", type=float, default=150, help="seconds for all the rounds")
     args = parser.parse_args()
     if args.seed is None:
