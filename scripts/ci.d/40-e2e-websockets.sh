@@ -6,8 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-PYTHON=.build/e2e-venv/bin/python
-[ -x "$PYTHON" ] || { echo "e2e: $PYTHON missing: run scripts/install-deps.d/40-e2e-websockets.sh" >&2; exit 1; }
+# The venv of scripts/install-deps.d/25-python-websockets.sh (websockets 17.4).
+PYTHON=.build/python-websockets/bin/python
+[ -x "$PYTHON" ] || { echo "e2e: $PYTHON missing: run scripts/install-deps.d/25-python-websockets.sh" >&2; exit 1; }
 swift build --product courtside >/dev/null
 BIN=$(swift build --show-bin-path)/courtside
 
