@@ -18,7 +18,8 @@ Commands are moves whose only effect is a count: `onePoint`, `assist`, `rebound`
 players. At the end the server is started once more, every unanswered command is retried until answered, and the
 game's per-player counts must equal the acked commands exactly: a lost acked command shows as a count too low, a
 duplicate (a command applied twice, or a retry applied again) as a count too high. The spectator's resumed document
-must equal GET /api/games/{id}. Exits 1 naming every difference.
+must equal GET /api/games/{id}. Exits 1 naming every difference. `--seed` replays a run's delays and commands;
+KILL9_DEBUG=1 prints every answer and the unanswered CIDs of each round; `--sabotage` shows the test failing.
 """
 
 import argparse
