@@ -1,5 +1,6 @@
 import CourtsideHTTP
 import CourtsideWebSocket
+import CourtsideWebSocketDeflate
 
 /// HTTP/1.1 on one connection: parses requests, routes them, writes the responses in request order (each request is
 /// answered before the next one is parsed, so pipelined requests are answered in order by construction), keeps the
@@ -16,6 +17,8 @@ final class HTTPConnectionHandler: ConnectionHandler {
         case request
         /// Between requests on a kept-alive connection.
         case keepAlive
+        /// A `Route.deferred` answer is pending; reading is paused until it is written.
+        case awaitingResponse
         /// The connection now belongs to a WebSocket or an event stream, or is closing.
         case handedOver
     }
@@ -78,7 +81,9 @@ final class HTTPConnectionHandler: ConnectionHandler {
 
     func connectionShouldShutDown(_ connection: Connection, context: LoopContext) {
         guard phase != .handedOver else { return }
-        if phase == .keepAlive || phase == .tlsHandshake || (phase == .request && parser.isIdle) {
+        if phase == .awaitingResponse {
+            closeAfterResponse = true
+        } else if phase == .keepAlive || phase == .tlsHandshake || (phase == .request && parser.isIdle) {
             finish()
             connection.closeAfterFlush()
         } else {
@@ -154,7 +159,33 @@ final class HTTPConnectionHandler: ConnectionHandler {
             upgrade(request, to: handler)
         case .eventStream(let handler):
             startEventStream(request, handler: handler)
+        case .deferred(let start):
+            respondLater(to: request.head, keepAlive: keepAlive, start: start)
         }
+    }
+
+    /// Pauses the connection until the application answers; an answer given synchronously inside `start` is
+    /// written at once and the caller's parsing loop goes on.
+    private func respondLater(
+        to head: HTTPRequestHead, keepAlive: Bool, start: (@escaping (HTTPResponse) -> Void) -> Void
+    ) {
+        phase = .awaitingResponse
+        cancelTimer()
+        connection.pauseReading()
+        var starting = true
+        start { [self] response in
+            context.loop.assertInEventLoop()
+            guard phase == .awaitingResponse, connection.isOpen else { return }
+            phase = .request
+            deadline = context.now + configuration.requestTimeout
+            connection.resumeReading()
+            let stayOpen = keepAlive && !closeAfterResponse && !state.isShuttingDown
+            respond(response, to: head, keepAlive: stayOpen)
+            if !starting && stayOpen {
+                processRequests()
+            }
+        }
+        starting = false
     }
 
     /// Writes a response; without keep-alive the connection closes once it is flushed.
@@ -172,7 +203,18 @@ final class HTTPConnectionHandler: ConnectionHandler {
     // MARK: hand-over
 
     private func upgrade(_ request: HTTPRequest, to handler: any WebSocketHandler) {
-        switch WebSocketHandshake.negotiate(request.head, decide: { handler.shouldAccept($0) }) {
+        var deflate: PerMessageDeflateConnection?
+        let outcome = WebSocketHandshake.negotiate(request.head) { upgradeRequest in
+            let decision = handler.shouldAccept(upgradeRequest)
+            // The server negotiates permessage-deflate (RFC 7692 §7.1) unless the handler answered extensions
+            // itself; no acceptable offer means no extension, and the connection proceeds without it.
+            guard case .accept(let subprotocol, nil) = decision, let preferences = configuration.perMessageDeflate,
+                let parameters = preferences.negotiate(upgradeRequest.extensionOffers)
+            else { return decision }
+            deflate = PerMessageDeflateConnection(parameters: parameters, configuration: preferences)
+            return .accept(subprotocol: subprotocol, extensions: parameters.responseHeaderValue)
+        }
+        switch outcome {
         case .reject(let response, _):
             respond(response, to: request.head, keepAlive: false)
         case .upgrade(let upgradeRequest, let response, let subprotocol):
@@ -182,7 +224,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
             finish()
             let socket = WebSocket(
                 connection: connection, state: state, handler: handler, request: upgradeRequest,
-                subprotocol: subprotocol)
+                subprotocol: subprotocol, deflate: deflate)
             socket.start(leftover: leftover)
         }
     }
@@ -230,6 +272,8 @@ final class HTTPConnectionHandler: ConnectionHandler {
         switch phase {
         case .request where !parser.isIdle:
             respond(.text(.requestTimeout, "408 Request Timeout\n"), to: nil, keepAlive: false)
+        case .awaitingResponse:
+            break  // the application answers; no request deadline runs meanwhile
         case .request, .keepAlive, .tlsHandshake, .handedOver:
             finish()
             connection.closeAfterFlush()

@@ -30,6 +30,10 @@ public enum Route {
     case eventStream(any EventStreamHandler)
     /// Serve the request from `Configuration.staticFiles` (404 when there is no such file).
     case staticFiles
+    /// Answer later: `start` runs at once with a `respond` function to call exactly once, on the connection's loop
+    /// (for an answer that waits on something else, such as a journal write). Further pipelined requests wait for
+    /// it, so answers stay in order; later calls, or calls after the client went away, do nothing.
+    case deferred(_ start: (_ respond: @escaping (HTTPResponse) -> Void) -> Void)
 }
 
 /// Where a request came from, and the loop it runs on. Loop-confined.

@@ -1,0 +1,257 @@
+import CourtsideJournal
+import CourtsideModel
+import CourtsideNet
+import CourtsideViewModels
+import Foundation
+import Synchronization
+
+/// The Courtside server: the journal, one owner per game spread over the event loops, the lobby, and the HTTP and
+/// WebSocket routes of docs/protocol.md. See docs/server.md for the design.
+///
+/// ```swift
+/// let app = try CourtsideApplication(configuration: configuration, adminToken: token, logger: logger)
+/// print("listening on \(app.url)")
+/// app.runUntilSignal()
+/// ```
+public final class CourtsideApplication: Sendable {
+    /// What it listens on, e.g. `http://127.0.0.1:8080/`.
+    public let url: String
+    /// The counters behind `/metrics`.
+    public let metrics: ServerMetrics
+    let core: ApplicationCore
+    private let server: HTTPServer
+    private let group: EventLoopGroup
+    private let journal: any GameJournal
+    private let markerPath: String
+    private let isShutDown = Mutex(false)
+
+    /// The file whose presence at start-up says the previous run stopped cleanly (every write stored).
+    static let cleanShutdownMarker = "clean-shutdown"
+
+    /// Opens the journal in the data directory (`SQLiteJournal`), restores every game, and starts serving.
+    public convenience init(configuration: ServerConfiguration, adminToken: String, logger: Logger)
+        throws(ApplicationError)
+    {
+        let journal: SQLiteJournal
+        do {
+            journal = try SQLiteJournal(directory: configuration.dataDirectory)
+        } catch {
+            throw .journal(directory: configuration.dataDirectory, error)
+        }
+        try self.init(configuration: configuration, adminToken: adminToken, logger: logger, journal: journal)
+    }
+
+    /// The same with another journal (tests wrap the in-memory one) and a wall clock (Unix milliseconds).
+    public init(
+        configuration: ServerConfiguration, adminToken: String, logger: Logger, journal: any GameJournal,
+        clock: @escaping @Sendable () -> Timestamp = CourtsideApplication.wallClock
+    ) throws(ApplicationError) {
+        self.journal = journal
+        markerPath = (configuration.dataDirectory as NSString).appendingPathComponent(Self.cleanShutdownMarker)
+        let cleanStart = unlink(markerPath) == 0
+        let stored: [JournaledGame]
+        do {
+            stored = try journal.loadGames()
+        } catch {
+            throw .journal(directory: configuration.dataDirectory, error)
+        }
+        let loops: EventLoopGroup
+        do {
+            loops = try EventLoopGroup(threadCount: max(configuration.threads ?? EventLoopGroup.coreCount, 1))
+        } catch {
+            throw .cannotListen(host: configuration.host, port: configuration.port, error)
+        }
+        group = loops
+        let metrics = ServerMetrics()
+        self.metrics = metrics
+        let lobby = Self.startLobby(on: loops, metrics: metrics)
+        let registry = GameRegistry(loops: loops.loops)
+        let failures = Mutex<ApplicationCore?>(nil)
+        let limits = GameLimits(resumeWindow: configuration.resumeWindow)
+        let services = GameServices(
+            journal: journal, metrics: metrics, logger: logger, clock: clock, limits: limits,
+            reportSummary: { summary in lobby.run { $0.upsert(summary) } },
+            reportFailure: { id in failures.withLock { $0?.gameFailed(id) } }, group: loops)
+        let core = ApplicationCore(
+            configuration: configuration, adminToken: adminToken, registry: registry, lobby: lobby, services: services)
+        failures.withLock { $0 = core }
+        self.core = core
+        do throws(ApplicationError) {
+            try Self.restore(stored, into: core, cleanStart: cleanStart, limits: limits, logger: logger)
+            server = try Self.startServer(configuration: configuration, core: core, group: loops)
+        } catch {
+            loops.shutdown()
+            throw error
+        }
+        url = server.url
+        logger.notice(
+            "serving", ["url": url, "games": "\(stored.count)", "restart": cleanStart ? "clean" : "after a crash"])
+    }
+
+    /// Unix milliseconds from the system clock.
+    public static let wallClock: @Sendable () -> Timestamp = {
+        Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    // MARK: Public API
+
+    /// Serves until SIGTERM or SIGINT, then shuts down gracefully. Call from the main thread.
+    public func runUntilSignal() {
+        do {
+            let watcher = try ShutdownSignals([SIGTERM, SIGINT])
+            watcher.wait()
+        } catch {
+            core.logger.error("cannot watch signals; serving until killed", ["error": "\(error)"])
+            while true { sleep(3600) }
+        }
+        shutdown()
+    }
+
+    /// Stops accepting, closes sockets (1001), stores every pending write, and stops the loops. Blocks; not from a
+    /// loop. Later calls do nothing.
+    public func shutdown() {
+        let first = isShutDown.withLock { done -> Bool in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        core.beginStopping()
+        server.shutdown()
+        stopOwners()
+        journal.close()
+        if !core.anyGameFailed {
+            // Every published number is stored: the next start may reuse the numbering exactly (docs/server.md).
+            let descriptor = open(markerPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            if descriptor >= 0 { Foundation.close(descriptor) }
+        }
+        group.shutdown()
+        core.logger.notice("stopped", [:])
+    }
+
+    /// Creates a game from the `POST /api/games` body; `completion` runs once the game is durable and served.
+    public func createGame(
+        _ request: GameCreationRequest,
+        completion: @escaping @Sendable (Result<CreatedGame, GameCreationError>) -> Void
+    ) {
+        core.createGame(request, completion: completion)
+    }
+
+    /// Applies a command (the wire JSON) to a game, the same path as `POST /api/games/{id}/commands`;
+    /// `completion` gets the ack or error JSON once the command's event is durable.
+    public func submit(command: [UInt8], toGame id: GameID, completion: @escaping @Sendable ([UInt8]) -> Void) {
+        core.submit(command: command, toGame: id, from: nil) { reply in completion(reply.bytes) }
+    }
+
+    // MARK: Start-up and shutdown
+
+    private static func startLobby(on group: EventLoopGroup, metrics: ServerMetrics) -> LoopBound<LobbyOwner> {
+        let loop = group.loops[0]
+        let made = Mutex<LoopBound<LobbyOwner>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        loop.execute { context in
+            made.withLock { $0 = LoopBound(LobbyOwner(context: context, group: group, metrics: metrics), loop: loop) }
+            done.signal()
+        }
+        done.wait()
+        guard let lobby = made.withLock({ $0 }) else { preconditionFailure("Invalid state: lobby not made") }
+        return lobby
+    }
+
+    /// Rebuilds every stored game on its loop. After a crash each game's numbering moves up by the restart margin
+    /// (stored before serving), so no number a spectator may have seen is reused for different content.
+    private static func restore(
+        _ stored: [JournaledGame], into core: ApplicationCore, cleanStart: Bool, limits: GameLimits, logger: Logger
+    ) throws(ApplicationError) {
+        let pending = DispatchGroup()
+        let writeFailure = Mutex<JournalError?>(nil)
+        for journaled in stored {
+            let game: Game
+            do {
+                game = try journaled.replayed()
+            } catch {
+                throw .corruptGame(journaled.id, error)
+            }
+            let seq = journaled.lastPresentationSequence + (cleanStart ? 0 : limits.restartMargin)
+            if !cleanStart {
+                pending.enter()
+                core.services.journal.recordPresentationSequence(seq, forGame: journaled.id) { result in
+                    if case .failure(let error) = result { writeFailure.withLock { $0 = error } }
+                    pending.leave()
+                }
+            }
+            var acks: [CommandID: Int] = [:]
+            for journaled in journaled.events {
+                if let commandID = journaled.event.commandID { acks[commandID] = journaled.presentationSequence }
+            }
+            core.install(
+                game: game, seq: seq, now: restoredInstant(of: journaled), restored: true, restoredAcks: acks,
+                digest: journaled.record.scorerTokenSHA256, isArchived: journaled.isArchived)
+        }
+        pending.wait()
+        if let error = writeFailure.withLock({ $0 }) {
+            throw .journal(directory: core.configuration.dataDirectory, error)
+        }
+        // Wait until every owner is installed, so the first request finds its game.
+        let loopsDone = DispatchGroup()
+        for handle in core.registry.allHandles {
+            loopsDone.enter()
+            handle.loop.execute { _ in loopsDone.leave() }
+        }
+        loopsDone.wait()
+        if !stored.isEmpty { logger.info("games restored", ["count": "\(stored.count)", "clean": "\(cleanStart)"]) }
+    }
+
+    /// The instant a restored document is shown as of: the time of the last event that set the clock's reading
+    /// (so a stopped clock's `asOf` is the one published), else of the last event, else the creation time.
+    static func restoredInstant(of journaled: JournaledGame) -> Timestamp {
+        let events = journaled.events.map(\.event)
+        guard let last = events.last else { return journaled.record.createdAt }
+        let running = (try? journaled.replayed())?.isClockRunning ?? false
+        if running { return last.at }
+        let clockEvent = events.last { event in
+            switch event.kind {
+            case .clock, .timeLimitReached: true
+            case .move, .undo: false
+            }
+        }
+        return clockEvent?.at ?? journaled.record.createdAt
+    }
+
+    private static func startServer(configuration: ServerConfiguration, core: ApplicationCore, group: EventLoopGroup)
+        throws(ApplicationError) -> HTTPServer
+    {
+        var tls: TLSContext?
+        if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
+            do {
+                tls = try TLSContext(
+                    configuration: TLSConfiguration(certificateChainPath: certificate, privateKeyPath: key))
+            } catch {
+                throw .tls(error)
+            }
+        }
+        // permessage-deflate on: a scoreboard patch compresses to a third with the shared context (docs/deflate.md).
+        let serverConfiguration = HTTPServer.Configuration(
+            host: configuration.host, port: configuration.port, threadCount: group.loops.count, tls: tls,
+            staticFiles: StaticFileServer(root: configuration.publicDirectory),
+            perMessageDeflate: PerMessageDeflateConfiguration(),
+            webSocketSendBudgetBytes: configuration.maxQueuedBytesPerConnection)
+        do {
+            return try HTTPServer(configuration: serverConfiguration, router: CourtsideRouter(core: core), group: group)
+        } catch {
+            throw .cannotListen(host: configuration.host, port: configuration.port, error)
+        }
+    }
+
+    /// Cancels every owner's timers on its loop and waits, so nothing writes after the journal closes.
+    private func stopOwners() {
+        let done = DispatchGroup()
+        for loop in group.loops {
+            done.enter()
+            loop.execute { [core] context in
+                for owner in OwnerTable.table(in: context, key: core.registry.key).owners.values { owner.stop() }
+                done.leave()
+            }
+        }
+        done.wait()
+    }
+}

@@ -1,0 +1,39 @@
+import Synchronization
+
+/// Counts the long-lived connections (WebSockets, event streams) of each client address, across every loop, so one
+/// host cannot take every descriptor (ISSUE5 §5).
+///
+/// Checked when a request asks to become long-lived (at the upgrade): over the cap it is answered `429 Too Many
+/// Requests` (the client is told to slow down; 503 would blame the server). Plain requests are not counted: they are
+/// short, and the network core's request and keep-alive timeouts already bound them.
+final class ConnectionLimiter: Sendable {
+    /// Open long-lived connections allowed per address.
+    let limit: Int
+    private let counts = Mutex<[String: Int]>([:])
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Reserves a slot for `address`; false when it already has `limit`. A successful call must be paired with
+    /// one ``release(_:)``.
+    func acquire(_ address: String) -> Bool {
+        counts.withLock { counts in
+            let current = counts[address, default: 0]
+            guard current < limit else { return false }
+            counts[address] = current + 1
+            return true
+        }
+    }
+
+    func release(_ address: String) {
+        counts.withLock { counts in
+            let current = counts[address, default: 0]
+            if current <= 1 { counts[address] = nil } else { counts[address] = current - 1 }
+        }
+    }
+
+    func count(for address: String) -> Int {
+        counts.withLock { $0[address, default: 0] }
+    }
+}

@@ -1,0 +1,251 @@
+/// One setting of `courtside serve`: its flag, its environment variable, its default and how a value is applied.
+///
+/// `ServeOption.all` is the single source of the parser, `courtside serve --help` and the README's configuration
+/// table (a test checks the README against `markdownTable`), so the three cannot drift apart.
+public struct ServeOption: Sendable {
+    /// The flag without dashes: `port` for `--port`.
+    public let name: String
+    /// The environment variable: `COURTSIDE_PORT`.
+    public let environmentVariable: String
+    /// The value's placeholder in help (`PORT`), or `nil` for a switch such as `--demo`.
+    public let valueName: String?
+    /// The default, as help shows it.
+    public let defaultDescription: String
+    /// What the setting does, one sentence.
+    public let summary: String
+    /// Applies a value (for a switch: `"true"`/`"false"` and friends) from `source`.
+    let apply: @Sendable (inout ServeOptions, String, SettingSource) throws(CLIError) -> Void
+
+    /// `--port`.
+    public var flag: String { "--" + name }
+    /// Whether the setting is a switch that takes no value on the command line.
+    public var isSwitch: Bool { valueName == nil }
+}
+
+extension ServeOption {
+    /// Every `serve` setting, in the order help lists them.
+    public static let all: [ServeOption] = [
+        ServeOption(
+            name: "host", environmentVariable: "COURTSIDE_HOST", valueName: "ADDRESS",
+            defaultDescription: ServerConfiguration().host,
+            summary: "Address to listen on; 0.0.0.0 (or ::) to be reachable from other machines."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.host = try nonEmpty(value, source)
+        },
+        ServeOption(
+            name: "port", environmentVariable: "COURTSIDE_PORT", valueName: "PORT",
+            defaultDescription: String(ServerConfiguration().port),
+            summary: "TCP port to listen on (1-65535)."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.port = try integer(value, source, in: 1...65535)
+        },
+        ServeOption(
+            name: "tls-cert", environmentVariable: "COURTSIDE_TLS_CERT", valueName: "FILE",
+            defaultDescription: "none (plain HTTP)",
+            summary: "PEM certificate chain; with --tls-key the server speaks only https and wss."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.tlsCertificatePath = try nonEmpty(value, source)
+        },
+        ServeOption(
+            name: "tls-key", environmentVariable: "COURTSIDE_TLS_KEY", valueName: "FILE",
+            defaultDescription: "none", summary: "PEM private key of --tls-cert."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.tlsKeyPath = try nonEmpty(value, source)
+        },
+        ServeOption(
+            name: "data", environmentVariable: "COURTSIDE_DATA", valueName: "DIR",
+            defaultDescription: ServerConfiguration().dataDirectory,
+            summary: "Data directory: the game journal and the admin token (created, mode 0700, if missing)."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.dataDirectory = try nonEmpty(value, source)
+        },
+        ServeOption(
+            name: "public", environmentVariable: "COURTSIDE_PUBLIC", valueName: "DIR",
+            defaultDescription: ServerConfiguration().publicDirectory,
+            summary: "Directory of the static pages served at /."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.publicDirectory = try nonEmpty(value, source)
+        },
+        ServeOption(
+            name: "threads", environmentVariable: "COURTSIDE_THREADS", valueName: "N",
+            defaultDescription: "one per core", summary: "Event loop threads."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.threads = try integer(value, source, in: 1...1024)
+        },
+        ServeOption(
+            name: "admin-token", environmentVariable: "COURTSIDE_ADMIN_TOKEN", valueName: "TOKEN",
+            defaultDescription: "generated on first start, kept in DIR/admin-token",
+            summary: "Bearer token for creating games (at least 16 characters)."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.adminToken = try adminToken(value, source)
+        },
+        ServeOption(
+            name: "allowed-origins", environmentVariable: "COURTSIDE_ALLOWED_ORIGINS", valueName: "ORIGINS",
+            defaultDescription: "any",
+            summary: "Comma-separated origins (https://host[:port]) allowed to open a scorer socket."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.allowedOrigins = try origins(value, source)
+        },
+        ServeOption(
+            name: "log-format", environmentVariable: "COURTSIDE_LOG_FORMAT", valueName: "text|json",
+            defaultDescription: ServerConfiguration().logFormat.rawValue,
+            summary: "Log lines on standard error: text for people, json (one object a line) for collectors."
+        ) { options, value, source throws(CLIError) in
+            guard let format = ServerConfiguration.LogFormat(rawValue: value) else {
+                throw .invalidValue(source, problem: "\"\(value)\" is not a log format (expected text or json)")
+            }
+            options.configuration.logFormat = format
+        },
+        ServeOption(
+            name: "log-level", environmentVariable: "COURTSIDE_LOG_LEVEL", valueName: "LEVEL",
+            defaultDescription: Logger.Level.info.description,
+            summary: "Least important entries logged: debug, info, notice, warning or error."
+        ) { options, value, source throws(CLIError) in
+            guard let level = Logger.Level(name: value) else {
+                let names = Logger.Level.allCases.map(\.description).joined(separator: ", ")
+                throw .invalidValue(source, problem: "\"\(value)\" is not a log level (expected one of \(names))")
+            }
+            options.logLevel = level
+        },
+        ServeOption(
+            name: "demo", environmentVariable: "COURTSIDE_DEMO", valueName: nil, defaultDescription: "off",
+            summary: "Create a demo game and a simulated scorer that plays whole games over and over."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.demo = try boolean(value, source)
+        },
+        ServeOption(
+            name: "command-burst", environmentVariable: "COURTSIDE_COMMAND_BURST", valueName: "N",
+            defaultDescription: String(ServerConfiguration().commandBurst),
+            summary: "Commands a scorer connection may send at once before rate_limited (an offline queue flushing)."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.commandBurst = try integer(value, source, in: 1...Int.max)
+        },
+        ServeOption(
+            name: "commands-per-second", environmentVariable: "COURTSIDE_COMMANDS_PER_SECOND", valueName: "RATE",
+            defaultDescription: numberDescription(ServerConfiguration().commandsPerSecond),
+            summary: "Commands a second a scorer connection may sustain after its burst."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.commandsPerSecond = try positiveNumber(value, source)
+        },
+        ServeOption(
+            name: "max-connections-per-address", environmentVariable: "COURTSIDE_MAX_CONNECTIONS_PER_ADDRESS",
+            valueName: "N", defaultDescription: String(ServerConfiguration().maxConnectionsPerAddress),
+            summary: "Open connections allowed from one client address."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.maxConnectionsPerAddress = try integer(value, source, in: 1...Int.max)
+        },
+        ServeOption(
+            name: "resume-window", environmentVariable: "COURTSIDE_RESUME_WINDOW", valueName: "N",
+            defaultDescription: String(ServerConfiguration().resumeWindow),
+            summary: "Patches kept per game so a spectator resuming with since=N gets only what it missed."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.resumeWindow = try integer(value, source, in: 1...Int.max)
+        },
+        ServeOption(
+            name: "max-queued-bytes", environmentVariable: "COURTSIDE_MAX_QUEUED_BYTES", valueName: "BYTES",
+            defaultDescription: String(ServerConfiguration().maxQueuedBytesPerConnection),
+            summary: "Bytes a connection may have queued before it is resynced with a fresh snapshot."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.maxQueuedBytesPerConnection = try integer(value, source, in: 1...Int.max)
+        },
+    ]
+
+    static func numberDescription(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    /// The option for `--name`, or `nil`.
+    static func named(_ name: String) -> ServeOption? {
+        all.first { $0.name == name }
+    }
+}
+
+// MARK: - Value checks (each names the flag or variable through `source`)
+
+extension ServeOption {
+    static func nonEmpty(_ value: String, _ source: SettingSource) throws(CLIError) -> String {
+        guard !value.isEmpty else { throw .invalidValue(source, problem: "must not be empty") }
+        return value
+    }
+
+    static func integer(_ value: String, _ source: SettingSource, in range: ClosedRange<Int>) throws(CLIError) -> Int {
+        guard let number = Int(value) else {
+            throw .invalidValue(source, problem: "\"\(value)\" is not a whole number")
+        }
+        guard range.contains(number) else {
+            let expected =
+                range.upperBound == Int.max
+                ? "at least \(range.lowerBound)" : "\(range.lowerBound)-\(range.upperBound)"
+            throw .invalidValue(source, problem: "\(number) is out of range (expected \(expected))")
+        }
+        return number
+    }
+
+    static func positiveNumber(_ value: String, _ source: SettingSource) throws(CLIError) -> Double {
+        guard let number = Double(value), number.isFinite else {
+            throw .invalidValue(source, problem: "\"\(value)\" is not a number")
+        }
+        guard number > 0 else {
+            throw .invalidValue(source, problem: "\(value) is out of range (expected a number above 0)")
+        }
+        return number
+    }
+
+    static func boolean(_ value: String, _ source: SettingSource) throws(CLIError) -> Bool {
+        switch value.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off", "": return false
+        default: throw .invalidValue(source, problem: "\"\(value)\" is not a boolean (expected true or false)")
+        }
+    }
+
+    /// The minimum admin token length: 16 characters of any kind is about the least a guessing attack over the
+    /// network cannot get through; the generated token is longer.
+    static let minimumAdminTokenLength = 16
+
+    /// Never echoes the value: it is a secret, and error messages end up in terminals and logs.
+    static func adminToken(_ value: String, _ source: SettingSource) throws(CLIError) -> String {
+        guard value.count >= minimumAdminTokenLength else {
+            throw .invalidValue(
+                source, problem: "the token must be at least \(minimumAdminTokenLength) characters long")
+        }
+        // It travels in an `Authorization: Bearer` header (RFC 6750 §2.1: b64token characters).
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/=")
+        guard value.allSatisfy({ allowed.contains($0) }) else {
+            throw .invalidValue(
+                source,
+                problem: "the token may only hold letters, digits and - . _ ~ + / = (it is sent as a bearer token)")
+        }
+        return value
+    }
+
+    /// `https://scores.example.com, http://localhost:8080` → two origins; empty entries are ignored.
+    static func origins(_ value: String, _ source: SettingSource) throws(CLIError) -> [String] {
+        var origins: [String] = []
+        for entry in value.split(separator: ",") {
+            let origin = entry.trimmingSpaces
+            if origin.isEmpty { continue }
+            // An Origin header is scheme "://" host [":" port] (RFC 6454 §7): no path, not even a trailing slash.
+            let parts = origin.split(separator: "://", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0] == "http" || parts[0] == "https", !parts[1].isEmpty,
+                !parts[1].contains("/")
+            else {
+                throw .invalidValue(
+                    source,
+                    problem:
+                        "\"\(origin)\" is not an origin (expected scheme://host[:port], like https://scores.example.com)"
+                )
+            }
+            origins.append(origin)
+        }
+        return origins
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: String {
+        String(
+            self.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed()
+        )
+    }
+}

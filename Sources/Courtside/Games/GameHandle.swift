@@ -1,0 +1,58 @@
+import CourtsideModel
+import CourtsideNet
+
+/// A game as any thread sees it: its id, the loop its owner lives on, and its scorer-token digest (so a token is
+/// checked where the request arrives, without a hop). The owner itself is reached only on its loop.
+final class GameHandle: Sendable {
+    let id: GameID
+    let loop: EventLoop
+    let scorerTokenSHA256: [UInt8]
+    private let registryKey: ObjectIdentifier
+
+    init(id: GameID, loop: EventLoop, scorerTokenSHA256: [UInt8], registryKey: ObjectIdentifier) {
+        self.id = id
+        self.loop = loop
+        self.scorerTokenSHA256 = scorerTokenSHA256
+        self.registryKey = registryKey
+    }
+
+    /// Whether `token` is this game's scorer token (constant time).
+    func acceptsScorerToken(_ token: String) -> Bool {
+        SecretToken.matches(token, digest: scorerTokenSHA256)
+    }
+
+    /// Runs `body` with the owner on its loop: synchronously when `context` (the caller's loop, if it has one) is
+    /// the game's, else through `execute`. Tasks from one thread run in submission order, so a command submitted
+    /// after another is applied after it.
+    func withOwner(from context: LoopContext?, _ body: @escaping @Sendable (GameOwner) -> Void) {
+        if let context, context.loop === loop {
+            guard let owner = OwnerTable.table(in: context, key: registryKey).owners[id] else { return }
+            body(owner)
+        } else {
+            loop.execute { [id, registryKey] context in
+                guard let owner = OwnerTable.table(in: context, key: registryKey).owners[id] else { return }
+                body(owner)
+            }
+        }
+    }
+
+    /// Installs the owner made by `make` on the game's loop. Call before publishing the handle, so every later
+    /// `withOwner` task finds it.
+    func install(_ make: @escaping @Sendable (LoopContext) -> GameOwner) {
+        loop.execute { [id, registryKey] context in
+            OwnerTable.table(in: context, key: registryKey).owners[id] = make(context)
+        }
+    }
+}
+
+/// The owners living on one loop. Loop-confined; one per application per loop (a `LoopContext` attachment).
+final class OwnerTable {
+    var owners: [GameID: GameOwner] = [:]
+
+    static func table(in context: LoopContext, key: ObjectIdentifier) -> OwnerTable {
+        context.attachment(for: key) { OwnerTable() }
+    }
+}
+
+@available(*, unavailable)
+extension OwnerTable: Sendable {}

@@ -1,0 +1,269 @@
+import CourtsideJournal
+import CourtsideModel
+import CourtsideNet
+import CourtsideViewModels
+
+/// The one authoritative owner of a game (ISSUE5 §3): its view model and presenter, its feed, its resume window and
+/// its journal writes, all on one loop.
+///
+/// - Commands are applied one at a time in arrival order (`submit`); each batch of changes becomes one patch
+///   message, encoded once and published to the feed at once: spectators never wait on the disk or on a scorer.
+/// - Each batch is one journal write: its events with the patch `seq` as their presentation sequence, or (a batch
+///   without events, such as a refused command refreshing `time`) the `seq` as the game's watermark. So the
+///   journal knows every number the game published once its writes are durable.
+/// - Replies wait for the disk: a reply is released only when every write submitted up to its command is durable,
+///   in command order. A retried CID is answered by the view model with the original `seq`; it too waits for the
+///   writes before it, so a retry never acks an event that is not yet stored.
+/// - A failed write makes the game *failed*: its memory is ahead of its disk, so it stops taking commands
+///   (`unavailable`), answers the commands waiting for that write `unavailable` instead of an ack, keeps serving
+///   spectators what they already saw, and logs the error. A restart reads the truth back from the journal.
+/// - Time passes only at the time-limit deadline (not every second): `time` is refreshed by every patch anyway and
+///   pages animate from `clock`, and this keeps every published number tied to a journal write.
+///
+/// Loop-confined.
+final class GameOwner {
+    let id: GameID
+    let context: LoopContext
+    let viewModel: GameScoreboardEditorViewModel
+    let presenter: GamePresenter
+    let feed: GameFeed
+    let scorerTokenSHA256: [UInt8]
+    let isArchived: Bool
+    /// Whether a journal write failed (see the type's documentation).
+    var isFailed: Bool { failedAtWrite != nil }
+    /// The number of the first write that failed.
+    private var failedAtWrite: Int?
+    private var window: PatchWindow
+    private let services: GameServices
+    private let bindings = DynamicBindingBag()
+    private var collectedEvents: [GameEvent] = []
+    private var submittedWrites = 0
+    private var confirmedWrites = 0
+    private var pendingReplies: [PendingReply] = []
+    private var waitingCommands: [CommandRequest] = []
+    private var tickTimer: TimerID?
+    private var tickDeadline: Timestamp?
+    /// The ack `seq` of every command accepted before a restart (from the journal): the view model rebuilt from
+    /// the events knows those ids but not the numbers it answered them with.
+    private let restoredAcks: [CommandID: Int]
+
+    private struct PendingReply {
+        /// The reply may go once this many writes are durable.
+        let afterWrites: Int
+        let reply: CommandReply
+        let request: CommandRequest
+    }
+
+    /// An owner for `game` numbered from `seq`, showing the game as of `now`; `restored` when rebuilt from the
+    /// journal (its document at `seq` is then re-derived, so resumes from `seq` get a snapshot).
+    init(
+        game: Game, seq: Int, now: Timestamp, restored: Bool, restoredAcks: [CommandID: Int] = [:],
+        scorerTokenSHA256: [UInt8], isArchived: Bool, services: GameServices, context: LoopContext
+    ) {
+        self.id = game.id
+        self.restoredAcks = restoredAcks
+        self.context = context
+        self.services = services
+        self.scorerTokenSHA256 = scorerTokenSHA256
+        self.isArchived = isArchived
+        let clock = services.clock
+        viewModel = GameScoreboardEditorViewModel(game: game, now: now, clock: clock, revision: seq)
+        presenter = GamePresenter(viewModel: viewModel)
+        feed = GameFeed(group: services.group, metrics: services.metrics)
+        window = PatchWindow(capacity: services.limits.resumeWindow, firstOwnSeq: restored ? seq + 1 : seq)
+        viewModel.recordedEvents.bind { [unowned self] events in
+            collectedEvents.append(contentsOf: events)
+        }.store(in: bindings)
+        presenter.latestPatch.bind { [unowned self] patch in
+            guard let patch else { return }
+            window.append(patch)
+            feed.publish(patch, context: self.context)
+        }.store(in: bindings)
+        let report = services.reportSummary
+        viewModel.summary.bindAndFire { summary in report(summary) }.store(in: bindings)
+        scheduleTick()
+    }
+
+    /// The sequence number of the published document.
+    var seq: Int { presenter.seq }
+
+    // MARK: Subscribers
+
+    /// Brings `subscriber` in without a gap: the patches after `since` when the window still has them (nothing when
+    /// it is current), else a snapshot; then every later patch. Runs the join on the subscriber's loop, in order
+    /// with this loop's publishes (see `GameFeed`).
+    func join(_ subscriber: LoopBound<any JoiningSubscriber>, since: Int?, isEventStream: Bool) {
+        let catchUp = (since.flatMap { window.messages(after: $0, current: presenter.seq) } ?? [presenter.snapshot()])
+            .map(FeedMessage.init)
+        let feed = self.feed
+        if isEventStream { feed.reserveEventStream() }
+        if subscriber.loop === context.loop {
+            subscriber.value.join(catchUp: catchUp, feed: feed, context: context)
+        } else {
+            subscriber.loop.execute { context in subscriber.value.join(catchUp: catchUp, feed: feed, context: context) }
+        }
+    }
+
+    // MARK: Commands
+
+    /// Applies a scorer's command in arrival order and answers it once its effect is durable.
+    func submit(_ request: CommandRequest) {
+        if let refusal = refusalBeforeApplying(request) {
+            release(refusal, for: request)
+            return
+        }
+        if !waitingCommands.isEmpty || submittedWrites - confirmedWrites >= services.limits.maxUnconfirmedWrites {
+            guard waitingCommands.count < services.limits.maxWaitingCommands else {
+                release(
+                    .refusal(
+                        .unavailable, "too many commands are waiting for the disk; retry shortly", bytes: request.bytes),
+                    for: request)
+                return
+            }
+            waitingCommands.append(request)
+            return
+        }
+        apply(request)
+    }
+
+    private func refusalBeforeApplying(_ request: CommandRequest) -> CommandReply? {
+        if isArchived {
+            return .refusal(.gameArchived, "game \(id) is archived and takes no more commands", bytes: request.bytes)
+        }
+        if isFailed {
+            return .refusal(
+                .unavailable, "game \(id) could not be saved; it takes no commands until the server restarts",
+                bytes: request.bytes)
+        }
+        return nil
+    }
+
+    private func apply(_ request: CommandRequest) {
+        let before = presenter.seq
+        collectedEvents = []
+        var reply = presenter.handle(commandBytes: request.bytes, now: services.clock())
+        if case .accepted(let commandID, _) = reply, let original = restoredAcks[commandID] {
+            reply = .accepted(id: commandID, seq: original)
+        }
+        journalBatch(before: before)
+        pendingReplies.append(PendingReply(afterWrites: submittedWrites, reply: reply, request: request))
+        releaseReplies()
+        scheduleTick()
+    }
+
+    /// Submits the journal write for the batch that took the document from `before` to now, if any.
+    private func journalBatch(before: Int) {
+        let after = presenter.seq
+        let events = collectedEvents
+        collectedEvents = []
+        if !events.isEmpty {
+            submit(.appendEvents(events.map { JournaledEvent($0, presentationSequence: after) }, toGame: id))
+        } else if after > before {
+            submit(.recordPresentationSequence(after, forGame: id))
+        }
+    }
+
+    private func submit(_ write: JournalWrite) {
+        submittedWrites += 1
+        let owner = LoopBound(self, loop: context.loop)
+        services.journal.submit(write) { result in
+            owner.loop.execute { _ in owner.value.writeCompleted(result) }
+        }
+    }
+
+    /// Journal completions arrive in submission order (one submitting thread per game).
+    private func writeCompleted(_ result: Result<Void, JournalError>) {
+        confirmedWrites += 1
+        if case .failure(let error) = result, failedAtWrite == nil {
+            failedAtWrite = confirmedWrites
+            services.logger.error(
+                "journal write failed; the game takes no more commands",
+                ["game": id.rawValue, "error": "\(error)"])
+            services.reportFailure(id)
+        }
+        releaseReplies()
+        while !waitingCommands.isEmpty, submittedWrites - confirmedWrites < services.limits.maxUnconfirmedWrites {
+            let next = waitingCommands.removeFirst()
+            if let refusal = refusalBeforeApplying(next) {
+                release(refusal, for: next)
+            } else {
+                apply(next)
+            }
+        }
+    }
+
+    /// Releases, in command order, every reply whose writes are all durable. Once a write failed, a command whose
+    /// writes include it (or come after it) is answered `unavailable`, never acked.
+    private func releaseReplies() {
+        var released = 0
+        for pending in pendingReplies {
+            if let failedAtWrite, pending.afterWrites >= failedAtWrite {
+                if case .accepted = pending.reply {
+                    release(
+                        .refusal(.unavailable, "game \(id) could not be saved", bytes: pending.request.bytes),
+                        for: pending.request)
+                } else {
+                    release(pending.reply, for: pending.request)
+                }
+            } else if pending.afterWrites <= confirmedWrites {
+                release(pending.reply, for: pending.request)
+            } else {
+                break
+            }
+            released += 1
+        }
+        pendingReplies.removeFirst(released)
+    }
+
+    private func release(_ reply: CommandReply, for request: CommandRequest) {
+        switch reply {
+        case .accepted:
+            let elapsed = ContinuousClock.now - request.receivedAt
+            services.metrics.commandAccepted(
+                latencySeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        case .rejected(_, let failure):
+            services.metrics.commandRejected(code: failure.code.rawValue)
+        }
+        request.reply(reply)
+    }
+
+    // MARK: Time
+
+    /// Arms a timer for the time-limit deadline while the clock runs.
+    private func scheduleTick() {
+        let deadline = viewModel.game.isClockRunning ? viewModel.game.timeLimitDeadline : nil
+        guard deadline != tickDeadline else { return }
+        if let tickTimer { context.cancelTimer(tickTimer) }
+        tickTimer = nil
+        tickDeadline = deadline
+        guard let deadline else { return }
+        let delay = max(deadline.milliseconds(since: services.clock()), 0)
+        tickTimer = context.scheduleTimer(after: .milliseconds(delay)) { [unowned self] _ in
+            tickTimer = nil
+            tickDeadline = nil
+            tick(at: deadline)
+        }
+    }
+
+    /// Lets the game reach its time limit. Ticking at the deadline itself (the timer fires at or after it) makes
+    /// the stopped clock's `asOf` the limit event's own time, which a restart re-derives exactly.
+    private func tick(at deadline: Timestamp) {
+        guard !isFailed, !isArchived else { return }
+        let before = presenter.seq
+        collectedEvents = []
+        viewModel.tick(now: deadline)
+        journalBatch(before: before)
+        scheduleTick()
+    }
+
+    /// Stops timers and observers (server shutdown).
+    func stop() {
+        if let tickTimer { context.cancelTimer(tickTimer) }
+        tickTimer = nil
+        bindings.removeAll()
+        presenter.detach()
+    }
+}
+
+@available(*, unavailable)
+extension GameOwner: Sendable {}

@@ -1,0 +1,59 @@
+import CourtsideModel
+import CourtsideNet
+import Synchronization
+
+/// Every game the server serves, by id, with the loop each one lives on. Sendable: routes on any loop look games up
+/// here; the games themselves stay on their loops.
+final class GameRegistry: Sendable {
+    private struct State {
+        var games: [GameID: GameHandle] = [:]
+        var order: [GameID] = []
+        var nextNumber = 1
+        var nextLoop = 0
+    }
+
+    private let state = Mutex(State())
+    private let loops: [EventLoop]
+
+    init(loops: [EventLoop]) {
+        self.loops = loops
+    }
+
+    /// The key of the per-loop owner tables.
+    var key: ObjectIdentifier { ObjectIdentifier(self) }
+
+    func handle(_ id: GameID) -> GameHandle? {
+        state.withLock { $0.games[id] }
+    }
+
+    var allHandles: [GameHandle] {
+        state.withLock { state in state.order.compactMap { state.games[$0] } }
+    }
+
+    /// A fresh id, `game-<n>`, above every id restored or made so far.
+    func makeID() -> GameID {
+        state.withLock { state in
+            defer { state.nextNumber += 1 }
+            return GameID("game-\(state.nextNumber)")
+        }
+    }
+
+    /// A handle for a new game on the next loop in turn: games are spread evenly over the loops.
+    func makeHandle(id: GameID, scorerTokenSHA256: [UInt8]) -> GameHandle {
+        let loop = state.withLock { state in
+            defer { state.nextLoop = (state.nextLoop + 1) % loops.count }
+            return loops[state.nextLoop]
+        }
+        return GameHandle(id: id, loop: loop, scorerTokenSHA256: scorerTokenSHA256, registryKey: key)
+    }
+
+    /// Publishes a handle (after `install`).
+    func insert(_ handle: GameHandle) {
+        state.withLock { state in
+            if state.games.updateValue(handle, forKey: handle.id) == nil { state.order.append(handle.id) }
+            if handle.id.rawValue.hasPrefix("game-"), let number = Int(handle.id.rawValue.dropFirst(5)) {
+                state.nextNumber = max(state.nextNumber, number + 1)
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import CourtsideJournal
+import CourtsideModel
+import CourtsideNet
+import CourtsideViewModels
+
+/// What every game owner shares: storage, metrics, the log, the wall clock and the limits. Sendable, made once by
+/// the application.
+struct GameServices: Sendable {
+    let journal: any GameJournal
+    let metrics: ServerMetrics
+    let logger: Logger
+    /// Unix milliseconds: `asOf` in the documents is an instant on this clock (docs/protocol.md).
+    let clock: @Sendable () -> Timestamp
+    let limits: GameLimits
+    /// Called on the game's loop whenever its lobby line changes.
+    let reportSummary: @Sendable (GameSummary) -> Void
+    /// Called once when a game's journal write failed (the application then never claims a clean shutdown).
+    let reportFailure: @Sendable (GameID) -> Void
+    /// The server's loops, for the feeds.
+    let group: EventLoopGroup
+}
+
+/// Per-game limits. Each bounds memory or the gap a crash can leave between what spectators saw and what is stored.
+struct GameLimits: Sendable {
+    /// Patch messages kept for `since=N` resumes (ServerConfiguration.resumeWindow).
+    var resumeWindow: Int
+    /// Journal writes a game may have submitted and not yet confirmed. Further commands wait (the scorer's acks
+    /// wait for the disk anyway; spectators never do). 256 keeps a group commit of every busy game full while
+    /// bounding how many published messages a crash can leave unstored, which is the margin a restart after a
+    /// crash skips in the sequence numbers (docs/server.md, "Sequence numbers after a restart").
+    var maxUnconfirmedWrites: Int = 256
+    /// Commands queued behind those writes. 1,024 is ten seconds of a scorer at the sustained rate limit; past it
+    /// the game answers `unavailable` rather than buffer without bound.
+    var maxWaitingCommands: Int = 1_024
+
+    /// How far a restart after a crash moves each game's numbering: every message that may have been published
+    /// without reaching the disk (at most the unconfirmed writes, plus one for a time-limit tick) is below it.
+    var restartMargin: Int { maxUnconfirmedWrites + 2 }
+}

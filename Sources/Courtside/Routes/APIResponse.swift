@@ -1,0 +1,64 @@
+import CourtsideNet
+import CourtsideViewModels
+
+/// The JSON answers of the HTTP API, in one place: every error names the problem with a stable `code` and a
+/// sentence (`{"v":1,"type":"error","code":…,"message":…}`, plus `fields` for a form's errors), the same shape as a
+/// command's error message.
+enum APIResponse {
+    static func json(_ status: HTTPStatus, _ value: JSONValue) -> HTTPResponse {
+        json(status, bytes: value.canonicalBytes)
+    }
+
+    static func json(_ status: HTTPStatus, bytes: [UInt8]) -> HTTPResponse {
+        HTTPResponse(
+            status: status,
+            headers: ["Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store"],
+            body: bytes)
+    }
+
+    static func error(_ status: HTTPStatus, _ code: String, _ message: String, fields: JSONValue? = nil)
+        -> HTTPResponse
+    {
+        var body: [String: JSONValue] = [
+            "v": .int(WireFormat.version), "type": "error", "code": .string(code), "message": .string(message),
+        ]
+        if let fields { body["fields"] = fields }
+        var response = json(status, .object(body))
+        if status == .unauthorized {
+            // RFC 6750 §3: a 401 names the scheme the client should use.
+            response.headers.add(name: "WWW-Authenticate", value: "Bearer realm=\"courtside\"")
+        }
+        return response
+    }
+
+    static func notFound(_ what: String) -> HTTPResponse {
+        error(.notFound, "not_found", what)
+    }
+
+    static func unknownGame(_ id: String) -> HTTPResponse {
+        error(.notFound, "unknown_game", "no game \"\(id)\"")
+    }
+
+    static func methodNotAllowed(_ method: HTTPMethod, path: String, allowed: [String]) -> HTTPResponse {
+        var response = error(
+            .methodNotAllowed, "method_not_allowed",
+            "\(method) is not allowed on \(path) (allowed: \(allowed.joined(separator: ", ")))")
+        response.headers.add(name: "Allow", value: allowed.joined(separator: ", "))
+        return response
+    }
+
+    /// The status of a command's answer over HTTP: 200 for an ack, 4xx/5xx by error code for an error (the body is
+    /// the same JSON the scorer socket sends).
+    static func status(for reply: CommandReply) -> HTTPStatus {
+        switch reply {
+        case .accepted: return .ok
+        case .rejected(_, let failure):
+            switch failure.code {
+            case .badJSON, .badCommand: return .badRequest
+            case .rateLimited: return .tooManyRequests
+            case .unavailable: return .serviceUnavailable
+            default: return .conflict
+            }
+        }
+    }
+}

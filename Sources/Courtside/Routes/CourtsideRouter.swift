@@ -1,0 +1,230 @@
+import CourtsideModel
+import CourtsideNet
+import CourtsideViewModels
+
+/// The routes of docs/protocol.md ("HTTP and WebSocket routes"). Runs on the connection's loop and never blocks:
+/// answers that need a game's loop or the disk are `Route.deferred`.
+struct CourtsideRouter: HTTPRouter {
+    let core: ApplicationCore
+
+    func route(_ request: HTTPRequest, context: RouteContext) -> Route {
+        let head = request.head
+        let segments = head.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        switch segments.first {
+        case "api": return api(request, segments: Array(segments.dropFirst()), context: context)
+        case "ws": return webSockets(head, segments: Array(segments.dropFirst()), context: context)
+        case "healthz" where segments.count == 1:
+            guard head.method == .GET || head.method == .HEAD else {
+                return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "HEAD"]))
+            }
+            return .respond(APIResponse.json(.ok, ["status": "ok"]))
+        case "metrics" where segments.count == 1:
+            guard head.method == .GET || head.method == .HEAD else {
+                return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "HEAD"]))
+            }
+            return .respond(
+                HTTPResponse(
+                    status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
+                    body: Array(core.metrics.render().utf8)))
+        default:
+            guard head.method == .GET || head.method == .HEAD else {
+                return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "HEAD"]))
+            }
+            return .staticFiles
+        }
+    }
+
+    // MARK: /api
+
+    private func api(_ request: HTTPRequest, segments: [String], context: RouteContext) -> Route {
+        let head = request.head
+        guard segments.first == "games" else { return .respond(APIResponse.notFound("no route \(head.path)")) }
+        switch (segments.count, head.method) {
+        case (1, .GET), (1, .HEAD):
+            return listGames(context)
+        case (1, .POST):
+            return createGame(request, context)
+        case (1, _):
+            return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "POST"]))
+        default: break
+        }
+        let id = GameID(segments[1])
+        guard let game = core.registry.handle(id) else { return .respond(APIResponse.unknownGame(id.rawValue)) }
+        switch (segments.count, segments.dropFirst(2).first, head.method) {
+        case (2, nil, .GET), (2, nil, .HEAD):
+            return snapshot(game, context)
+        case (2, nil, _):
+            return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET"]))
+        case (3, "events", .GET):
+            return events(game, head, context)
+        case (3, "events", _):
+            return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET"]))
+        case (3, "commands", .POST):
+            return command(request, game: game, context: context)
+        case (3, "commands", _):
+            return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["POST"]))
+        default:
+            return .respond(APIResponse.notFound("no route \(head.path)"))
+        }
+    }
+
+    private func listGames(_ context: RouteContext) -> Route {
+        later(context) { respond in
+            core.lobby.run { lobby in respond(APIResponse.json(.ok, lobby.listJSON())) }
+        }
+    }
+
+    private func createGame(_ request: HTTPRequest, _ context: RouteContext) -> Route {
+        guard let token = BearerToken.from(request.head.headers) else {
+            return .respond(
+                APIResponse.error(.unauthorized, "unauthorized", "send the admin token as Authorization: Bearer"))
+        }
+        guard core.acceptsAdminToken(token) else {
+            return .respond(APIResponse.error(.forbidden, "forbidden", "wrong admin token"))
+        }
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: request.body)
+        } catch {
+            return .respond(APIResponse.error(.badRequest, "bad_json", "the body is not JSON: \(error)"))
+        }
+        return later(context) { respond in
+            core.createGame(GameCreationRequest(json: json)) { result in
+                switch result {
+                case .success(let created):
+                    var response = APIResponse.json(.created, created.json)
+                    response.headers.add(name: "Location", value: "/api/games/\(created.id.rawValue)")
+                    respond(response)
+                case .failure(let error):
+                    respond(Self.response(for: error))
+                }
+            }
+        }
+    }
+
+    static func response(for error: GameCreationError) -> HTTPResponse {
+        switch error {
+        case .notAnObject:
+            return APIResponse.error(.badRequest, "bad_request", "the body must be a JSON object")
+        case .invalid(let errors):
+            let fields = errors.fields.keys.map(\.description).sorted().joined(separator: ", ")
+            return APIResponse.error(.badRequest, "invalid_game", "invalid fields: \(fields)", fields: errors.json)
+        case .storage(let error):
+            return APIResponse.error(.internalServerError, "storage_failed", "the game could not be stored: \(error)")
+        case .shuttingDown:
+            return APIResponse.error(.serviceUnavailable, "shutting_down", "the server is shutting down")
+        }
+    }
+
+    private func snapshot(_ game: GameHandle, _ context: RouteContext) -> Route {
+        later(context) { respond in
+            game.withOwner(from: nil) { owner in respond(APIResponse.json(.ok, bytes: owner.presenter.snapshot().bytes))
+            }
+        }
+    }
+
+    private func events(_ game: GameHandle, _ head: HTTPRequestHead, _ context: RouteContext) -> Route {
+        let since = head.headers["Last-Event-ID"].flatMap { Int($0.trimmingSpaces) } ?? Self.since(in: head.query)
+        guard let environment = admit(context) else { return .respond(tooManyConnections(context)) }
+        return .eventStream(GameEventStream(game: game, since: since, environment: environment))
+    }
+
+    private func command(_ request: HTTPRequest, game: GameHandle, context: RouteContext) -> Route {
+        guard let token = BearerToken.from(request.head.headers) else {
+            return .respond(
+                APIResponse.error(
+                    .unauthorized, "unauthorized", "send the game's scorer token as Authorization: Bearer"))
+        }
+        guard game.acceptsScorerToken(token) else {
+            return .respond(APIResponse.error(.forbidden, "forbidden", "wrong scorer token for game \(game.id)"))
+        }
+        let body = request.body
+        return later(context) { respond in
+            core.submit(command: body, toGame: game.id, from: nil) { reply in
+                respond(APIResponse.json(APIResponse.status(for: reply), bytes: reply.bytes))
+            }
+        }
+    }
+
+    // MARK: /ws
+
+    private func webSockets(_ head: HTTPRequestHead, segments: [String], context: RouteContext) -> Route {
+        guard segments.first == "games", (1...3).contains(segments.count) else {
+            return .respond(APIResponse.notFound("no route \(head.path)"))
+        }
+        var game: GameHandle?
+        if segments.count >= 2 {
+            game = core.registry.handle(GameID(segments[1]))
+            guard game != nil else { return .respond(APIResponse.unknownGame(segments[1])) }
+        }
+        if segments.count == 3, segments[2] != "scorer" {
+            return .respond(APIResponse.notFound("no route \(head.path)"))
+        }
+        // Answer a request that is not a valid upgrade here (400/426), before a connection slot is taken.
+        if case .failure(let error) = WebSocketHandshake.validate(head) { return .respond(error.response) }
+        if segments.count == 3, !core.origins.allows(head.headers["Origin"]) {
+            return .respond(
+                APIResponse.error(
+                    .forbidden, "origin_not_allowed", "origin \(head.headers["Origin"] ?? "") may not score"))
+        }
+        guard let environment = admit(context) else { return .respond(tooManyConnections(context)) }
+        switch (segments.count, game) {
+        case (1, _):
+            return .webSocket(LobbySocket(lobby: core.lobby, environment: environment))
+        case (2, let game?):
+            return .webSocket(SpectatorSocket(game: game, since: Self.since(in: head.query), environment: environment))
+        case (3, let game?):
+            return .webSocket(
+                ScorerSocket(
+                    game: game, headerToken: BearerToken.from(head.headers), burst: core.configuration.commandBurst,
+                    ratePerSecond: core.configuration.commandsPerSecond, environment: environment))
+        default:
+            preconditionFailure("Invalid state: segments \(segments) passed the checks above without a game")
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Takes a long-lived connection slot for the client's address (released when the socket or stream closes).
+    private func admit(_ context: RouteContext) -> SocketEnvironment? {
+        let address = context.remoteAddress?.host ?? "unknown"
+        guard core.limiter.acquire(address) else { return nil }
+        return SocketEnvironment(
+            metrics: core.metrics, limiter: core.limiter, address: address,
+            budget: core.configuration.maxQueuedBytesPerConnection)
+    }
+
+    private func tooManyConnections(_ context: RouteContext) -> HTTPResponse {
+        APIResponse.error(
+            .tooManyRequests, "too_many_connections",
+            "\(context.remoteAddress?.host ?? "this address") already has \(core.limiter.limit) open connections")
+    }
+
+    /// `since=N` from a query string, when N is a whole number.
+    static func since(in query: String?) -> Int? {
+        guard let query else { return nil }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, parts[0] == "since", let value = Int(parts[1]), value >= 0 { return value }
+        }
+        return nil
+    }
+
+    /// An answer given later, on the request's loop, from whichever thread `work` calls back on.
+    private func later(
+        _ context: RouteContext,
+        _ work: @escaping @Sendable (_ respond: @escaping @Sendable (HTTPResponse) -> Void) -> Void
+    ) -> Route {
+        let loop = context.eventLoop
+        return .deferred { respond in
+            let bound = LoopBound(respond, loop: loop)
+            work { response in bound.run { $0(response) } }
+        }
+    }
+}
+
+extension String {
+    fileprivate var trimmingSpaces: String {
+        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+}

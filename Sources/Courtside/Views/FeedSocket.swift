@@ -1,0 +1,124 @@
+import CourtsideModel
+import CourtsideNet
+import CourtsideViewModels
+
+/// The part every subscribing socket shares (spectator, scorer, lobby): joining its document's feed, and coming
+/// back with a fresh snapshot when it falls behind (ISSUE5 §5).
+///
+/// A slow socket is handled by the `BroadcastChannel`'s `.resync` policy: past its byte budget its unsent frames
+/// of the feed are dropped and it is unsubscribed, so it never blocks the game nor holds more than its budget plus
+/// one frame; `webSocketNeedsResync` then re-joins it through the owner's loop, which sends a snapshot and
+/// subscribes it again gap-free. A catch-up that itself overruns the budget waits for the queue to drain.
+///
+/// Subclasses say how to (re)join (`rejoin()`); the base keeps the feed membership, the metrics of open
+/// connections and the per-address slot, released exactly once on close. Loop-confined.
+class FeedSocket: WebSocketHandler, JoiningSubscriber {
+    let kind: ConnectionKind
+    let metrics: ServerMetrics
+    private let limiter: ConnectionLimiter
+    private let address: String
+    private(set) var socket: WebSocket?
+    private var feed: GameFeed?
+    private var rejoinWhenDrained = false
+    private var drainTimer: TimerID?
+
+    /// How often a socket waiting to re-join checks its queue, besides `webSocketDidDrain`: a queue that passed the
+    /// budget within one loop iteration may drain without the kernel ever pushing back, and then no drain callback
+    /// comes.
+    static let drainPollInterval: Duration = .milliseconds(50)
+
+    init(kind: ConnectionKind, environment: SocketEnvironment) {
+        self.kind = kind
+        self.metrics = environment.metrics
+        self.limiter = environment.limiter
+        self.address = environment.address
+    }
+
+    /// Joins (or re-joins) the document's feed: the subclass asks its owner.
+    func rejoin() {}
+
+    var isEventStream: Bool { false }
+
+    /// This socket as a subscriber its owner can reach from the owner's loop.
+    var bound: LoopBound<any JoiningSubscriber>? {
+        socket.map { LoopBound(self, loop: $0.eventLoop) }
+    }
+
+    func join(catchUp: [FeedMessage], feed: GameFeed, context: LoopContext) {
+        guard let socket, socket.isOpen else { return }
+        var overBudget = false
+        for message in catchUp {
+            overBudget = socket.send(preEncodedFrame: message.frame) == .overBudget || overBudget
+            metrics.sent(messages: 1, bytes: message.frame.count)
+        }
+        if overBudget {
+            // Behind already: ask again for a snapshot once what was queued has gone out.
+            rejoinWhenDrained = true
+            metrics.slowConsumerResynced()
+            pollDrain(socket)
+            return
+        }
+        feed.channel.subscribe(socket)
+        self.feed = feed
+    }
+
+    /// Sends one message of this socket's own (an answer, an error).
+    func send(json: [UInt8]) {
+        guard let socket, socket.isOpen else { return }
+        let frame = WebSocketFrameEncoder.frame(opcode: .text, payload: json)
+        _ = socket.send(preEncodedFrame: frame)
+        metrics.sent(messages: 1, bytes: frame.count)
+    }
+
+    // MARK: WebSocketHandler
+
+    func webSocketDidOpen(_ socket: WebSocket) {
+        self.socket = socket
+        metrics.connectionOpened(kind)
+    }
+
+    func webSocket(_ socket: WebSocket, didReceive message: WebSocketMessage) {}
+
+    func webSocketNeedsResync(_ socket: WebSocket, channel: BroadcastChannel) {
+        feed = nil
+        rejoin()
+    }
+
+    func webSocketDidDrain(_ socket: WebSocket) {
+        rejoinIfDrained(socket)
+    }
+
+    private func rejoinIfDrained(_ socket: WebSocket) {
+        guard rejoinWhenDrained, socket.isOpen else { return }
+        guard socket.bufferedBytes <= socket.sendBudgetBytes / 2 else {
+            pollDrain(socket)
+            return
+        }
+        rejoinWhenDrained = false
+        if let drainTimer { socket.loopContext.cancelTimer(drainTimer) }
+        drainTimer = nil
+        rejoin()
+    }
+
+    private func pollDrain(_ socket: WebSocket) {
+        guard drainTimer == nil else { return }
+        drainTimer = socket.loopContext.scheduleTimer(after: Self.drainPollInterval) { [weak self] _ in
+            guard let self, let socket = self.socket else { return }
+            self.drainTimer = nil
+            self.rejoinIfDrained(socket)
+        }
+    }
+
+    func webSocketDidClose(_ socket: WebSocket, closure: WebSocketClosure) {
+        // The channel drops a closed subscriber itself.
+        feed = nil
+        if let drainTimer { socket.loopContext.cancelTimer(drainTimer) }
+        drainTimer = nil
+        metrics.connectionClosed(kind)
+        limiter.release(address)
+        self.socket = nil
+    }
+}
+
+@available(*, unavailable)
+extension FeedSocket: Sendable {}

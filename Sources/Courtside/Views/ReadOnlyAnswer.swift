@@ -1,0 +1,11 @@
+import CourtsideViewModels
+
+/// The error a read-only socket (spectator, lobby) answers anything it receives with. Nothing it sends reaches a
+/// game (ISSUE5 §2: spectators are read-only).
+enum ReadOnlyAnswer {
+    static let bytes: [UInt8] = CommandReply.rejected(
+        id: nil,
+        failure: CommandFailure(
+            .readOnly, "this socket is read-only: commands go to /ws/games/{id}/scorer with the game's scorer token")
+    ).bytes
+}

@@ -1,0 +1,129 @@
+import CourtsideModel
+import CourtsideNet
+import CourtsideViewModels
+
+/// `WS /ws/games/{id}/scorer`: a scorer.
+///
+/// Authentication (ISSUE5 §2): `Authorization: Bearer <token>` on the upgrade (non-browser clients), or a first
+/// message `{"type":"auth","token":"…"}` within ``ScorerSocket/authenticationTimeout``; otherwise, or with a wrong
+/// token, the socket is closed with 1008 (policy violation, RFC 6455 §7.4.1). Once authenticated it gets
+/// `{"v":1,"type":"authenticated","game":id}`, the snapshot and every patch, like a spectator, and each command it
+/// sends is answered with an ack (after the command's event is durable) or an error. Commands past the
+/// connection's token bucket are answered `rate_limited` and not applied. Loop-confined.
+final class ScorerSocket: FeedSocket {
+    /// Time to authenticate after the upgrade: enough for a page to send its first message over a slow link, short
+    /// enough that unauthenticated sockets do not pile up.
+    static let authenticationTimeout: Duration = .seconds(5)
+
+    private enum Phase {
+        case awaitingAuthentication(TimerID?)
+        case authenticated
+        case closed
+    }
+
+    private let game: GameHandle
+    private let headerToken: String?
+    private var bucket: TokenBucket?
+    private let burst: Int
+    private let ratePerSecond: Double
+    private var phase: Phase = .awaitingAuthentication(nil)
+
+    init(
+        game: GameHandle, headerToken: String?, burst: Int, ratePerSecond: Double, environment: SocketEnvironment
+    ) {
+        self.game = game
+        self.headerToken = headerToken
+        self.burst = burst
+        self.ratePerSecond = ratePerSecond
+        super.init(kind: .scorer, environment: environment)
+    }
+
+    override func rejoin() {
+        guard let bound, let socket else { return }
+        game.withOwner(from: socket.loopContext) { owner in owner.join(bound, since: nil, isEventStream: false) }
+    }
+
+    override func webSocketDidOpen(_ socket: WebSocket) {
+        super.webSocketDidOpen(socket)
+        bucket = TokenBucket(burst: burst, ratePerSecond: ratePerSecond, now: socket.loopContext.now)
+        if let headerToken {
+            authenticate(headerToken, socket: socket)
+            return
+        }
+        let timer = socket.loopContext.scheduleTimer(after: Self.authenticationTimeout) { [weak self] _ in
+            guard let self, case .awaitingAuthentication = self.phase else { return }
+            self.refuse(socket, reason: "no auth message within 5 s")
+        }
+        phase = .awaitingAuthentication(timer)
+    }
+
+    override func webSocket(_ socket: WebSocket, didReceive message: WebSocketMessage) {
+        switch phase {
+        case .awaitingAuthentication:
+            guard case .text(let text) = message, let json = try? JSONValue(parsing: text),
+                json["type"]?.stringValue == "auth", let token = json["token"]?.stringValue
+            else {
+                refuse(socket, reason: "the first message must be {\"type\":\"auth\",\"token\":…}")
+                return
+            }
+            authenticate(token, socket: socket)
+        case .authenticated:
+            handleCommand(message, socket: socket)
+        case .closed:
+            break
+        }
+    }
+
+    override func webSocketDidClose(_ socket: WebSocket, closure: WebSocketClosure) {
+        if case .awaitingAuthentication(let timer?) = phase { socket.loopContext.cancelTimer(timer) }
+        phase = .closed
+        super.webSocketDidClose(socket, closure: closure)
+    }
+
+    private func authenticate(_ token: String, socket: WebSocket) {
+        guard game.acceptsScorerToken(token) else {
+            refuse(socket, reason: "invalid scorer token")
+            return
+        }
+        if case .awaitingAuthentication(let timer?) = phase { socket.loopContext.cancelTimer(timer) }
+        phase = .authenticated
+        let answer: JSONValue = [
+            "v": .int(WireFormat.version), "type": "authenticated", "game": .string(game.id.rawValue),
+        ]
+        send(json: answer.canonicalBytes)
+        rejoin()
+    }
+
+    private func refuse(_ socket: WebSocket, reason: String) {
+        phase = .closed
+        socket.close(code: .policyViolation, reason: reason)
+    }
+
+    private func handleCommand(_ message: WebSocketMessage, socket: WebSocket) {
+        guard case .text(let text) = message else {
+            metrics.commandRejected(code: WireErrorCode.badJSON.rawValue)
+            send(
+                json: CommandReply.rejected(
+                    id: nil, failure: CommandFailure(.badJSON, "commands are JSON text messages")
+                ).bytes)
+            return
+        }
+        let bytes = Array(text.utf8)
+        let now = socket.loopContext.now
+        guard bucket?.take(now: now) ?? false else {
+            metrics.commandRejected(code: WireErrorCode.rateLimited.rawValue)
+            let limit = "\(burst) at once, then \(ratePerSecond) a second"
+            send(
+                json: CommandReply.refusal(
+                    .rateLimited, "too many commands (limit: \(limit)); retry later", bytes: bytes
+                ).bytes)
+            return
+        }
+        let me = LoopBound(self, loop: socket.eventLoop)
+        let request = CommandRequest(bytes: bytes, receivedAt: now) { reply in
+            let answer = reply.bytes
+            me.run { scorer in scorer.send(json: answer) }
+        }
+        game.withOwner(from: socket.loopContext) { owner in owner.submit(request) }
+    }
+}

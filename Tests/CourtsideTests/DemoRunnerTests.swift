@@ -1,0 +1,125 @@
+import CourtsideModel
+import CourtsideViewModels
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Courtside
+
+/// A server stand-in: one model game per creation, commands decoded and applied as the real route does.
+final class FakeDemoHost: DemoHost {
+    struct State {
+        var games: [GameID: Game] = [:]
+        var created: [GameID] = []
+        var commands: [String] = []
+        var refuseAll = false
+    }
+
+    let state = Mutex(State())
+
+    func createDemoGame(_ teams: DemoTeams, completion: @escaping @Sendable (Result<DemoGame, any Error>) -> Void) {
+        let created = state.withLock { state in
+            let id = GameID(rawValue: "g\(state.created.count + 1)")
+            state.games[id] = Game(setup: try! teams.setup(id: id))
+            state.created.append(id)
+            return DemoGame(id: id, spectatorLink: "/games/\(id.rawValue)")
+        }
+        completion(.success(created))
+    }
+
+    func submitDemoCommand(_ command: [UInt8], to game: GameID, completion: @escaping @Sendable ([UInt8]) -> Void) {
+        let reply: CommandReply = state.withLock { state in
+            state.commands.append(String(decoding: command, as: UTF8.self))
+            switch CommandDecoder().decode(command) {
+            case .failure(let rejection):
+                return rejection.reply
+            case .success(let decoded):
+                if state.refuseAll { return .rejected(id: decoded.id, failure: CommandFailure(.badCommand, "refused")) }
+                do throws(GameError) {
+                    _ = try state.games[game]!.apply(decoded, at: Timestamp(milliseconds: 0))
+                    return .accepted(id: decoded.id, seq: state.games[game]!.events.count)
+                } catch {
+                    return .rejected(id: decoded.id, failure: CommandFailure(error))
+                }
+            }
+        }
+        DispatchQueue.global().async { completion(reply.bytes) }
+    }
+}
+
+private func fastTiming() -> DemoRunner.Timing {
+    var timing = DemoRunner.Timing()
+    timing.moveInterval = 0.001
+    timing.restBetweenGames = 0.01
+    timing.retryDelay = 0.01
+    return timing
+}
+
+/// Waits up to `seconds` for `condition`.
+private func eventually(_ seconds: Double, _ condition: () -> Bool) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        try await Task.sleep(nanoseconds: 5_000_000)
+    }
+    return condition()
+}
+
+@Suite("Demo runner")
+struct DemoRunnerTests {
+    @Test("plays a whole game through the host, then creates the next one")
+    func playsGamesOverAndOver() async throws {
+        let host = FakeDemoHost()
+        let announced = Mutex<[DemoGame]>([])
+        let runner = DemoRunner(
+            host: host, timing: fastTiming(), logger: .disabled, seed: 1,
+            onGameCreated: { game in announced.withLock { $0.append(game) } })
+        runner.start()
+        defer { runner.stop() }
+        #expect(try await eventually(20) { host.state.withLock { $0.created.count >= 2 } })
+        runner.stop()
+        let (first, commands) = host.state.withLock { ($0.games[GameID(rawValue: "g1")]!, $0.commands) }
+        #expect(first.isFinished)
+        #expect(commands.first?.contains(#""action":"start""#) == true)
+        #expect(announced.withLock { $0.first } == DemoGame(id: GameID(rawValue: "g1"), spectatorLink: "/games/g1"))
+    }
+
+    @Test("the demo's copy of its game matches the host's")
+    func copyMatches() async throws {
+        let host = FakeDemoHost()
+        let runner = DemoRunner(host: host, timing: fastTiming(), logger: .disabled, seed: 2)
+        runner.start()
+        #expect(try await eventually(20) { (runner.currentGame?.events.count ?? 0) >= 20 })
+        runner.stop()
+        try await Task.sleep(nanoseconds: 50_000_000)  // the command in flight lands
+        let copy = try #require(runner.currentGame)
+        let served = try #require(host.state.withLock { $0.games[copy.id] })
+        #expect(copy.score == served.score)
+        #expect(copy.events.count == served.events.count)
+    }
+
+    @Test("after repeated refusals it gives up the game and starts another")
+    func startsOverAfterRefusals() async throws {
+        let host = FakeDemoHost()
+        host.state.withLock { $0.refuseAll = true }
+        let runner = DemoRunner(host: host, timing: fastTiming(), logger: .disabled, seed: 3)
+        runner.start()
+        #expect(try await eventually(20) { host.state.withLock { $0.created.count >= 2 } })
+        runner.stop()
+        let commands = host.state.withLock { $0.commands.count }
+        #expect(commands >= DemoRunner.maxConsecutiveErrors)
+    }
+
+    @Test("stop() ends the play: no command is sent afterwards")
+    func stops() async throws {
+        let host = FakeDemoHost()
+        let runner = DemoRunner(host: host, timing: fastTiming(), logger: .disabled, seed: 4)
+        runner.start()
+        #expect(try await eventually(20) { host.state.withLock { $0.commands.count >= 3 } })
+        runner.stop()
+        try await Task.sleep(nanoseconds: 50_000_000)
+        let count = host.state.withLock { $0.commands.count }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(host.state.withLock { $0.commands.count } == count)
+    }
+}

@@ -1,0 +1,48 @@
+import Courtside
+import CourtsideJournal
+import CourtsideViewModels
+import Testing
+
+@Suite("Slow consumers")
+struct SlowConsumerTests {
+    @Test("a spectator that stops reading is resynced with a fresh snapshot and never blocks the game")
+    func slowSpectatorIsResynced() throws {
+        let app = try TestApp(
+            journal: InMemoryJournal(),
+            configure: {
+                $0.maxQueuedBytesPerConnection = 4096
+                $0.commandBurst = 10_000
+            })
+        let game = try app.createGame([
+            "homeTeam": "A", "homePlayers": ["a", "b", "c"], "awayTeam": "B", "awayPlayers": ["d", "e", "f"],
+            "rules": ["preset": "custom", "targetScore": 999],
+        ])
+        let slow = try WebSocketClient(
+            port: app.port, path: "/ws/games/\(game.id)", timeout: .seconds(10), receiveBufferBytes: 2048)
+        let scorer = try app.scorer(game)
+        _ = try scorer.readJSON()
+        let total = 4000
+        let moves = ["rebound", "assist", "foul"]
+        // In bursts of 200 (below the game's limit of writes waiting for the disk), each answered before the next.
+        for burst in 0..<(total / 200) {
+            for index in (burst * 200)..<((burst + 1) * 200) {
+                try scorer.send(json: command("c\(index)", move: moves[index % 3], player: "home-\(index % 3)"))
+            }
+            var acks = 0
+            while acks < 200 {
+                let message = try scorer.readJSON()
+                #expect(message["type"] != "error")
+                if message["type"] == "ack" { acks += 1 }
+            }
+        }
+        // The game went on while the spectator slept: every command was acked.
+        let final = try app.snapshot(game.id)
+        #expect(final["seq"]?.intValue == total)
+        var mirror = DocumentMirror()
+        while mirror.seq < total { try mirror.take(try slow.readJSON()) }
+        #expect(mirror.snapshots >= 2)
+        #expect(mirror.state == final["state"])
+        let metrics = try app.request("GET", "/metrics").text
+        #expect(!metrics.contains("courtside_slow_consumers_total{action=\"resynced\"} 0"))
+    }
+}
