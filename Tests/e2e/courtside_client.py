@@ -1,0 +1,225 @@
+"""What the end-to-end programs share: HTTP calls to a Courtside server (standard library only, bounded by a
+timeout), and a game document kept up to date from a snapshot and its patches, the way docs/protocol.md tells a
+client to ("Documents, snapshots and patches"), recording every rule the stream breaks instead of repairing it.
+"""
+
+import asyncio
+import http.client
+import json
+import urllib.parse
+
+import jsonpatch
+
+
+class HTTPResult:
+    def __init__(self, status, headers, body):
+        self.status = status
+        self.headers = headers
+        self.body = body
+
+    def json(self):
+        return json.loads(self.body.decode("utf-8"))
+
+    def __repr__(self):
+        return f"HTTP {self.status} {self.body[:300]!r}"
+
+
+def http_request(base_url, method, path, body=None, token=None, timeout=10.0, headers=None):
+    """One request on a fresh connection (blocking; call through `http_call` from asyncio)."""
+    parsed = urllib.parse.urlsplit(base_url)
+    connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=timeout)
+    try:
+        sent_headers = {"Connection": "close"}
+        if headers:
+            sent_headers.update(headers)
+        payload = None
+        if body is not None:
+            payload = body if isinstance(body, bytes) else json.dumps(body).encode("utf-8")
+            sent_headers["Content-Type"] = "application/json"
+        if token is not None:
+            sent_headers["Authorization"] = f"Bearer {token}"
+        connection.request(method, path, body=payload, headers=sent_headers)
+        response = connection.getresponse()
+        return HTTPResult(response.status, dict(response.getheaders()), response.read())
+    finally:
+        connection.close()
+
+
+async def http_call(base_url, method, path, body=None, token=None, timeout=10.0, headers=None):
+    """`http_request` on a worker thread, bounded by `timeout` (plus a margin for the thread itself)."""
+    return await asyncio.wait_for(
+        asyncio.to_thread(http_request, base_url, method, path, body, token, timeout, headers), timeout + 5
+    )
+
+
+def ws_url(base_url, path):
+    parsed = urllib.parse.urlsplit(base_url)
+    scheme = "wss" if parsed.scheme == "https" else "ws"
+    return f"{scheme}://{parsed.netloc}{path}"
+
+
+def game_request(home="Lakers", away="Celtics", rules=None):
+    """The POST /api/games body (docs/protocol.md "Creating a game"), pickup rules unless told otherwise."""
+    return {
+        "homeTeam": home,
+        "homePlayers": ["Ann", "Bo", "Cy"],
+        "awayTeam": away,
+        "awayPlayers": ["Di", "Ed", "Flo"],
+        "rules": rules or {"preset": "pickup"},
+    }
+
+
+class FeedDocument:
+    """One subscriber's copy of a game document.
+
+    Strict about what a fresh subscriber may see: the first feed message is a snapshot, then every patch carries
+    exactly the next `seq` (a gap, a repeat or a patch that does not apply is a failure, recorded in `problems`).
+    A later snapshot (a resync) is allowed only forward: its `seq` is not below the document's.
+    """
+
+    def __init__(self, name, game_id):
+        self.name = name
+        self.game_id = game_id
+        self.state = None
+        self.seq = None
+        self.snapshots = 0
+        self.patches = 0
+        self.problems = []
+        self.seq_changed = asyncio.Event()
+
+    def take(self, message):
+        """Feeds one server message; returns True when it was a snapshot or patch of this game."""
+        kind = message.get("type")
+        if kind not in ("snapshot", "patch"):
+            return False
+        if message.get("v") != 1:
+            self.problems.append(f"{self.name}: {kind} without v=1: {str(message)[:200]}")
+        if message.get("game") != self.game_id:
+            self.problems.append(f"{self.name}: {kind} for game {message.get('game')!r}, expected {self.game_id!r}")
+            return True
+        seq = message.get("seq")
+        if not isinstance(seq, int):
+            self.problems.append(f"{self.name}: {kind} without an integer seq: {str(message)[:200]}")
+            return True
+        if kind == "snapshot":
+            if self.seq is not None and seq < self.seq:
+                self.problems.append(f"{self.name}: snapshot seq {seq} went back from {self.seq}")
+            self.state = message.get("state")
+            self.seq = seq
+            self.snapshots += 1
+        else:
+            if self.seq is None:
+                self.problems.append(f"{self.name}: patch seq {seq} before any snapshot")
+                return True
+            if seq != self.seq + 1:
+                what = "gap" if seq > self.seq + 1 else "repeated or stale patch"
+                self.problems.append(f"{self.name}: {what}: patch seq {seq} after seq {self.seq}")
+                if seq <= self.seq:
+                    return True
+            try:
+                self.state = jsonpatch.apply_patch(self.state, message.get("ops", []))
+            except (jsonpatch.PatchError, KeyError, TypeError) as error:
+                self.problems.append(f"{self.name}: patch seq {seq} does not apply: {error}")
+            self.seq = seq
+            self.patches += 1
+        self.seq_changed.set()
+        return True
+
+    async def wait_for_seq(self, seq, timeout):
+        """Until the document reaches `seq` (True) or `timeout` seconds pass (False)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.seq is None or self.seq < seq:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return False
+            self.seq_changed.clear()
+            try:
+                await asyncio.wait_for(self.seq_changed.wait(), remaining)
+            except asyncio.TimeoutError:
+                return self.seq is not None and self.seq >= seq
+        return True
+
+
+class EventStreamReader:
+    """GET /api/games/{id}/events read as server-sent events (raw asyncio streams): every event's `data` goes into
+    a FeedDocument, and its `id` must equal the message's `seq` (docs/protocol.md, "Server-sent events")."""
+
+    def __init__(self, name, game_id):
+        self.document = FeedDocument(name, game_id)
+        self.problems = self.document.problems
+        self.task = None
+        self.writer = None
+
+    async def open(self, base_url, game_id, timeout=10):
+        parsed = urllib.parse.urlsplit(base_url)
+        reader, self.writer = await asyncio.wait_for(
+            asyncio.open_connection(parsed.hostname, parsed.port), timeout
+        )
+        self.writer.write(
+            f"GET /api/games/{game_id}/events HTTP/1.1\r\nHost: {parsed.netloc}\r\n"
+            "Accept: text/event-stream\r\n\r\n".encode()
+        )
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)
+        status = head.split(b"\r\n", 1)[0]
+        if b" 200 " not in status + b" " or b"text/event-stream" not in head.lower():
+            raise ConnectionError(f"events: {head[:300]!r}")
+        chunked = b"transfer-encoding: chunked" in head.lower()
+        self.task = asyncio.create_task(self._read(reader, chunked))
+
+    async def _body(self, reader, chunked):
+        """The body's bytes as they come (de-chunked when needed, RFC 9112 §7.1)."""
+        if not chunked:
+            while True:
+                data = await reader.read(65536)
+                if not data:
+                    return
+                yield data
+        while True:
+            size_line = await reader.readuntil(b"\r\n")
+            size = int(size_line.split(b";")[0].strip(), 16)
+            if size == 0:
+                return
+            data = await reader.readexactly(size + 2)
+            yield data[:-2]
+
+    async def _read(self, reader, chunked):
+        pending = b""
+        try:
+            async for data in self._body(reader, chunked):
+                pending += data
+                while b"\n\n" in pending:
+                    block, pending = pending.split(b"\n\n", 1)
+                    self._event(block.decode("utf-8"))
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            self.document.seq_changed.set()
+
+    def _event(self, block):
+        event_id, data = None, []
+        for line in block.split("\n"):
+            if line.startswith(":"):
+                continue  # a comment (keep-alive)
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "id":
+                event_id = value
+            elif field == "data":
+                data.append(value)
+        if not data:
+            return
+        message = json.loads("\n".join(data))
+        if event_id != str(message.get("seq")):
+            self.problems.append(f"{self.document.name}: event id {event_id!r} for a message with seq {message.get('seq')}")
+        self.document.take(message)
+
+    async def close(self):
+        if self.task is not None:
+            self.task.cancel()
+            try:
+                await asyncio.wait_for(self.task, 5)
+            except (asyncio.CancelledError, asyncio.TimeoutError):
+                pass
+        if self.writer is not None:
+            self.writer.close()
