@@ -54,11 +54,13 @@ cleanup() {
         if [ -s "$pidfile" ]; then
             pid=$(cat "$pidfile")
             kill -TERM "$pid" 2>/dev/null || true
-            for _ in 1 2 3 4 5 6 7 8 9 10; do
+            # Caddy takes a second or two to stop gracefully on a busy machine.
+            for _ in $(seq 50); do
                 kill -0 "$pid" 2>/dev/null || break
                 sleep 0.2
             done
             kill -KILL "$pid" 2>/dev/null || true
+            wait "$pid" 2>/dev/null || true  # reaps Caddy (our child); nginx daemonized and is not
         fi
     done
     stop_servers
