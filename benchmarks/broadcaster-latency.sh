@@ -3,10 +3,12 @@
 # latency"): a release `courtside serve` on a loopback port with a fresh data directory, then
 # benchmarks/broadcaster_latency.py twice, each against a fresh server:
 #   one game with 10,000 spectators, its scorer sending 2 moves a second;
-#   1,000 games with 10 spectators each, every scorer sending a move every 2 seconds (500 a second in all).
+#   1,000 games with 10 spectators each, every scorer sending a move every 2 seconds (500 a second in all);
+#   the same at a move every 10 seconds per game (100 a second in all).
 # Spectators come from 127.0.0.1 ... 127.0.0.16 (the server's default cap is 1,024 connections per address) and
-# do not offer permessage-deflate. Environment: DURATION (seconds of commands, default 20), SCENARIOS (default
-# "one-game many-games"), PROCESSES (spectator worker processes, default 4), BUILD (release or debug).
+# do not offer permessage-deflate; they are benchmarks/spectators.c processes, the scorers one Python process.
+# Environment: DURATION (seconds of commands, default 20), SCENARIOS (default
+# "one-game many-games many-games-calm"), PROCESSES (spectator processes, default 2), BUILD (release or debug).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -17,11 +19,16 @@ source Tests/e2e/env.sh
 
 python=$(e2e_python)
 courtside=$(build_courtside "${BUILD:-release}")
+# The spectators are benchmarks/spectators.c (cheap per message, so the clients take little of the cores the server
+# shares with them); any C compiler will do, the Swift toolchain's clang included.
+cc=${CC:-$(command -v cc || command -v clang)}
+mkdir -p .build/broadcaster-latency
+"$cc" -O2 -Wall -Wextra -o .build/broadcaster-latency/spectators benchmarks/spectators.c
 duration=${DURATION:-20}
-processes=${PROCESSES:-4}
+processes=${PROCESSES:-2}
 work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-latency.XXXXXX")
 trap 'stop_servers; rm -rf "$work"' EXIT
-mkdir -p "$work/public" .build/broadcaster-latency
+mkdir -p "$work/public"
 token="latency-admin-token-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 # Each spectator is a descriptor here and one in the server.
 ulimit -n "$(ulimit -Hn)"
@@ -38,14 +45,16 @@ scenario() {
     echo "--- $name: $games game(s) x $per_game spectators, $rate moves/s per game, ${duration}s ($(date -u +%H:%M) UTC, load $(cut -d' ' -f1-3 /proc/loadavg))"
     timeout -k 10 900 "$python" benchmarks/broadcaster_latency.py --port "$port" --admin-token "$token" \
         --server-pid "$SERVER_PID" --games "$games" --spectators-per-game "$per_game" --rate-per-game "$rate" \
-        --duration "$duration" --processes "$processes" --json | tee "$out"
+        --duration "$duration" --processes "$processes" \
+        --spectators-binary .build/broadcaster-latency/spectators --json | tee "$out"
     stop_servers
 }
 
-for name in ${SCENARIOS:-one-game many-games}; do
+for name in ${SCENARIOS:-one-game many-games many-games-calm}; do
     case "$name" in
         one-game) scenario one-game 1 10000 2 ;;
         many-games) scenario many-games 1000 10 0.5 ;;
-        *) echo "unknown scenario $name (one-game, many-games)" >&2; exit 2 ;;
+        many-games-calm) scenario many-games-calm 1000 10 0.1 ;;
+        *) echo "unknown scenario $name (one-game, many-games, many-games-calm)" >&2; exit 2 ;;
     esac
 done

@@ -20,6 +20,7 @@ Bounded everywhere: connection and drain timeouts, a duration, and a refusal to 
 import argparse
 import base64
 import concurrent.futures
+import heapq
 import http.client
 import json
 import multiprocessing
@@ -282,6 +283,46 @@ def spectator_worker(worker, args, plan, conn):
     conn.close()
 
 
+def spectator_worker_c(worker, args, plan, game_index, conn):
+    """The same as `spectator_worker`, through benchmarks/spectators.c (`--spectators-binary`)."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="courtside-spectators-") as scratch:
+        plan_path, out_path = os.path.join(scratch, "plan"), os.path.join(scratch, "records")
+        with open(plan_path, "w") as file:
+            for game, path, _ in plan:
+                file.write(f"{game_index[game]} {path}\n")
+        process = subprocess.Popen(
+            [args.spectators_binary, str(args.port), str(args.sources), str(worker), plan_path, out_path],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )
+        ready = process.stdout.readline().split()
+        if len(ready) != 3 or ready[0] != "ready":
+            conn.send(("ready", 0, [f"spectators: {ready}"], len(plan)))
+            process.kill()
+            return
+        conn.send(("ready", int(ready[1]), ["see the server's log"] if int(ready[2]) else [], int(ready[2])))
+        conn.recv()  # "stop"
+        client_cpu = cpu_seconds(process.pid)
+        process.stdin.write("stop\n")
+        process.stdin.flush()
+        done = process.stdout.readline().split()
+        process.wait(60)
+        names = [game for game, _ in sorted(game_index.items(), key=lambda item: item[1])]
+        received = {}
+        with open(out_path, "rb") as file:
+            data = file.read()
+        for game, seq, t_ns in struct.iter_unpack("<qqq", data):
+            received.setdefault(names[game], []).append((seq, t_ns))
+        counts = {
+            "snapshots": int(done[2]), "patches": int(done[1]), "other": int(done[3]), "closed": int(done[4]),
+            "cpu": client_cpu,
+        }
+        conn.send(("done", received, counts))
+        conn.close()
+
+
 # MARK: The scorer process
 
 def scorer_worker(args, games, conn):
@@ -311,32 +352,35 @@ def scorer_worker(args, games, conn):
     if conn.recv() != "go":
         return
     interval = 1.0 / args.rate_per_game
+    cpu_start = time.process_time()
     start = time.monotonic()
     # Spread the games' first commands over one interval, so the load is even rather than in waves.
-    next_at = [start + interval * i / max(1, len(clients)) for i in range(len(clients))]
+    schedule = [(start + interval * i / max(1, len(clients)), i) for i in range(len(clients))]
+    heapq.heapify(schedule)
     counter = [0] * len(clients)
     end = start + args.duration
     while True:
         now = time.monotonic()
         if now >= end:
             break
-        for i, client in enumerate(clients):
-            if next_at[i] <= now:
-                n = counter[i]
-                counter[i] += 1
-                move = MOVES[n % len(MOVES)]
-                if move == "onePoint" and n >= 3000:
-                    move = "rebound"
-                cid = f"b{i}-{n}"
-                command = json.dumps({"type": "move", "id": cid, "player": PLAYERS[(n // 4) % 6], "move": move})
-                frame = client_frame(0x1, command.encode())
-                sent[cid] = (client.game, time.monotonic_ns())
-                try:
-                    client.sock.send(frame)
-                except OSError as error:
-                    errors.append({"send": str(error)})
-                next_at[i] += interval
-        wait = max(0.0, min(min(next_at), end) - time.monotonic())
+        while schedule and schedule[0][0] <= now:
+            due, i = heapq.heappop(schedule)
+            client = clients[i]
+            n = counter[i]
+            counter[i] += 1
+            move = args.moves[n % len(args.moves)]
+            if move == "onePoint" and n >= 3000:
+                move = "rebound"
+            cid = f"b{i}-{n}"
+            command = json.dumps({"type": "move", "id": cid, "player": PLAYERS[(n // 4) % 6], "move": move})
+            frame = client_frame(0x1, command.encode())
+            sent[cid] = (client.game, time.monotonic_ns())
+            try:
+                client.sock.send(frame)
+            except OSError as error:
+                errors.append({"send": str(error)})
+            heapq.heappush(schedule, (due + interval, i))
+        wait = max(0.0, min(schedule[0][0] if schedule else end, end) - time.monotonic())
         for key, _ in selector.select(min(wait, 0.05)):
             if not read_messages(key.data, on_message):
                 selector.unregister(key.data.sock)
@@ -346,7 +390,7 @@ def scorer_worker(args, games, conn):
         for key, _ in selector.select(0.05):
             if not read_messages(key.data, on_message):
                 selector.unregister(key.data.sock)
-    conn.send(("done", sent, acked, errors))
+    conn.send(("done", sent, acked, errors, time.process_time() - cpu_start))
     for key in list(selector.get_map().values()):
         key.data.sock.close()
     conn.close()
@@ -416,7 +460,13 @@ def run(args):
     workers, pipes = [], []
     for worker, plan in enumerate(spectator_plans):
         parent_end, child_end = context.Pipe()
-        process = context.Process(target=spectator_worker, args=(worker, args, plan, child_end), daemon=True)
+        if args.spectators_binary:
+            game_index = {game: index for index, (game, _) in enumerate(games)}
+            process = context.Process(
+                target=spectator_worker_c, args=(worker, args, plan, game_index, child_end), daemon=True
+            )
+        else:
+            process = context.Process(target=spectator_worker, args=(worker, args, plan, child_end), daemon=True)
         process.start()
         workers.append(process)
         pipes.append(parent_end)
@@ -442,13 +492,13 @@ def run(args):
     scorer_pipe.send("go")
     if not scorer_pipe.poll(args.duration + args.drain + 60):
         raise SystemExit("the scorer process did not finish")
-    _, sent, acked, errors = scorer_pipe.recv()
+    _, sent, acked, errors, scorer_cpu = scorer_pipe.recv()
     time.sleep(1.0)  # the last patches reach the spectators (acks wait for the disk; patches do not)
     loaded = read_status(args.server_pid) if args.server_pid else {}
     cpu_after = cpu_seconds(args.server_pid) if args.server_pid else 0.0
     for pipe in pipes:
         pipe.send("stop")
-    received, counts = {}, {"snapshots": 0, "patches": 0, "other": 0, "closed": 0}
+    received, counts = {}, {"snapshots": 0, "patches": 0, "other": 0, "closed": 0, "cpu": 0.0}
     for i, pipe in enumerate(pipes):
         if not pipe.poll(60):
             raise SystemExit(f"spectator worker {i} did not report")
@@ -456,7 +506,7 @@ def run(args):
         for game, deliveries in worker_received.items():
             received.setdefault(game, []).extend(deliveries)
         for key, value in worker_counts.items():
-            counts[key] += value
+            counts[key] = counts.get(key, 0) + value
     for process in workers + [scorer]:
         process.join(10)
 
@@ -466,14 +516,24 @@ def run(args):
         game, t_ns = sent[cid]
         send_time[(game, seq)] = t_ns
     latencies, unmatched = [], 0
+    per_patch = {}  # (game, seq) -> [first, last] latency
+    by_window = {}  # window of send time -> latencies
+    first_send = min(send_time.values()) if send_time else 0
     for game, deliveries in received.items():
         for seq, t_ns in deliveries:
             sent_at = send_time.get((game, seq))
             if sent_at is None:
                 unmatched += 1
-            else:
-                latencies.append((t_ns - sent_at) / 1e6)
+                continue
+            latency = (t_ns - sent_at) / 1e6
+            latencies.append(latency)
+            by_window.setdefault(int((sent_at - first_send) / 1e9 // args.window), []).append(latency)
+            bounds = per_patch.setdefault((game, seq), [latency, latency])
+            bounds[0] = min(bounds[0], latency)
+            bounds[1] = max(bounds[1], latency)
     latencies.sort()
+    firsts = sorted(first for first, _ in per_patch.values())
+    lasts = sorted(last for _, last in per_patch.values())
     expected = len(acked) * args.spectators_per_game
     result = {
         "games": args.games,
@@ -491,6 +551,11 @@ def run(args):
         "p50ms": round(percentile(latencies, 0.50), 2),
         "p99ms": round(percentile(latencies, 0.99), 2),
         "maxms": round(latencies[-1], 2) if latencies else None,
+        "firstSpectatorP50ms": round(percentile(firsts, 0.50), 2),
+        "lastSpectatorP50ms": round(percentile(lasts, 0.50), 2),
+        "clientCPUSeconds": round(counts["cpu"] + scorer_cpu, 2),
+        f"p50msPer{args.window:g}s": [round(percentile(sorted(v), 0.5), 1) for _, v in sorted(by_window.items())],
+        f"p99msPer{args.window:g}s": [round(percentile(sorted(v), 0.99), 1) for _, v in sorted(by_window.items())],
         "serverRSSIdleMiB": round(idle.get("VmRSS", 0) / 1024, 1),
         "serverRSSLoadedMiB": round(loaded.get("VmRSS", 0) / 1024, 1),
         "serverRSSPeakMiB": round(loaded.get("VmHWM", 0) / 1024, 1),
@@ -519,6 +584,15 @@ def main():
     parser.add_argument("--connect-timeout", type=float, default=120.0)
     parser.add_argument("--settle", type=float, default=2.0, help="seconds between the last connect and the first command")
     parser.add_argument("--drain", type=float, default=10.0, help="seconds for the last acks")
+    parser.add_argument(
+        "--spectators-binary",
+        help="benchmarks/spectators.c compiled: spectators in C (cheaper per message) instead of Python",
+    )
+    parser.add_argument(
+        "--moves", default=",".join(MOVES), type=lambda text: text.split(","),
+        help="moves the scorers cycle through (default assist,rebound,foul,onePoint: one in four changes the score)",
+    )
+    parser.add_argument("--window", type=float, default=5.0, help="seconds of send time per p50/p99 window")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     total = args.games * args.spectators_per_game

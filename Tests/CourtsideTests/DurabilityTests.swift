@@ -25,6 +25,7 @@ struct DurabilityTests {
         let answer = Answer()
         app.app.submit(command: command("c1").canonicalBytes, toGame: GameID(game.id)) { answer.set($0) }
         #expect(!answer.arrived(withinMilliseconds: 300))
+        #expect(!scorer.socket.isReadable(withinMilliseconds: 100))  // no ack, not even for the retry
         #expect(journal.heldCount == 1)
         journal.release()
         #expect(try scorer.readJSON() == ["v": 1, "type": "ack", "id": "c1", "seq": 1])

@@ -141,3 +141,31 @@ struct RouteTests {
         #expect(text.contains("courtside_bytes_sent_total "))
     }
 }
+
+@Suite("Deferred answers")
+struct DeferredAnswerTests {
+    @Test("pipelined requests whose answers wait for the disk are answered in order on one connection")
+    func pipelined() throws {
+        let journal = DelayedJournal()
+        let app = try TestApp(journal: journal)
+        let game = try app.createGame()
+        let socket = try app.connect()
+        journal.hold()
+        var requests: [UInt8] = []
+        for index in 0..<3 {
+            let body = command("c\(index)", move: "onePoint").canonicalBytes
+            requests +=
+                Array(
+                    ("POST /api/games/\(game.id)/commands HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(game.token)\r\n"
+                        + "Content-Length: \(body.count)\r\n\r\n").utf8) + body
+        }
+        requests += Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        try socket.send(requests)
+        #expect(!socket.isReadable(withinMilliseconds: 300))
+        journal.release()
+        let answers = try (0..<3).map { _ in try socket.readResponse().json }
+        #expect(answers.map { $0["id"] } == ["c0", "c1", "c2"])
+        #expect(answers.map { $0["seq"] } == [1, 2, 3])
+        #expect(try socket.readResponse().status == 200)
+    }
+}

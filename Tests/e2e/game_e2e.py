@@ -7,13 +7,15 @@ ISSUE5 "Done when", bullet 2. Against `--url` (a server started by scripts/ci.d/
    and half without; those that offer it must get it (RFC 7692 negotiation);
 3. a spectator tries to score: it must get an error, and GET /api/games/{id} must be byte-for-byte the same before
    and after (its CID must not be taken either: the scorer later uses it for a real command);
-4. a scorer connects to WS /ws/games/{id}/scorer and authenticates with its first message;
+4. a scorer with a wrong token is closed with 1008 and gets nothing; the real scorer connects to
+   WS /ws/games/{id}/scorer and authenticates with its first message;
 5. the scorer plays a whole game: moves of every kind for all six players, a clock start, pause and restart, an
    undo, a burst of pipelined commands, a retried CID (the same ack, nothing changes), refused commands (unknown
    player; a move and a clock start after the finish), until a team has 15 with 2 clear; every command waits for
    its answer, and the expected state is tracked by a model here;
-6. every spectator's document (its snapshot plus its patches, applied by `jsonpatch.py`) and the scorer's must then
-   equal GET /api/games/{id}'s state (canonical JSON) at the same seq, with no gap in any sequence, and the final
+6. a spectator that left mid-game resumes with since=N and must get just the missed patches;
+7. every spectator's document (its snapshot plus its patches, applied by `jsonpatch.py`), the scorer's and that of
+   a reader of GET /api/games/{id}/events (server-sent events, `id` = `seq`) must then equal GET /api/games/{id}'s state (canonical JSON) at the same seq, with no gap in any sequence, and the final
    state must agree with the model (scores, each player's counts and points, winner).
 
 Exits 1 with a line per problem, saying what differed; every wait is bounded.
@@ -342,6 +344,22 @@ async def run(args):
     check.expect(intruder.closed_with is None, f"the refused spectator was disconnected: {intruder.closed_with}")
     print(f"spectator command refused: {answer}", flush=True)
 
+    # A scorer with a wrong token is shut out with 1008 (policy violation, RFC 6455 §7.4.1), and an unknown game is 404.
+    impostor = Scorer(game_id)
+    await impostor.open(ws_url(args.url, f"/ws/games/{game_id}/scorer"), None)
+    await impostor.socket.send(json.dumps({"type": "auth", "token": "not-the-scorer-token"}))
+    try:
+        await asyncio.wait_for(impostor.reader, 10)
+    except asyncio.TimeoutError:
+        pass
+    code = impostor.closed_with.rcvd.code if impostor.closed_with and impostor.closed_with.rcvd else None
+    check.expect(code == 1008, f"a scorer with a wrong token: closed with {code} ({impostor.closed_with}), expected 1008")
+    check.expect(impostor.document.seq is None, "a scorer with a wrong token was sent the game")
+    await impostor.close()
+    print(f"a scorer with a wrong token: closed with {code}", flush=True)
+    missing = await http_call(args.url, "GET", "/api/games/no-such-game")
+    check.expect(missing.status == 404, f"GET /api/games/no-such-game: {missing}")
+
     # 4. The scorer.
     scorer = Scorer(game_id)
     await scorer.open(ws_url(args.url, f"/ws/games/{game_id}/scorer"), None)
@@ -405,6 +423,7 @@ async def run(args):
     plan = plan_to_deuce(rng, model.target)
     undo_at, pause_at, retry_at, burst_at = len(plan) // 4, len(plan) // 3, len(plan) // 2, (2 * len(plan)) // 3
     retried = None
+    resumer, left_at = spectators[3], None
     for index, (player, kind) in enumerate(plan):
         command, answer = await move(player, kind, f"move {index} ({player} {kind})")
         if index == undo_at:
@@ -423,6 +442,10 @@ async def run(args):
         if index == retry_at:
             retried = (command, answer)
         if index == burst_at:
+            # A spectator leaves here and comes back later with since=N (docs/protocol.md: just the missed patches).
+            await resumer.close()
+            resumer.closed_with = None
+            left_at = resumer.document.seq
             # A burst of pipelined commands (a phone flushing its queue): all sent before any answer is read.
             burst = [{"type": "move", "id": cid(), "player": p, "move": m} for p in PLAYERS for m in ("assist", "rebound")]
             pending = [scorer.send_command(c) for c in burst]
@@ -445,6 +468,19 @@ async def run(args):
         check.fatal(not model.finished, f"the plan finished the game early at move {index}")
         if len(check.problems) > 20:
             raise Failures("too many problems")
+
+    # The spectator that left resumes: it must get patches left_at + 1 … without a snapshot.
+    snapshots_before = resumer.document.snapshots
+    await resumer.open(ws_url(args.url, f"/ws/games/{game_id}?since={left_at}"), "deflate")
+    check.expect(
+        await resumer.document.wait_for_seq(scorer.document.seq, 10),
+        f"{resumer.name} resuming since={left_at}: stuck at {resumer.document.seq}, the game is at {scorer.document.seq}",
+    )
+    check.expect(
+        resumer.document.snapshots == snapshots_before,
+        f"{resumer.name} resuming since={left_at} got a snapshot, not just the missed patches (window 1,024)",
+    )
+    print(f"{resumer.name} resumed with since={left_at}: patches up to seq {resumer.document.seq}", flush=True)
 
     # The retried CID: the same answer, and nothing changes.
     command, first = retried

@@ -10,7 +10,9 @@ finishes), then for `--rounds` rounds:
 - a spectator resumes with `since=N`, N the last seq it saw (from the previous process, possibly a patch that never
   reached the disk): the first thing it gets must be patch N+1 or a snapshot whose seq is at least N (equal only with
   the same content), and seq must never go back afterwards;
-- after a random delay the server gets SIGKILL.
+- after a random delay the server gets SIGKILL;
+- and before a fifth of the restarts (`--startup-kills`), the server is also killed within 0.3 s of starting, while
+  it restores the game and records its new numbering.
 
 Commands are moves whose only effect is a count: `onePoint`, `assist`, `rebound` and `foul`, spread over the six
 players. At the end the server is started once more, every unanswered command is retried until answered, and the
@@ -57,14 +59,16 @@ class Server:
         self.process = None
         self.url = f"http://127.0.0.1:{args.port}"
 
-    async def start(self):
-        command = [
+    def command(self):
+        return [
             self.args.courtside, "serve", "--host", "127.0.0.1", "--port", str(self.args.port),
             "--data", self.args.data, "--public", self.args.public, "--admin-token", self.args.admin_token,
             # A durability test, not a rate-limit test: the scorer may send as fast as acks come back.
             "--command-burst", "100000", "--commands-per-second", "100000",
         ]
-        self.process = subprocess.Popen(command, stdout=self.log, stderr=self.log, stdin=subprocess.DEVNULL)
+
+    async def start(self):
+        self.process = subprocess.Popen(self.command(), stdout=self.log, stderr=self.log, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -77,6 +81,15 @@ class Server:
                 pass
             await asyncio.sleep(0.05)
         raise RuntimeError("courtside serve did not answer /healthz within 60 s")
+
+    async def spawn_and_kill(self, delay):
+        """Starts the server and kills it `delay` seconds later, whether or not it is serving yet (restoring games,
+        recording their new numbering, binding)."""
+        self.process = subprocess.Popen(
+            self.command(), stdout=self.log, stderr=self.log, stdin=subprocess.DEVNULL
+        )
+        await asyncio.sleep(delay)
+        self.kill()
 
     def kill(self):
         if self.process is not None and self.process.poll() is None:
@@ -313,8 +326,12 @@ async def run(args):
             spectator = ResumingSpectator(game_id)
             scorer = Scorer(server.url, game_id, token, ledger, rng, args.window)
             kills = 0
+            startup_kills = 0
             for round_number in range(1, args.rounds + 1):
                 if round_number > 1:
+                    if rng.random() < args.startup_kills:
+                        await server.spawn_and_kill(rng.uniform(0.0, 0.3))
+                        startup_kills += 1
                     await server.start()
                 stop = asyncio.Event()
                 watching = asyncio.create_task(spectator.follow(server.url, game_id, stop))
@@ -388,7 +405,7 @@ async def run(args):
             problems.extend(spectator.problems)
             patch_resumes = sum(1 for _, kind, _ in spectator.resumes if kind == "patch")
             print(
-                f"{kills} kills; {len(ledger.commands)} commands sent, {len(ledger.acks)} acked, "
+                f"{kills} kills mid-stream and {startup_kills} during start-up; {len(ledger.commands)} commands sent, {len(ledger.acks)} acked, "
                 f"{ledger.retries} retries of unanswered CIDs, {ledger.reacks_checked} re-sent acked CIDs answered "
                 f"with their original ack; final seq {final['seq']}; spectator resumed {len(spectator.resumes)} "
                 f"times ({patch_resumes} with patches, the rest with snapshots) "
@@ -414,6 +431,10 @@ def main():
     parser.add_argument("--window", type=int, default=16, help="commands in flight")
     parser.add_argument("--min-delay", type=float, default=0.05, help="seconds before a kill, at least")
     parser.add_argument("--max-delay", type=float, default=1.5, help="seconds before a kill, at most")
+    parser.add_argument(
+        "--startup-kills", type=float, default=0.2,
+        help="fraction of restarts preceded by a kill within 0.3 s of starting (while restoring)",
+    )
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--budget", type=float, default=150, help="seconds for all the rounds")
     args = parser.parse_args()

@@ -12,7 +12,7 @@ source scripts/lib/servers.sh
 source Tests/e2e/env.sh
 
 python=$(e2e_python)
-courtside=$(build_courtside)
+courtside=$(build_courtside debug)
 work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-e2e.XXXXXX")
 token="e2e-admin-token-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 port=$(free_loopback_port)

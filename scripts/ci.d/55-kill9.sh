@@ -12,7 +12,7 @@ source scripts/lib/servers.sh
 source Tests/e2e/env.sh
 
 python=$(e2e_python)
-courtside=$(build_courtside)
+courtside=$(build_courtside debug)
 work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-kill9.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/public"

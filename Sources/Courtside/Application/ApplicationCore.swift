@@ -65,13 +65,14 @@ final class ApplicationCore: Sendable {
         }
         let creator = GameCreatorViewModel()
         creator.fill(from: request.json)
-        let id = registry.makeID()
-        let setup: GameSetup
-        switch creator.makeSetup(id: id) {
-        case .failure(let errors):
+        // Validated before an id is taken, so refused requests leave no gaps in the numbering.
+        if case .failure(let errors) = creator.makeSetup(id: "unnumbered") {
             completion(.failure(.invalid(errors)))
             return
-        case .success(let valid): setup = valid
+        }
+        let id = registry.makeID()
+        guard case .success(let setup) = creator.makeSetup(id: id) else {
+            preconditionFailure("Invalid state: inputs valid for one id but not for \(id)")
         }
         let token = SecretToken.generate()
         let digest = SecretToken.sha256(token)

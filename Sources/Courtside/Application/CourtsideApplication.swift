@@ -48,13 +48,15 @@ public final class CourtsideApplication: Sendable {
     ) throws(ApplicationError) {
         self.journal = journal
         markerPath = (configuration.dataDirectory as NSString).appendingPathComponent(Self.cleanShutdownMarker)
-        let cleanStart = unlink(markerPath) == 0
+        let marked = unlink(markerPath) == 0
         let stored: [JournaledGame]
         do {
             stored = try journal.loadGames()
         } catch {
             throw .journal(directory: configuration.dataDirectory, error)
         }
+        // Nothing stored: nothing was published either (a first start), so there are no numbers to skip.
+        let cleanStart = marked || stored.isEmpty
         let loops: EventLoopGroup
         do {
             loops = try EventLoopGroup(threadCount: max(configuration.threads ?? EventLoopGroup.coreCount, 1))
@@ -85,7 +87,11 @@ public final class CourtsideApplication: Sendable {
         }
         url = server.url
         logger.notice(
-            "serving", ["url": url, "games": "\(stored.count)", "restart": cleanStart ? "clean" : "after a crash"])
+            "serving",
+            [
+                "url": url, "games": "\(stored.count)",
+                "start": stored.isEmpty ? "first" : marked ? "clean" : "after a crash",
+            ])
     }
 
     /// Unix milliseconds from the system clock.
@@ -184,7 +190,8 @@ public final class CourtsideApplication: Sendable {
                 if let commandID = journaled.event.commandID { acks[commandID] = journaled.presentationSequence }
             }
             core.install(
-                game: game, seq: seq, now: restoredInstant(of: journaled), restored: true, restoredAcks: acks,
+                game: game, seq: seq, now: restoredInstant(of: journaled, game: game), restored: true,
+                restoredAcks: acks,
                 digest: journaled.record.scorerTokenSHA256, isArchived: journaled.isArchived)
         }
         pending.wait()
@@ -203,11 +210,10 @@ public final class CourtsideApplication: Sendable {
 
     /// The instant a restored document is shown as of: the time of the last event that set the clock's reading
     /// (so a stopped clock's `asOf` is the one published), else of the last event, else the creation time.
-    static func restoredInstant(of journaled: JournaledGame) -> Timestamp {
+    static func restoredInstant(of journaled: JournaledGame, game: Game) -> Timestamp {
         let events = journaled.events.map(\.event)
         guard let last = events.last else { return journaled.record.createdAt }
-        let running = (try? journaled.replayed())?.isClockRunning ?? false
-        if running { return last.at }
+        if game.isClockRunning { return last.at }
         let clockEvent = events.last { event in
             switch event.kind {
             case .clock, .timeLimitReached: true

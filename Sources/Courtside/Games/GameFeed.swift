@@ -30,10 +30,10 @@ final class GameFeed: Sendable {
     private var key: ObjectIdentifier { ObjectIdentifier(self) }
 
     /// Sends `message` to every current subscriber. Call on the owner's loop, whose context is `context`.
-    func publish(_ message: PresentationMessage, context: LoopContext) {
-        channel.publish(.text(message.text))
+    func publish(_ message: FeedMessage, context: LoopContext) {
+        channel.publish(.text(message.message.text))
         guard eventStreams.load(ordering: .acquiring) > 0 else { return }
-        let event = FeedMessage(message).event
+        let event = message.event
         for loop in loops {
             if loop === context.loop {
                 Self.deliver(event, key: key, context: context)

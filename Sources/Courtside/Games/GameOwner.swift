@@ -46,6 +46,7 @@ final class GameOwner {
     /// The ack `seq` of every command accepted before a restart (from the journal): the view model rebuilt from
     /// the events knows those ids but not the numbers it answered them with.
     private let restoredAcks: [CommandID: Int]
+    private var cachedSnapshot: FeedMessage?
 
     private struct PendingReply {
         /// The reply may go once this many writes are durable.
@@ -76,16 +77,28 @@ final class GameOwner {
         }.store(in: bindings)
         presenter.latestPatch.bind { [unowned self] patch in
             guard let patch else { return }
-            window.append(patch)
-            feed.publish(patch, context: self.context)
+            let encoded = FeedMessage(patch)
+            window.append(encoded)
+            feed.publish(encoded, context: self.context)
         }.store(in: bindings)
-        let report = services.reportSummary
-        viewModel.summary.bindAndFire { summary in report(summary) }.store(in: bindings)
+        if !isArchived {
+            // An archived game is off the lobby (it takes no commands, so its line never changes).
+            let report = services.reportSummary
+            viewModel.summary.bindAndFire { summary in report(summary) }.store(in: bindings)
+        }
         scheduleTick()
     }
 
     /// The sequence number of the published document.
     var seq: Int { presenter.seq }
+
+    /// The snapshot message, encoded once per `seq` however many subscribers join.
+    func snapshot() -> FeedMessage {
+        if let cachedSnapshot, cachedSnapshot.message.seq == presenter.seq { return cachedSnapshot }
+        let snapshot = FeedMessage(presenter.snapshot())
+        cachedSnapshot = snapshot
+        return snapshot
+    }
 
     // MARK: Subscribers
 
@@ -93,8 +106,7 @@ final class GameOwner {
     /// it is current), else a snapshot; then every later patch. Runs the join on the subscriber's loop, in order
     /// with this loop's publishes (see `GameFeed`).
     func join(_ subscriber: LoopBound<any JoiningSubscriber>, since: Int?, isEventStream: Bool) {
-        let catchUp = (since.flatMap { window.messages(after: $0, current: presenter.seq) } ?? [presenter.snapshot()])
-            .map(FeedMessage.init)
+        let catchUp = since.flatMap { window.messages(after: $0, current: presenter.seq) } ?? [snapshot()]
         let feed = self.feed
         if isEventStream { feed.reserveEventStream() }
         if subscriber.loop === context.loop {

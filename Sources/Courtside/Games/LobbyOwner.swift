@@ -21,7 +21,7 @@ final class LobbyOwner {
         presenter = LobbyPresenter(viewModel: list)
         presenter.latestPatch.bind { [unowned self] patch in
             guard let patch else { return }
-            feed.publish(patch, context: self.context)
+            feed.publish(FeedMessage(patch), context: self.context)
         }.store(in: bindings)
     }
 

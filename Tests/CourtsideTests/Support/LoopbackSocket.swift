@@ -78,6 +78,13 @@ final class LoopbackSocket {
         }
     }
 
+    /// Whether bytes arrive (or the peer closes) within `milliseconds`, without reading them.
+    func isReadable(withinMilliseconds milliseconds: Int32) -> Bool {
+        if !buffer.isEmpty { return true }
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, milliseconds) > 0
+    }
+
     func take(_ count: Int, _ what: String) throws -> [UInt8] {
         while buffer.count < count {
             guard try fill(what) else { throw ClientError("closed while waiting for \(what)") }

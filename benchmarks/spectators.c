@@ -1,0 +1,335 @@
+/*
+ * Spectators for benchmarks/broadcaster_latency.py: many WebSocket clients (RFC 6455) in one epoll loop that read
+ * every message and record, for each patch, the game, its seq and the CLOCK_MONOTONIC time it was read. Written in
+ * C so that the clients, which share the machine's cores with the server, cost little per message and the latency
+ * measured is mostly the server's.
+ *
+ * Usage: spectators PORT SOURCES FIRST_SOURCE PLAN OUT
+ *   PLAN: one connection per line, "GAME_INDEX PATH" (PATH like /ws/games/game-1).
+ *   Connects every line from 127.0.0.(1 + (FIRST_SOURCE + i) % SOURCES), 256 handshakes at a time, within 120 s;
+ *   prints "ready CONNECTED FAILED" on stdout; reads until stdin says anything or closes; writes the records to
+ *   OUT (binary: int64 game, int64 seq, int64 nanoseconds, per patch) and prints
+ *   "done RECORDS SNAPSHOTS OTHER CLOSED".
+ * It answers pings (RFC 6455 §5.5.2) and offers no extension, so every frame is a plain text frame.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { CONNECTING, UPGRADING, OPEN, CLOSED };
+
+typedef struct {
+    int fd;
+    int state;
+    int64_t game;
+    char *path;
+    unsigned char *buffer;
+    size_t used, capacity;
+} Client;
+
+typedef struct {
+    int64_t game, seq, nanoseconds;
+} Record;
+
+static Record *records;
+static size_t record_count, record_capacity;
+static long snapshots, others, closed_count;
+
+static int64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void die(const char *what) {
+    perror(what);
+    exit(1);
+}
+
+static void record(int64_t game, int64_t seq, int64_t t) {
+    if (record_count == record_capacity) {
+        record_capacity = record_capacity ? record_capacity * 2 : 1 << 16;
+        records = realloc(records, record_capacity * sizeof(Record));
+        if (!records) die("realloc");
+    }
+    records[record_count++] = (Record){game, seq, t};
+}
+
+/* A text message: a patch is recorded by its seq (the last "seq": in canonical JSON, where members are sorted and
+ * "seq" follows "ops"); a snapshot is counted. */
+static void message(Client *c, const unsigned char *p, size_t n, int64_t t) {
+    size_t tail = n > 48 ? n - 48 : 0;
+    if (memmem(p + tail, n - tail, "\"type\":\"patch\"", 14)) {
+        const unsigned char *s = NULL, *q = p;
+        while ((q = memmem(q, n - (size_t)(q - p), "\"seq\":", 6))) {
+            s = q;
+            q += 6;
+        }
+        if (!s) {
+            others++;
+            return;
+        }
+        record(c->game, strtoll((const char *)s + 6, NULL, 10), t);
+    } else if (memmem(p + tail, n - tail, "\"type\":\"snapshot\"", 17)) {
+        snapshots++;
+    } else {
+        others++;
+    }
+}
+
+static void send_pong(Client *c, const unsigned char *payload, size_t n) {
+    unsigned char frame[2 + 4 + 125];
+    if (n > 125) return;
+    frame[0] = 0x8A;
+    frame[1] = 0x80 | (unsigned char)n;
+    unsigned char mask[4] = {0x12, 0x34, 0x56, 0x78};
+    memcpy(frame + 2, mask, 4);
+    for (size_t i = 0; i < n; i++) frame[6 + i] = payload[i] ^ mask[i % 4];
+    (void)!write(c->fd, frame, 6 + n);
+}
+
+/* Consumes complete frames from the buffer; returns 0 when the server closed the connection. */
+static int frames(Client *c, int64_t t) {
+    size_t off = 0;
+    int alive = 1;
+    while (c->used - off >= 2) {
+        unsigned char *f = c->buffer + off;
+        uint64_t len = f[1] & 0x7F;
+        size_t header = 2;
+        if (len == 126) {
+            if (c->used - off < 4) break;
+            len = ((uint64_t)f[2] << 8) | f[3];
+            header = 4;
+        } else if (len == 127) {
+            if (c->used - off < 10) break;
+            len = 0;
+            for (int i = 0; i < 8; i++) len = (len << 8) | f[2 + i];
+            header = 10;
+        }
+        if (c->used - off < header + len) break;
+        int opcode = f[0] & 0x0F;
+        unsigned char *payload = f + header;
+        if (opcode == 0x1 || opcode == 0x2) {
+            message(c, payload, len, t);
+        } else if (opcode == 0x9) {
+            send_pong(c, payload, len);
+        } else if (opcode == 0x8) {
+            alive = 0;
+        } else {
+            others++;
+        }
+        off += header + len;
+    }
+    if (off) {
+        memmove(c->buffer, c->buffer + off, c->used - off);
+        c->used -= off;
+    }
+    return alive;
+}
+
+static int read_into(Client *c) {
+    for (;;) {
+        if (c->capacity - c->used < 65536) {
+            c->capacity = c->capacity * 2 + 65536;
+            c->buffer = realloc(c->buffer, c->capacity);
+            if (!c->buffer) die("realloc");
+        }
+        size_t space = c->capacity - c->used;
+        ssize_t r = read(c->fd, c->buffer + c->used, space);
+        if (r > 0) {
+            c->used += (size_t)r;
+            if ((size_t)r < space) return 1; /* drained for now */
+            continue;
+        }
+        if (r == 0) return 0;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) return 1;
+        if (errno == EINTR) continue;
+        return 0;
+    }
+}
+
+static void close_client(int ep, Client *c) {
+    epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
+    close(c->fd);
+    c->state = CLOSED;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 6) {
+        fprintf(stderr, "usage: spectators PORT SOURCES FIRST_SOURCE PLAN OUT\n");
+        return 2;
+    }
+    int port = atoi(argv[1]), sources = atoi(argv[2]), first_source = atoi(argv[3]);
+    FILE *plan = fopen(argv[4], "r");
+    if (!plan) die(argv[4]);
+    size_t count = 0, capacity = 1024;
+    Client *clients = calloc(capacity, sizeof(Client));
+    char path[512];
+    long long game;
+    while (fscanf(plan, "%lld %511s", &game, path) == 2) {
+        if (count == capacity) {
+            capacity *= 2;
+            clients = realloc(clients, capacity * sizeof(Client));
+        }
+        memset(&clients[count], 0, sizeof(Client));
+        clients[count].game = game;
+        clients[count].path = strdup(path);
+        clients[count].fd = -1;
+        count++;
+    }
+    fclose(plan);
+
+    struct rlimit limit;
+    getrlimit(RLIMIT_NOFILE, &limit);
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+    if (count + 16 > limit.rlim_cur) {
+        fprintf(stderr, "spectators: %zu connections need more than the open-file limit %ld\n", count,
+                (long)limit.rlim_cur);
+        return 1;
+    }
+
+    int ep = epoll_create1(0);
+    if (ep < 0) die("epoll_create1");
+    struct epoll_event stdin_event = {.events = EPOLLIN, .data.ptr = NULL};
+    epoll_ctl(ep, EPOLL_CTL_ADD, 0, &stdin_event);
+    struct epoll_event events[512];
+
+    /* Connect, at most 256 handshakes in progress. */
+    size_t next = 0, connected = 0, failed = 0;
+    int in_progress = 0;
+    int64_t deadline = now_ns() + 120LL * 1000000000;
+    while ((next < count || in_progress > 0) && now_ns() < deadline) {
+        while (next < count && in_progress < 256) {
+            Client *c = &clients[next];
+            c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+            if (c->fd < 0) die("socket");
+            int one = 1;
+            setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+            struct sockaddr_in src = {.sin_family = AF_INET};
+            src.sin_addr.s_addr = htonl(0x7F000001u + (uint32_t)((first_source + (int)next) % sources));
+            if (bind(c->fd, (struct sockaddr *)&src, sizeof src) < 0) die("bind");
+            struct sockaddr_in dst = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+            dst.sin_addr.s_addr = htonl(0x7F000001u);
+            if (connect(c->fd, (struct sockaddr *)&dst, sizeof dst) < 0 && errno != EINPROGRESS) {
+                failed++;
+                close(c->fd);
+                c->state = CLOSED;
+                next++;
+                continue;
+            }
+            c->state = CONNECTING;
+            struct epoll_event e = {.events = EPOLLOUT, .data.ptr = c};
+            epoll_ctl(ep, EPOLL_CTL_ADD, c->fd, &e);
+            in_progress++;
+            next++;
+        }
+        int n = epoll_wait(ep, events, 512, 200);
+        int64_t t = now_ns();
+        for (int i = 0; i < n; i++) {
+            Client *c = events[i].data.ptr;
+            if (!c) continue;
+            if (c->state == CONNECTING) {
+                int error = 0;
+                socklen_t length = sizeof error;
+                getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &error, &length);
+                if (error) {
+                    failed++;
+                    in_progress--;
+                    close_client(ep, c);
+                    continue;
+                }
+                char request[1024];
+                int size = snprintf(request, sizeof request,
+                                    "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+                                    "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                                    "Sec-WebSocket-Version: 13\r\n\r\n",
+                                    c->path, port);
+                if (write(c->fd, request, (size_t)size) != size) {
+                    failed++;
+                    in_progress--;
+                    close_client(ep, c);
+                    continue;
+                }
+                c->state = UPGRADING;
+                struct epoll_event e = {.events = EPOLLIN, .data.ptr = c};
+                epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &e);
+            } else if (c->state == UPGRADING) {
+                int alive = read_into(c);
+                unsigned char *end = memmem(c->buffer, c->used, "\r\n\r\n", 4);
+                if (!end) {
+                    if (!alive) {
+                        failed++;
+                        in_progress--;
+                        close_client(ep, c);
+                    }
+                    continue;
+                }
+                in_progress--;
+                if (c->used < 13 || memcmp(c->buffer + 8, " 101", 4) != 0) {
+                    failed++;
+                    close_client(ep, c);
+                    continue;
+                }
+                size_t head = (size_t)(end - c->buffer) + 4;
+                memmove(c->buffer, c->buffer + head, c->used - head);
+                c->used -= head;
+                c->state = OPEN;
+                connected++;
+                if (!frames(c, t) || !alive) {
+                    closed_count++;
+                    close_client(ep, c);
+                }
+            } else if (c->state == OPEN) {
+                int alive = read_into(c);
+                if (!frames(c, t) || !alive) {
+                    closed_count++;
+                    close_client(ep, c);
+                }
+            }
+        }
+    }
+    failed += (size_t)in_progress;
+    printf("ready %zu %zu\n", connected, failed);
+    fflush(stdout);
+
+    /* Read until stdin speaks or closes. */
+    for (;;) {
+        int n = epoll_wait(ep, events, 512, 1000);
+        int stop = 0;
+        for (int i = 0; i < n; i++) {
+            Client *c = events[i].data.ptr;
+            if (!c) {
+                stop = 1;
+                continue;
+            }
+            if (c->state != OPEN) continue;
+            int alive = read_into(c);
+            int64_t t = now_ns(); /* per read: the time this message reached this program */
+            if (!frames(c, t) || !alive) {
+                closed_count++;
+                close_client(ep, c);
+            }
+        }
+        if (stop) break;
+    }
+    FILE *out = fopen(argv[5], "wb");
+    if (!out) die(argv[5]);
+    if (record_count && fwrite(records, sizeof(Record), record_count, out) != record_count) die("fwrite");
+    fclose(out);
+    printf("done %zu %ld %ld %ld\n", record_count, snapshots, others, closed_count);
+    fflush(stdout);
+    return 0;
+}
