@@ -42,7 +42,7 @@ fi
 [ "$(id -u)" -eq 0 ] || fail "run as root (nginx runs its workers as root from a temporary directory)"
 
 python=$(e2e_python)
-courtside=$(build_courtside)
+courtside=$(build_courtside debug)
 work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-deploy.XXXXXX")
 chmod 0755 "$work"
 token="deploy-admin-token-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
