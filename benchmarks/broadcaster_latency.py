@@ -294,15 +294,17 @@ def spectator_worker_c(worker, args, plan, game_index, conn):
             for game, path, _ in plan:
                 file.write(f"{game_index[game]} {path}\n")
         process = subprocess.Popen(
-            [args.spectators_binary, str(args.port), str(args.sources), str(worker), plan_path, out_path],
+            [args.spectators_binary, str(args.port), str(args.sources), str(worker), plan_path, out_path]
+            + (["deflate"] if args.deflate else []),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         )
         ready = process.stdout.readline().split()
-        if len(ready) != 3 or ready[0] != "ready":
+        if len(ready) != 4 or ready[0] != "ready":
             conn.send(("ready", 0, [f"spectators: {ready}"], len(plan)))
             process.kill()
             return
         conn.send(("ready", int(ready[1]), ["see the server's log"] if int(ready[2]) else [], int(ready[2])))
+        deflate_agreed = int(ready[3])
         conn.recv()  # "stop"
         client_cpu = cpu_seconds(process.pid)
         process.stdin.write("stop\n")
@@ -317,7 +319,7 @@ def spectator_worker_c(worker, args, plan, game_index, conn):
             received.setdefault(names[game], []).append((seq, t_ns))
         counts = {
             "snapshots": int(done[2]), "patches": int(done[1]), "other": int(done[3]), "closed": int(done[4]),
-            "cpu": client_cpu,
+            "cpu": client_cpu, "deflate": deflate_agreed,
         }
         conn.send(("done", received, counts))
         conn.close()
@@ -498,7 +500,7 @@ def run(args):
     cpu_after = cpu_seconds(args.server_pid) if args.server_pid else 0.0
     for pipe in pipes:
         pipe.send("stop")
-    received, counts = {}, {"snapshots": 0, "patches": 0, "other": 0, "closed": 0, "cpu": 0.0}
+    received, counts = {}, {"snapshots": 0, "patches": 0, "other": 0, "closed": 0, "cpu": 0.0, "deflate": 0}
     for i, pipe in enumerate(pipes):
         if not pipe.poll(60):
             raise SystemExit(f"spectator worker {i} did not report")
@@ -546,6 +548,7 @@ def run(args):
         "deliveriesMeasured": len(latencies),
         "patchesWithoutAck": unmatched,
         "snapshotsReceived": counts["snapshots"],
+        "spectatorsWithDeflate": counts["deflate"],
         "closedEarly": counts["closed"],
         "errors": errors[:3],
         "p50ms": round(percentile(latencies, 0.50), 2),
@@ -591,6 +594,10 @@ def main():
     parser.add_argument(
         "--moves", default=",".join(MOVES), type=lambda text: text.split(","),
         help="moves the scorers cycle through (default assist,rebound,foul,onePoint: one in four changes the score)",
+    )
+    parser.add_argument(
+        "--deflate", action="store_true",
+        help="spectators offer permessage-deflate like a browser (needs --spectators-binary)",
     )
     parser.add_argument("--window", type=float, default=5.0, help="seconds of send time per p50/p99 window")
     parser.add_argument("--json", action="store_true")

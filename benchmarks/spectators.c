@@ -4,13 +4,15 @@
  * C so that the clients, which share the machine's cores with the server, cost little per message and the latency
  * measured is mostly the server's.
  *
- * Usage: spectators PORT SOURCES FIRST_SOURCE PLAN OUT
+ * Usage: spectators PORT SOURCES FIRST_SOURCE PLAN OUT [deflate]
  *   PLAN: one connection per line, "GAME_INDEX PATH" (PATH like /ws/games/game-1).
  *   Connects every line from 127.0.0.(1 + (FIRST_SOURCE + i) % SOURCES), 256 handshakes at a time, within 120 s;
- *   prints "ready CONNECTED FAILED" on stdout; reads until stdin says anything or closes; writes the records to
+ *   prints "ready CONNECTED FAILED DEFLATE_AGREED" on stdout; reads until stdin says anything or closes; writes the records to
  *   OUT (binary: int64 game, int64 seq, int64 nanoseconds, per patch) and prints
  *   "done RECORDS SNAPSHOTS OTHER CLOSED".
- * It answers pings (RFC 6455 §5.5.2) and offers no extension, so every frame is a plain text frame.
+ * It answers pings (RFC 6455 §5.5.2). With "deflate" it offers permessage-deflate (RFC 7692, as browsers do:
+ * `permessage-deflate; client_max_window_bits`) and inflates every compressed message (RSV1, §6.2) before reading
+ * it, keeping the server's context between messages unless the server said server_no_context_takeover (§7.1.1.1).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -27,6 +29,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 enum { CONNECTING, UPGRADING, OPEN, CLOSED };
 
@@ -37,7 +40,13 @@ typedef struct {
     char *path;
     unsigned char *buffer;
     size_t used, capacity;
+    z_stream *inflater; /* permessage-deflate agreed */
+    int reset_each_message;
 } Client;
+
+static int offer_deflate;
+static unsigned char *inflated;
+static size_t inflated_capacity;
 
 typedef struct {
     int64_t game, seq, nanoseconds;
@@ -45,7 +54,7 @@ typedef struct {
 
 static Record *records;
 static size_t record_count, record_capacity;
-static long snapshots, others, closed_count;
+static long snapshots, others, closed_count, deflate_agreed;
 
 static int64_t now_ns(void) {
     struct timespec ts;
@@ -89,6 +98,35 @@ static void message(Client *c, const unsigned char *p, size_t n, int64_t t) {
     }
 }
 
+/* RFC 7692 §7.2.2: append 00 00 ff ff to the compressed payload and inflate it. */
+static void inflate_message(Client *c, unsigned char *payload, size_t n, int64_t t) {
+    static unsigned char tail[4] = {0x00, 0x00, 0xff, 0xff};
+    z_stream *z = c->inflater;
+    size_t out = 0;
+    for (int part = 0; part < 2; part++) {
+        z->next_in = part == 0 ? payload : tail;
+        z->avail_in = part == 0 ? (uInt)n : 4;
+        while (z->avail_in > 0) {
+            if (inflated_capacity - out < 65536) {
+                inflated_capacity = inflated_capacity * 2 + 65536;
+                inflated = realloc(inflated, inflated_capacity);
+                if (!inflated) die("realloc");
+            }
+            z->next_out = inflated + out;
+            z->avail_out = (uInt)(inflated_capacity - out);
+            int status = inflate(z, Z_SYNC_FLUSH);
+            out = inflated_capacity - z->avail_out;
+            if (status != Z_OK && status != Z_BUF_ERROR) {
+                others++;
+                return;
+            }
+            if (status == Z_BUF_ERROR && z->avail_out > 0) break;
+        }
+    }
+    if (c->reset_each_message) inflateReset(z);
+    message(c, inflated, out, t);
+}
+
 static void send_pong(Client *c, const unsigned char *payload, size_t n) {
     unsigned char frame[2 + 4 + 125];
     if (n > 125) return;
@@ -121,7 +159,9 @@ static int frames(Client *c, int64_t t) {
         if (c->used - off < header + len) break;
         int opcode = f[0] & 0x0F;
         unsigned char *payload = f + header;
-        if (opcode == 0x1 || opcode == 0x2) {
+        if ((opcode == 0x1 || opcode == 0x2) && (f[0] & 0x40) && c->inflater) {
+            inflate_message(c, payload, len, t);
+        } else if (opcode == 0x1 || opcode == 0x2) {
             message(c, payload, len, t);
         } else if (opcode == 0x9) {
             send_pong(c, payload, len);
@@ -167,10 +207,11 @@ static void close_client(int ep, Client *c) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: spectators PORT SOURCES FIRST_SOURCE PLAN OUT\n");
+    if (argc != 6 && !(argc == 7 && strcmp(argv[6], "deflate") == 0)) {
+        fprintf(stderr, "usage: spectators PORT SOURCES FIRST_SOURCE PLAN OUT [deflate]\n");
         return 2;
     }
+    offer_deflate = argc == 7;
     int port = atoi(argv[1]), sources = atoi(argv[2]), first_source = atoi(argv[3]);
     FILE *plan = fopen(argv[4], "r");
     if (!plan) die(argv[4]);
@@ -255,8 +296,11 @@ int main(int argc, char **argv) {
                 int size = snprintf(request, sizeof request,
                                     "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
                                     "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                                    "Sec-WebSocket-Version: 13\r\n\r\n",
-                                    c->path, port);
+                                    "Sec-WebSocket-Version: 13\r\n%s\r\n",
+                                    c->path, port,
+                                    offer_deflate ? "Sec-WebSocket-Extensions: permessage-deflate; "
+                                                    "client_max_window_bits\r\n"
+                                                  : "");
                 if (write(c->fd, request, (size_t)size) != size) {
                     failed++;
                     in_progress--;
@@ -284,6 +328,12 @@ int main(int argc, char **argv) {
                     continue;
                 }
                 size_t head = (size_t)(end - c->buffer) + 4;
+                if (offer_deflate && memmem(c->buffer, head, "permessage-deflate", 18)) {
+                    c->inflater = calloc(1, sizeof(z_stream));
+                    if (!c->inflater || inflateInit2(c->inflater, -15) != Z_OK) die("inflateInit2");
+                    c->reset_each_message = memmem(c->buffer, head, "server_no_context_takeover", 26) != NULL;
+                    deflate_agreed++;
+                }
                 memmove(c->buffer, c->buffer + head, c->used - head);
                 c->used -= head;
                 c->state = OPEN;
@@ -302,7 +352,7 @@ int main(int argc, char **argv) {
         }
     }
     failed += (size_t)in_progress;
-    printf("ready %zu %zu\n", connected, failed);
+    printf("ready %zu %zu %ld\n", connected, failed, deflate_agreed);
     fflush(stdout);
 
     /* Read until stdin speaks or closes. */

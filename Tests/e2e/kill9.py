@@ -18,7 +18,8 @@ Commands are moves whose only effect is a count: `onePoint`, `assist`, `rebound`
 players. At the end the server is started once more, every unanswered command is retried until answered, and the
 game's per-player counts must equal the acked commands exactly: a lost acked command shows as a count too low, a
 duplicate (a command applied twice, or a retry applied again) as a count too high. The spectator's resumed document
-must equal GET /api/games/{id}. Exits 1 naming every difference.
+must equal GET /api/games/{id}. Exits 1 naming every difference. `--seed` replays a run's delays and commands;
+KILL9_DEBUG=1 prints every answer and the unanswered CIDs of each round; `--sabotage` shows the test failing.
 """
 
 import argparse
@@ -339,6 +340,12 @@ async def run(args):
                 await asyncio.sleep(rng.uniform(args.min_delay, args.max_delay))
                 server.kill()
                 kills += 1
+                if args.sabotage and round_number == args.rounds // 2:
+                    # Proves the test can fail: losing the journal's write-ahead log loses acked commands.
+                    for name in os.listdir(args.data):
+                        if name.endswith("-wal"):
+                            os.remove(os.path.join(args.data, name))
+                            print(f"sabotage: removed {name}", flush=True)
                 try:
                     await asyncio.wait_for(asyncio.gather(watching, scoring), 30)
                 except asyncio.TimeoutError:
@@ -436,6 +443,10 @@ def main():
         help="fraction of restarts preceded by a kill within 0.3 s of starting (while restoring)",
     )
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument(
+        "--sabotage", action="store_true",
+        help="remove the journal's -wal file after the middle kill: the run must then FAIL (a test of this test)",
+    )
     parser.add_argument("--budget", type=float, default=150, help="seconds for all the rounds")
     args = parser.parse_args()
     if args.seed is None:
