@@ -22,6 +22,7 @@ enum Serve {
             return fail("\(error)", logger)
         }
         say("Courtside is serving on \(application.url)")
+        application.reloadCertificatesOnHangUp()
 
         var demo: DemoRunner?
         if configuration.demo {

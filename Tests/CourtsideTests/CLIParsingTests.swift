@@ -54,6 +54,9 @@ let serveOptionSamples: [ServeOptionSample] = [
     },
     ServeOptionSample(name: "resume-window", value: "64") { $0.configuration.resumeWindow == 64 },
     ServeOptionSample(name: "max-queued-bytes", value: "4096") { $0.configuration.maxQueuedBytesPerConnection == 4096 },
+    ServeOptionSample(name: "trusted-proxies", value: "127.0.0.1, 10.0.0.0/8") {
+        $0.configuration.trustedProxies.map(\.description) == ["127.0.0.1/32", "10.0.0.0/8"]
+    },
 ]
 
 /// The TLS pair must come together; samples for one half get the other half added.

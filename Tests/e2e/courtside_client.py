@@ -6,6 +6,7 @@ client to ("Documents, snapshots and patches"), recording every rule the stream 
 import asyncio
 import http.client
 import json
+import ssl
 import urllib.parse
 
 import jsonpatch
@@ -24,10 +25,41 @@ class HTTPResult:
         return f"HTTP {self.status} {self.body[:300]!r}"
 
 
+# How every connection is made, for runs through a TLS proxy (scripts/ci.d/60-deploy.sh): the CA file that https
+# and wss servers are verified with, and the local address connections come from. Set by `configure_transport`.
+TRANSPORT = {"ca_file": None, "source_address": None}
+
+
+def configure_transport(ca_file=None, source_address=None):
+    TRANSPORT["ca_file"] = ca_file
+    TRANSPORT["source_address"] = source_address
+
+
+def tls_context():
+    """Verifies the server's certificate (and name) against `--ca-file`, or the system's CAs without one."""
+    return ssl.create_default_context(cafile=TRANSPORT["ca_file"])
+
+
+def connection_options(url):
+    """Keyword arguments for `asyncio.open_connection` and websockets' `connect` to `url` (http/https/ws/wss)."""
+    options = {}
+    if urllib.parse.urlsplit(url).scheme in ("https", "wss"):
+        options["ssl"] = tls_context()
+    if TRANSPORT["source_address"]:
+        options["local_addr"] = (TRANSPORT["source_address"], 0)
+    return options
+
+
 def http_request(base_url, method, path, body=None, token=None, timeout=10.0, headers=None):
     """One request on a fresh connection (blocking; call through `http_call` from asyncio)."""
     parsed = urllib.parse.urlsplit(base_url)
-    connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=timeout)
+    source = (TRANSPORT["source_address"], 0) if TRANSPORT["source_address"] else None
+    if parsed.scheme == "https":
+        connection = http.client.HTTPSConnection(
+            parsed.hostname, parsed.port, timeout=timeout, context=tls_context(), source_address=source
+        )
+    else:
+        connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=timeout, source_address=source)
     try:
         sent_headers = {"Connection": "close"}
         if headers:
@@ -154,7 +186,7 @@ class EventStreamReader:
     async def open(self, base_url, game_id, timeout=10):
         parsed = urllib.parse.urlsplit(base_url)
         reader, self.writer = await asyncio.wait_for(
-            asyncio.open_connection(parsed.hostname, parsed.port), timeout
+            asyncio.open_connection(parsed.hostname, parsed.port, **connection_options(base_url)), timeout
         )
         self.writer.write(
             f"GET /api/games/{game_id}/events HTTP/1.1\r\nHost: {parsed.netloc}\r\n"

@@ -32,7 +32,15 @@ import websockets
 from websockets.asyncio.client import connect
 
 import jsonpatch
-from courtside_client import EventStreamReader, FeedDocument, game_request, http_call, ws_url
+from courtside_client import (
+    EventStreamReader,
+    FeedDocument,
+    configure_transport,
+    connection_options,
+    game_request,
+    http_call,
+    ws_url,
+)
 
 MOVE_POINTS = {"onePoint": 1, "twoPoints": 2, "assist": 0, "rebound": 0, "foul": 0}
 COUNT_FIELDS = {
@@ -87,6 +95,7 @@ class Connection:
             ping_interval=None,
             max_size=4 * 1024 * 1024,
             additional_headers=headers,
+            **connection_options(url),
         )
         self.reader = asyncio.create_task(self._read())
 
@@ -554,7 +563,10 @@ def main():
     parser.add_argument("--spectators", type=int, default=50)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--timeout", type=float, default=180, help="the whole run, seconds")
+    parser.add_argument("--ca-file", help="PEM CA to verify an https:// --url with (default: the system's)")
+    parser.add_argument("--source-address", help="local address every connection comes from (e.g. 127.0.0.2)")
     args = parser.parse_args()
+    configure_transport(ca_file=args.ca_file, source_address=args.source_address)
     try:
         problems = asyncio.run(asyncio.wait_for(run(args), args.timeout))
     except Failures as error:

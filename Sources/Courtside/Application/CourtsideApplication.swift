@@ -19,7 +19,7 @@ public final class CourtsideApplication: Sendable {
     /// The counters behind `/metrics`.
     public let metrics: ServerMetrics
     let core: ApplicationCore
-    private let server: HTTPServer
+    let server: HTTPServer
     private let group: EventLoopGroup
     private let journal: any GameJournal
     private let markerPath: String

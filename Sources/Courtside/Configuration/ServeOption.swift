@@ -148,6 +148,14 @@ extension ServeOption {
         ) { options, value, source throws(CLIError) in
             options.configuration.maxQueuedBytesPerConnection = try integer(value, source, in: 1...Int.max)
         },
+        ServeOption(
+            name: "trusted-proxies", environmentVariable: "COURTSIDE_TRUSTED_PROXIES", valueName: "ADDRESSES",
+            defaultDescription: "none",
+            summary:
+                "Comma-separated proxy addresses or CIDRs (127.0.0.1, 10.0.0.0/8) whose X-Forwarded-For names the client."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.trustedProxies = try addressRanges(value, source)
+        },
     ]
 
     static func numberDescription(_ value: Double) -> String {
@@ -239,6 +247,26 @@ extension ServeOption {
             origins.append(origin)
         }
         return origins
+    }
+}
+
+extension ServeOption {
+    /// `127.0.0.1, 10.0.0.0/8, ::1` → three ranges; empty entries are ignored (so an empty value trusts nobody).
+    static func addressRanges(_ value: String, _ source: SettingSource) throws(CLIError) -> [IPAddressRange] {
+        var ranges: [IPAddressRange] = []
+        for entry in value.split(separator: ",") {
+            let text = entry.trimmingSpaces
+            if text.isEmpty { continue }
+            guard let range = IPAddressRange(text) else {
+                throw .invalidValue(
+                    source,
+                    problem:
+                        "\"\(text)\" is not an IP address or CIDR range (expected 127.0.0.1, 10.0.0.0/8 or fd00::/8)"
+                )
+            }
+            ranges.append(range)
+        }
+        return ranges
     }
 }
 

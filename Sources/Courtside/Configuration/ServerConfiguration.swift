@@ -43,6 +43,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var resumeWindow: Int = 1024
     /// Bytes a spectator may have queued before it is brought back with a fresh snapshot.
     public var maxQueuedBytesPerConnection: Int = 256 * 1024
+    /// Reverse proxies whose `X-Forwarded-For` is believed (`ClientAddress`); empty (the default) believes nobody,
+    /// because a header any client can send must not decide which address it is counted under.
+    public var trustedProxies: [IPAddressRange] = []
 
     public init() {}
 

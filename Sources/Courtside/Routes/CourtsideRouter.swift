@@ -125,7 +125,8 @@ struct CourtsideRouter: HTTPRouter {
 
     private func events(_ game: GameHandle, _ head: HTTPRequestHead, _ context: RouteContext) -> Route {
         let since = head.headers["Last-Event-ID"].flatMap { Int($0.trimmingSpaces) } ?? Self.since(in: head.query)
-        guard let environment = admit(context) else { return .respond(tooManyConnections(context)) }
+        let client = clientAddress(head, context)
+        guard let environment = admit(client, path: head.path) else { return .respond(tooManyConnections(client)) }
         return .eventStream(GameEventStream(game: game, since: since, environment: environment))
     }
 
@@ -167,7 +168,8 @@ struct CourtsideRouter: HTTPRouter {
                 APIResponse.error(
                     .forbidden, "origin_not_allowed", "origin \(head.headers["Origin"] ?? "") may not score"))
         }
-        guard let environment = admit(context) else { return .respond(tooManyConnections(context)) }
+        let client = clientAddress(head, context)
+        guard let environment = admit(client, path: head.path) else { return .respond(tooManyConnections(client)) }
         switch (segments.count, game) {
         case (1, _):
             return .webSocket(LobbySocket(lobby: core.lobby, environment: environment))
@@ -186,18 +188,22 @@ struct CourtsideRouter: HTTPRouter {
     // MARK: Helpers
 
     /// Takes a long-lived connection slot for the client's address (released when the socket or stream closes).
-    private func admit(_ context: RouteContext) -> SocketEnvironment? {
-        let address = context.remoteAddress?.host ?? "unknown"
-        guard core.limiter.acquire(address) else { return nil }
+    private func admit(_ client: ClientAddress, path: String) -> SocketEnvironment? {
+        let address = client.address
+        guard core.limiter.acquire(address) else {
+            core.logger.notice("connection refused: address at its cap", ["client": address, "peer": client.peer])
+            return nil
+        }
+        core.logger.debug("long-lived connection", ["client": address, "peer": client.peer, "path": path])
         return SocketEnvironment(
             metrics: core.metrics, limiter: core.limiter, address: address,
             budget: core.configuration.maxQueuedBytesPerConnection)
     }
 
-    private func tooManyConnections(_ context: RouteContext) -> HTTPResponse {
+    private func tooManyConnections(_ client: ClientAddress) -> HTTPResponse {
         APIResponse.error(
             .tooManyRequests, "too_many_connections",
-            "\(context.remoteAddress?.host ?? "this address") already has \(core.limiter.limit) open connections")
+            "\(client.address) already has \(core.limiter.limit) open connections")
     }
 
     /// `since=N` from a query string, when N is a whole number.

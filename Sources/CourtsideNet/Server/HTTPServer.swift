@@ -22,6 +22,9 @@ public final class HTTPServer: Sendable {
     public let localAddress: SocketAddress
     let router: any HTTPRouter
     private let ownsGroup: Bool
+    /// The TLS context new connections are made with: `configuration.tls` until `reloadTLS(_:)` swaps it
+    /// (HTTPServer+TLSReload.swift).
+    let currentTLS: LockedValue<TLSContext?>
     private let lifecycle = LockedValue(Lifecycle.running)
     private let stoppedSignal = Semaphore()
 
@@ -37,6 +40,7 @@ public final class HTTPServer: Sendable {
         Sockets.ignoreSIGPIPE()
         self.configuration = configuration
         self.router = router
+        self.currentTLS = LockedValue(configuration.tls)
         let address = try SocketAddress.resolve(host: configuration.host, port: configuration.port)
         // SO_REUSEPORT would let a second server (same user) bind the same port and silently take half the
         // connections; a probe bind without it fails with EADDRINUSE when the port is taken, as a user expects.

@@ -51,7 +51,7 @@ final class ServerLoopState {
         let connection = Connection(fd: fd, remoteAddress: remote, context: context)
         let http = HTTPConnectionHandler(connection: connection, state: self)
         connection.handler = http
-        if let tls = configuration.tls {
+        if let tls = server.tlsContextForNewConnections {
             guard let transform = TLSTransform(context: tls) else {
                 close(fd)
                 return
