@@ -81,9 +81,10 @@ struct DeflateUpgradeTests {
     @Test("a deflate socket frees its zlib streams when it closes")
     func streamsFreed() async throws {
         try await withChannelServer { server in
-            let client = try DeflateTestClient(port: server.port, path: "/idle?z", offer: offer)
-            try client.send(text: patchMessage(3), compressed: true)  // allocates the server's inflater
-            try await Task.sleep(for: .milliseconds(50))
+            let client = try DeflateTestClient(port: server.port, path: "/echo?z", offer: offer)
+            // Once the compressed echo is back, the server has an inflater and a deflater for this socket.
+            try client.send(text: patchMessage(3), compressed: true)
+            #expect(try client.readMessage() == .init(text: patchMessage(3), compressed: true))
             let open = await server.onEveryLoop { _, sockets in
                 sockets.first { $0.query == "z" }.map { $0.deflateMemoryUsage.currentBytes } ?? -1
             }
@@ -95,8 +96,8 @@ struct DeflateUpgradeTests {
                 return 0
             }
             try client.client.send(TestClient.frame(opcode: 0x8, payload: [0x03, 0xE8]))
+            // The socket finished (freeing the streams) before its answering close frame was flushed.
             #expect(try client.client.readCloseCode() == 1000)
-            try await Task.sleep(for: .milliseconds(50))
             let socket = try #require(held.withLock { $0 })
             let after = await server.onEveryLoop { context, _ in
                 socket.value.eventLoop === context.loop ? socket.value.deflateMemoryUsage.currentBytes : -1
