@@ -143,7 +143,9 @@ struct BroadcastChannelTests {
             #expect(seqs == seqs.sorted() && Set(seqs).count == seqs.count)
             #expect(Set(240..<400).isSubset(of: Set(seqs)))
             #expect(joiner.compressedCount > 100, "the joiner reached the shared stream at a sync point")
-            #expect(resyncing.compressedCount > 300)
+            // How many frames the resync dropped depends on timing; what must hold is that it waited at most one
+            // sync interval (16 messages) after each join, then took the shared stream again.
+            #expect(resyncing.compressedCount >= seqs.count - 40, "the resynced subscriber rejoined the shared stream")
             #expect(narrow.compressedCount > 300)
             #expect(server.channel.statistics.slowConsumersResynced == 1)
         }

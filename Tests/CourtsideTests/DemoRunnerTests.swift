@@ -91,11 +91,16 @@ struct DemoRunnerTests {
         runner.start()
         #expect(try await eventually(20) { (runner.currentGame?.events.count ?? 0) >= 20 })
         runner.stop()
-        try await Task.sleep(nanoseconds: 50_000_000)  // the command in flight lands
+        // The command in flight when stop() ran still lands in both copies; wait for its reply, however slow.
+        let id = try #require(runner.currentGame?.id)
+        let settled = try await eventually(10) {
+            runner.currentGame?.events.count == host.state.withLock { $0.games[id]?.events.count }
+        }
+        #expect(settled)
         let copy = try #require(runner.currentGame)
         let served = try #require(host.state.withLock { $0.games[copy.id] })
         #expect(copy.score == served.score)
-        #expect(copy.events.count == served.events.count)
+        #expect(copy.events.map(\.commandID) == served.events.map(\.commandID))
     }
 
     @Test("after repeated refusals it gives up the game and starts another")

@@ -139,7 +139,7 @@ public final class DemoRunner: Sendable {
     }
 
     private func replied(_ reply: DemoWire.Reply, to command: GameCommand) {
-        guard !isStopped else { return }
+        // An ack that lands after stop() is still applied: the server has the move, so the copy must too.
         let at = now()
         var startOver = false
         switch reply {
@@ -172,6 +172,7 @@ public final class DemoRunner: Sendable {
                 return $0.consecutiveErrors >= Self.maxConsecutiveErrors
             }
         }
+        if isStopped { return }
         if startOver {
             state.withLock { $0.game = nil }
             schedule(after: timing.restBetweenGames, createGame)
