@@ -14,7 +14,7 @@
 #   CONCURRENCY  messages in flight per client (default 1)
 #   LOAD_THREADS courtside-load threads (default 1)
 #
-# Needs scripts/install-deps.d/30-bench-peers.sh for the peers. A server that cannot start gets a row saying so
+# Needs scripts/install-deps.d/30-python-peers.sh for the peers. A server that cannot start gets a row saying so
 # (the run goes on); the exit status is non-zero if any measurement failed. Raw JSON: .build/bench/.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

@@ -4,8 +4,8 @@ import Testing
 
 @testable import CourtsideNet
 
-/// Where the Python with `websockets` is: `COURTSIDE_PYTHON`, the venv scripts/install-deps.d/25-python-websockets.sh
-/// makes, or another venv of the repository's tools; nil when none imports `websockets`.
+/// Where the Python with `websockets` is: `COURTSIDE_PYTHON`, the venv scripts/install-deps.d/30-python-peers.sh
+/// makes, or another Python of the machine; nil when none imports `websockets`.
 enum PythonWebsockets {
     static var repositoryRoot: String {
         var url = URL(fileURLWithPath: productsDirectory)
@@ -20,8 +20,7 @@ enum PythonWebsockets {
     static let python: String? = {
         let root = repositoryRoot
         var candidates = [
-            "\(root)/.build/python-websockets/bin/python", "\(root)/.build/peers/venv/bin/python",
-            "\(root)/.build/autobahn/.venv/bin/python", "/usr/bin/python3",
+            "\(root)/.build/peers/venv/bin/python", "/usr/bin/python3",
         ]
         if let chosen = ProcessInfo.processInfo.environment["COURTSIDE_PYTHON"] { candidates.insert(chosen, at: 0) }
         return candidates.first { candidate in
@@ -43,10 +42,10 @@ struct PythonWebsocketsTests {
         "websockets clients and raw zlib clients decode every published message exactly through joins and resyncs",
         .enabled(
             if: PythonWebsockets.enabled,
-            "Python websockets is missing: run scripts/install-deps.d/25-python-websockets.sh (CI fails instead)"))
+            "Python websockets is missing: run scripts/install-deps.d/30-python-peers.sh (CI fails instead)"))
     func sharedStream() async throws {
         let python = try #require(
-            PythonWebsockets.python, "Python websockets is missing: scripts/install-deps.d/25-python-websockets.sh")
+            PythonWebsockets.python, "Python websockets is missing: scripts/install-deps.d/30-python-peers.sh")
         let echo = try ChildProcess("\(productsDirectory)/courtside-echo", ["--port", "0", "--threads", "2"])
         defer { echo.stop() }
         let port = try echo.waitForPort()
