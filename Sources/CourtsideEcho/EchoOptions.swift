@@ -5,14 +5,17 @@ struct EchoOptions: Equatable {
     var certificatePath: String?
     var keyPath: String?
     var threads: Int?
+    var deflate = true
 
     static let usage = """
-        usage: courtside-echo --port P [--host H] [--tls-cert C --tls-key K] [--threads N]
+        usage: courtside-echo --port P [--host H] [--tls-cert C --tls-key K] [--threads N] [--no-deflate]
           --port P       TCP port to listen on (0 picks a free one)
           --host H       address or name to bind (default 127.0.0.1)
           --tls-cert C   PEM certificate chain: serve wss:// (needs --tls-key)
           --tls-key K    PEM private key for --tls-cert
           --threads N    event loops (default: one per core)
+          --no-deflate   do not negotiate permessage-deflate (RFC 7692; on by default)
+        Paths: /pub publishes every text message to all /sub subscribers; every other path echoes.
         """
 
     enum ParseError: Error, Equatable, CustomStringConvertible {
@@ -41,6 +44,7 @@ struct EchoOptions: Equatable {
         var certificate: String?
         var key: String?
         var threads: Int?
+        var deflate = true
         var index = 0
         func value(_ flag: String) throws(ParseError) -> String {
             index += 1
@@ -70,6 +74,8 @@ struct EchoOptions: Equatable {
                     throw .invalidValue(flag: flag, value: text, expected: "a thread count (1-1024)")
                 }
                 threads = number
+            case "--no-deflate":
+                deflate = false
             default:
                 throw .unknownFlag(flag)
             }
@@ -78,6 +84,7 @@ struct EchoOptions: Equatable {
         guard let port else { throw .missingRequired(flag: "--port") }
         if certificate != nil && key == nil { throw .needsBoth(given: "--tls-cert", missing: "--tls-key") }
         if key != nil && certificate == nil { throw .needsBoth(given: "--tls-key", missing: "--tls-cert") }
-        return EchoOptions(host: host, port: port, certificatePath: certificate, keyPath: key, threads: threads)
+        return EchoOptions(
+            host: host, port: port, certificatePath: certificate, keyPath: key, threads: threads, deflate: deflate)
     }
 }

@@ -8,10 +8,55 @@ final class EchoHandler: WebSocketHandler {
     }
 }
 
-/// A WebSocket echo on every path. (`/pub` and `/sub`, a pub/sub pair, will be routed here first.)
+/// `/pub`: every text message is published verbatim to the `/sub` subscribers (nothing is echoed).
+final class PublisherHandler: WebSocketHandler {
+    let channel: BroadcastChannel
+
+    init(channel: BroadcastChannel) {
+        self.channel = channel
+    }
+
+    func webSocket(_ socket: WebSocket, didReceive message: WebSocketMessage) {
+        guard case .text = message else { return }
+        channel.publish(message)
+    }
+}
+
+/// `/sub`: subscribes on open; a subscriber that falls a whole budget behind is resubscribed at once (it has no
+/// snapshot to catch up with: a fan-out benchmark counts what it missed from its own sequence numbers). A text
+/// message `resync` from a subscriber resyncs it on request (its unsent frames dropped, its deflate stream state
+/// restarted), so outside tools can test a client through a resync.
+final class SubscriberHandler: WebSocketHandler {
+    let channel: BroadcastChannel
+
+    init(channel: BroadcastChannel) {
+        self.channel = channel
+    }
+
+    func webSocketDidOpen(_ socket: WebSocket) {
+        channel.subscribe(socket)
+    }
+
+    func webSocket(_ socket: WebSocket, didReceive message: WebSocketMessage) {
+        if message == .text("resync") { channel.resync(socket) }
+    }
+
+    func webSocketNeedsResync(_ socket: WebSocket, channel: BroadcastChannel) {
+        channel.subscribe(socket)
+    }
+}
+
+/// A pub/sub pair on `/pub` and `/sub` (so outside tools can measure the fan-out) and a WebSocket echo on every
+/// other path.
 struct EchoRouter: HTTPRouter {
+    let channel: BroadcastChannel
+
     func route(_ request: HTTPRequest, context: RouteContext) -> Route {
-        .webSocket(EchoHandler())
+        switch request.head.path {
+        case "/pub": return .webSocket(PublisherHandler(channel: channel))
+        case "/sub": return .webSocket(SubscriberHandler(channel: channel))
+        default: return .webSocket(EchoHandler())
+        }
     }
 }
 
@@ -44,13 +89,19 @@ if let certificate = options.certificatePath, let key = options.keyPath {
 // Autobahn 9.x sends messages of up to 16 MiB, in frames as large as the message: both limits at 16 MiB.
 configuration.webSocket.maxMessageBytes = 16 * 1024 * 1024
 configuration.webSocket.maxFramePayloadBytes = 16 * 1024 * 1024
+// permessage-deflate on every path unless turned off: the defaults inflate whatever window a client uses.
+if options.deflate { configuration.perMessageDeflate = PerMessageDeflateConfiguration() }
 
 do {
-    let server = try HTTPServer(configuration: configuration, router: EchoRouter())
+    // The loops first, so the channel (which fans out to them) exists before the router that hands it out.
+    let group = try EventLoopGroup(threadCount: configuration.threadCount)
+    let channel = BroadcastChannel(group: group, policy: .resync)
+    let server = try HTTPServer(configuration: configuration, router: EchoRouter(channel: channel), group: group)
     let scheme = configuration.tls == nil ? "ws" : "wss"
     print("courtside-echo listening on \(scheme)://\(server.localAddress)/")
     fflush(nil)
     try server.runUntilSignal()
+    group.shutdown()
 } catch {
     fail("\(error)", status: 1)
 }

@@ -3,3 +3,4 @@
 @_exported import CourtsideHTTP
 @_exported import CourtsideTLS
 @_exported import CourtsideWebSocket
+@_exported import CourtsideWebSocketDeflate

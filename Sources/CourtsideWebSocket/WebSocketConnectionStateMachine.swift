@@ -138,7 +138,18 @@ public struct WebSocketConnectionStateMachine {
     /// §5.5.1 forbids data after it).
     public mutating func send(_ message: WebSocketMessage) -> [WebSocketAction] {
         guard isOpen else { return [] }
-        return [.write(WebSocketFrameEncoder.message(message))]
+        guard var messageExtension else { return [.write(WebSocketFrameEncoder.message(message))] }
+        let frame = messageExtension.encodeFrame(for: message)
+        self.messageExtension = messageExtension
+        return [.write(frame)]
+    }
+
+    /// The application sends bytes that already are one or more complete server frames (a broadcast frame
+    /// built once for many connections): written as they are, or nothing once a close frame has been sent
+    /// (RFC 6455 §5.5.1). The extension is not consulted: the caller chose the frame for this connection.
+    public mutating func sendFrame(_ bytes: [UInt8]) -> [WebSocketAction] {
+        guard isOpen, !bytes.isEmpty else { return [] }
+        return [.write(bytes)]
     }
 
     /// The peer closed the transport (end of file or reset) without finishing the close handshake.

@@ -34,6 +34,10 @@ public struct WebSocketFrameDecoder: Sendable {
         self.configuration = configuration
     }
 
+    /// The bytes the decoder's buffer holds allocated (for memory tests and metrics): at most
+    /// ``retainedCapacityBytes`` once everything received is consumed.
+    public var bufferCapacity: Int { buffer.capacity }
+
     /// The number of received bytes not yet returned as frames.
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
@@ -76,6 +80,12 @@ public struct WebSocketFrameDecoder: Sendable {
             let payload = Array(buffer[payloadStart..<payloadEnd])
             readIndex = payloadEnd
             state = .header
+            if readIndex == buffer.count {
+                // Everything is consumed: release a large buffer now rather than at the next read, which may
+                // never come on an idle connection.
+                buffer.removeAll(keepingCapacity: buffer.capacity <= Self.retainedCapacityBytes)
+                readIndex = 0
+            }
             return .frame(
                 WebSocketFrame(
                     fin: header.fin, rsv1: header.reservedBits.contains(.rsv1),
@@ -92,11 +102,17 @@ public struct WebSocketFrameDecoder: Sendable {
         return (header, buffer[start..<(start + unmasked)])
     }
 
+    /// The buffer capacity kept once every received byte is consumed. A larger buffer (left by a large
+    /// message) is released, so an idle connection holds at most this much; 4 KiB keeps a steady stream of
+    /// small frames from reallocating on every read, while an idle socket stays small (the target is under
+    /// 1 KiB of RSS per idle connection: an emptied buffer of this size is mostly untouched pages).
+    public static let retainedCapacityBytes = 4 * 1024
+
     /// Drops consumed bytes once they are at least half the buffer, so the copy is amortised over the reads.
     private mutating func compactIfWorthwhile() {
         guard readIndex > 0 else { return }
         if readIndex == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
+            buffer.removeAll(keepingCapacity: buffer.capacity <= Self.retainedCapacityBytes)
             readIndex = 0
         } else if readIndex >= 4096 && readIndex * 2 >= buffer.count {
             buffer.removeSubrange(0..<readIndex)

@@ -16,4 +16,16 @@ public protocol WebSocketMessageExtension {
     ///   message cannot expand without bound.
     mutating func decodeMessage(_ payload: [UInt8], opcode: WebSocketOpcode, maxBytes: Int)
         throws(WebSocketProtocolError) -> [UInt8]
+
+    /// The frame that carries one of the connection's own messages: transformed (RSV1, RFC 7692 §6.1) when
+    /// the extension chooses to, else plain. ``WebSocketConnectionStateMachine/send(_:)`` calls it for every
+    /// message it sends, so an extension with send-side state (a deflater's window) sees them all, in order.
+    /// The default returns the plain frame.
+    mutating func encodeFrame(for message: WebSocketMessage) -> [UInt8]
+}
+
+extension WebSocketMessageExtension {
+    public mutating func encodeFrame(for message: WebSocketMessage) -> [UInt8] {
+        WebSocketFrameEncoder.message(message)
+    }
 }

@@ -36,6 +36,9 @@ public enum WebSocketProtocolError: Error, Sendable, Hashable {
     case reservedBitOnContinuation
     /// The negotiated extension could not decode a message (for example corrupt deflate data).
     case extensionFailed(String)
+    /// The negotiated extension failed on our side, not the peer's (zlib could not allocate a stream): the
+    /// peer did nothing wrong, so the close code is 1011 rather than a protocol error.
+    case extensionResourceFailure(String)
 
     /// The close code sent for this error: the single mapping from errors to wire codes.
     public var closeCode: WebSocketCloseCode {
@@ -48,6 +51,8 @@ public enum WebSocketProtocolError: Error, Sendable, Hashable {
             return .messageTooBig
         case .invalidUTF8, .invalidCloseReason, .extensionFailed:
             return .invalidFramePayloadData
+        case .extensionResourceFailure:
+            return .internalError
         }
     }
 
@@ -71,6 +76,7 @@ public enum WebSocketProtocolError: Error, Sendable, Hashable {
         case .invalidCloseReason: return "invalid UTF-8 in close reason"
         case .reservedBitOnContinuation: return "RSV1 on a continuation frame"
         case .extensionFailed: return "extension could not decode the message"
+        case .extensionResourceFailure: return "server could not allocate the extension's state"
         }
     }
 }

@@ -58,7 +58,8 @@ public final class PerMessageDeflateConnection: WebSocketMessageExtension {
             do {
                 inflater = try Inflater(windowBits: parameters.clientMaxWindowBits)
             } catch {
-                throw .extensionFailed("could not allocate an inflater")
+                // Our failure, not the peer's: 1011.
+                throw .extensionResourceFailure("could not allocate an inflater")
             }
             self.inflater = inflater
         }
@@ -100,6 +101,11 @@ public final class PerMessageDeflateConnection: WebSocketMessageExtension {
         return WebSocketFrameEncoder.frame(opcode: message.opcode, payload: compressed, reservedBits: .rsv1)
     }
 
+    /// ``WebSocketMessageExtension`` send hook: the state machine's `send` compresses through ``frame(for:)-(WebSocketMessage)``.
+    public func encodeFrame(for message: WebSocketMessage) -> [UInt8] {
+        frame(for: message)
+    }
+
     /// The variant of a broadcast message this subscriber gets, recorded as sent: call it only for a frame
     /// that will be queued, and ``broadcastFrameDropped()`` if it is not sent after all. `frames` must come
     /// from a compressor whose window is at most this connection's agreed `server_max_window_bits` (usually
@@ -124,6 +130,13 @@ public final class PerMessageDeflateConnection: WebSocketMessageExtension {
         deflater = nil
         deflaterMatchesPeer = true
         if parameters.clientNoContextTakeover { inflater = nil }
+    }
+
+    /// The connection ended: frees both zlib streams now, whoever still holds this object.
+    public func connectionClosed() {
+        deflater = nil
+        inflater = nil
+        broadcastState.markOutOfSync()
     }
 
     private func ownDeflater() -> Deflater? {

@@ -197,3 +197,39 @@ struct FrameDecoderTests {
         #expect(decodeAll(bytes, chunking: .allAtOnce) == expected)
     }
 }
+
+@Suite("Frame decoder: memory")
+struct FrameDecoderMemoryTests {
+    @Test("releases a large buffer as soon as the frame is taken, and keeps a small one")
+    func releasesLargeBuffer() {
+        var decoder = WebSocketFrameDecoder(configuration: .server)
+        decoder.feed(clientFrame(.binary, [UInt8](repeating: 7, count: 200_000)))
+        guard case .frame(let frame) = decoder.next() else {
+            Issue.record("no frame")
+            return
+        }
+        #expect(frame.payload.count == 200_000)
+        #expect(decoder.bufferCapacity <= WebSocketFrameDecoder.retainedCapacityBytes)
+        #expect(decoder.bufferedByteCount == 0)
+
+        decoder.feed(clientFrame(.text, "small"))
+        guard case .frame = decoder.next() else {
+            Issue.record("no frame")
+            return
+        }
+        let kept = decoder.bufferCapacity
+        #expect(kept > 0 && kept <= WebSocketFrameDecoder.retainedCapacityBytes, "a small buffer is reused")
+    }
+
+    @Test("a frame split over reads still decodes after the buffer was released")
+    func decodesAfterRelease() {
+        var decoder = WebSocketFrameDecoder(configuration: .server)
+        decoder.feed(clientFrame(.binary, [UInt8](repeating: 1, count: 70_000)))
+        _ = decoder.next()
+        let next = clientFrame(.text, "after")
+        decoder.feed(next[..<3])
+        #expect(decoder.next() == .needMoreData)
+        decoder.feed(next[3...])
+        #expect(decoder.next() == .frame(WebSocketFrame(fin: true, opcode: .text, payload: Array("after".utf8))))
+    }
+}

@@ -1,5 +1,6 @@
 import CourtsideHTTP
 import CourtsideWebSocket
+import CourtsideWebSocketDeflate
 
 /// HTTP/1.1 on one connection: parses requests, routes them, writes the responses in request order (each request is
 /// answered before the next one is parsed, so pipelined requests are answered in order by construction), keeps the
@@ -172,7 +173,18 @@ final class HTTPConnectionHandler: ConnectionHandler {
     // MARK: hand-over
 
     private func upgrade(_ request: HTTPRequest, to handler: any WebSocketHandler) {
-        switch WebSocketHandshake.negotiate(request.head, decide: { handler.shouldAccept($0) }) {
+        var deflate: PerMessageDeflateConnection?
+        let outcome = WebSocketHandshake.negotiate(request.head) { upgradeRequest in
+            let decision = handler.shouldAccept(upgradeRequest)
+            // The server negotiates permessage-deflate (RFC 7692 §7.1) unless the handler answered extensions
+            // itself; no acceptable offer means no extension, and the connection proceeds without it.
+            guard case .accept(let subprotocol, nil) = decision, let preferences = configuration.perMessageDeflate,
+                let parameters = preferences.negotiate(upgradeRequest.extensionOffers)
+            else { return decision }
+            deflate = PerMessageDeflateConnection(parameters: parameters, configuration: preferences)
+            return .accept(subprotocol: subprotocol, extensions: parameters.responseHeaderValue)
+        }
+        switch outcome {
         case .reject(let response, _):
             respond(response, to: request.head, keepAlive: false)
         case .upgrade(let upgradeRequest, let response, let subprotocol):
@@ -182,7 +194,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
             finish()
             let socket = WebSocket(
                 connection: connection, state: state, handler: handler, request: upgradeRequest,
-                subprotocol: subprotocol)
+                subprotocol: subprotocol, deflate: deflate)
             socket.start(leftover: leftover)
         }
     }

@@ -1,6 +1,7 @@
 import CourtsideHTTP
 import CourtsideTLS
 import CourtsideWebSocket
+import CourtsideWebSocketDeflate
 
 extension HTTPServer {
     /// Everything a server needs to start. Every limit has a default chosen for a public scoreboard server.
@@ -39,6 +40,19 @@ extension HTTPServer {
         /// until the client has read what was sent. 1 MiB: a client may pipeline freely but cannot make the server
         /// buffer unbounded answers it never reads.
         public var maxQueuedResponseBytes: Int
+        /// permessage-deflate (RFC 7692) for WebSockets: negotiated at every upgrade whose handler did not answer
+        /// `Sec-WebSocket-Extensions` itself, with these preferences. Nil (the default) never compresses: a
+        /// library default should not cost zlib memory unasked; `courtside-echo` and the scoreboard server turn
+        /// it on.
+        public var perMessageDeflate: PerMessageDeflateConfiguration?
+        /// Outbound bytes one WebSocket may have queued (not yet taken by the kernel) before a send reports
+        /// `.overBudget` and a `BroadcastChannel` applies its slow-consumer policy. Default 256 KiB: over a
+        /// thousand scoreboard patches (~200 bytes each), or a full snapshot and the patches behind it, so a reader
+        /// on a slow link rides out a burst; a reader further behind is better served by a fresh snapshot than by
+        /// a stale backlog. Broadcast frames are shared arrays, so slow subscribers of one channel mostly hold the
+        /// same buffers: the budget bounds what one connection pins, not a per-connection copy. A message larger
+        /// than the budget still goes out when the queue is empty.
+        public var webSocketSendBudgetBytes: Int
 
         public init(
             host: String = "127.0.0.1", port: Int = 0, threadCount: Int = EventLoopGroup.coreCount,
@@ -47,7 +61,8 @@ extension HTTPServer {
             keepAliveTimeout: Duration = .seconds(30), tlsHandshakeTimeout: Duration = .seconds(10),
             eventStreamKeepAliveInterval: Duration = .seconds(15),
             webSocket: WebSocketConnectionStateMachine.Configuration = .server,
-            maxQueuedResponseBytes: Int = 1024 * 1024
+            maxQueuedResponseBytes: Int = 1024 * 1024,
+            perMessageDeflate: PerMessageDeflateConfiguration? = nil, webSocketSendBudgetBytes: Int = 256 * 1024
         ) {
             self.host = host
             self.port = port
@@ -62,6 +77,8 @@ extension HTTPServer {
             self.eventStreamKeepAliveInterval = eventStreamKeepAliveInterval
             self.webSocket = webSocket
             self.maxQueuedResponseBytes = maxQueuedResponseBytes
+            self.perMessageDeflate = perMessageDeflate
+            self.webSocketSendBudgetBytes = webSocketSendBudgetBytes
         }
     }
 }

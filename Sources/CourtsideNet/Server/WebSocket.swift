@@ -1,11 +1,17 @@
 import CourtsideWebSocket
+import CourtsideWebSocketDeflate
 
 /// One open WebSocket: the application's handle to send and close, and the glue that runs the protocol's state
 /// machine over the connection (performing its actions: write, deliver, close, arm the timer).
 ///
-/// Loop-confined: use it only on `eventLoop`'s thread. For a broadcast, encode the frame once
+/// Loop-confined: use it only on `eventLoop`'s thread. For a broadcast, use a `BroadcastChannel` (one encoding and
+/// one compression per message, per-subscriber deflate variants, backpressure), or encode the frame once
 /// (`WebSocketFrameEncoder.text(_:)`) and call `send(preEncodedFrame:)` on every socket: each queues the same buffer,
 /// which `writev` sends without a copy.
+///
+/// **Backpressure.** Sends report a `WebSocketSendStatus` against the connection's outbound byte budget
+/// (`HTTPServer.Configuration.webSocketSendBudgetBytes`). Nothing the application sends itself is dropped; a
+/// channel's broadcast frames past the budget are, by the channel's slow-consumer policy.
 public final class WebSocket: ConnectionHandler {
     /// The request path (percent-decoded). The whole upgrade request (headers, origin, offered subprotocols) is
     /// given to `WebSocketHandler.shouldAccept`; only the path and query are kept, so an idle socket stays small.
@@ -14,10 +20,16 @@ public final class WebSocket: ConnectionHandler {
     public let query: String?
     /// The subprotocol chosen in `WebSocketHandler.shouldAccept`, if any.
     public let subprotocol: String?
-    private let connection: Connection
-    private unowned let state: ServerLoopState
-    private var handler: (any WebSocketHandler)?
+    let connection: Connection
+    unowned let state: ServerLoopState
+    private(set) var handler: (any WebSocketHandler)?
     private var machine: WebSocketConnectionStateMachine
+    /// The negotiated permessage-deflate state (inflater, own deflater, place in a broadcast stream), or nil.
+    /// The state machine holds the same object as its message extension.
+    private(set) var deflate: PerMessageDeflateConnection?
+    /// The channels this socket is subscribed to, with its position in each channel's list on this loop (so
+    /// unsubscribing is O(1)). Empty, and unallocated, for most sockets.
+    var subscriptions: [BroadcastSubscription] = []
     private var timer: TimerID?
     private var finished = false
     /// True while a message from a received batch is being delivered and the machine was open when the batch began.
@@ -29,7 +41,7 @@ public final class WebSocket: ConnectionHandler {
 
     init(
         connection: Connection, state: ServerLoopState, handler: any WebSocketHandler,
-        request: WebSocketUpgradeRequest, subprotocol: String?
+        request: WebSocketUpgradeRequest, subprotocol: String?, deflate: PerMessageDeflateConnection? = nil
     ) {
         self.connection = connection
         self.state = state
@@ -37,8 +49,9 @@ public final class WebSocket: ConnectionHandler {
         self.path = request.head.path
         self.query = request.head.query
         self.subprotocol = subprotocol
+        self.deflate = deflate
         machine = WebSocketConnectionStateMachine(
-            configuration: state.configuration.webSocket, now: connection.context.now)
+            configuration: state.configuration.webSocket, messageExtension: deflate, now: connection.context.now)
     }
 
     /// The loop-confined context of the loop the socket lives on (timers, per-loop state).
@@ -52,6 +65,15 @@ public final class WebSocket: ConnectionHandler {
 
     /// Bytes queued and not yet taken by the kernel: compare with a budget to spot a slow consumer.
     public var bufferedBytes: Int { connection.bufferedBytes }
+
+    /// The outbound byte budget of this connection (`HTTPServer.Configuration.webSocketSendBudgetBytes`).
+    public var sendBudgetBytes: Int { state.configuration.webSocketSendBudgetBytes }
+
+    /// The agreed permessage-deflate parameters, or nil when the connection does not compress.
+    public var perMessageDeflate: PerMessageDeflateParameters? { deflate?.parameters }
+
+    /// What zlib holds for this connection now (zero without deflate or before a stream was needed).
+    public var deflateMemoryUsage: ZlibMemoryUsage { deflate?.memoryUsage ?? ZlibMemoryUsage() }
 
     /// The peer's address.
     public var remoteAddress: SocketAddress? { connection.remoteAddress }
@@ -69,31 +91,59 @@ public final class WebSocket: ConnectionHandler {
 
     // MARK: sending
 
-    /// Sends one message as one frame.
-    public func send(_ message: WebSocketMessage) {
+    /// Sends one message as one frame, compressed when permessage-deflate was negotiated and it pays.
+    @discardableResult
+    public func send(_ message: WebSocketMessage) -> WebSocketSendStatus {
         eventLoop.assertInEventLoop()
-        if deliveringFromOpenBatch && !machine.isOpen {
-            connection.write(WebSocketFrameEncoder.message(message))
-        } else {
-            perform(machine.send(message))
+        guard isOpen else { return .closed }
+        return queueing {
+            if deliveringFromOpenBatch && !machine.isOpen {
+                connection.write(deflate?.frame(for: message) ?? WebSocketFrameEncoder.message(message))
+            } else {
+                perform(machine.send(message))
+            }
         }
     }
 
-    public func send(text: String) {
+    @discardableResult
+    public func send(text: String) -> WebSocketSendStatus {
         send(.text(text))
     }
 
-    public func send(binary: [UInt8]) {
+    @discardableResult
+    public func send(binary: [UInt8]) -> WebSocketSendStatus {
         send(.binary(binary))
     }
 
     /// Queues bytes that already are one or more complete server frames (unmasked, from `WebSocketFrameEncoder`).
-    /// The buffer is shared, not copied. Dropped once the socket is closing.
-    public func send(preEncodedFrame bytes: [UInt8]) {
+    /// The buffer is shared, not copied. Not queued once the socket is closing. Never compressed: on a deflate
+    /// connection a plain frame is always valid (RSV1 is per message, RFC 7692 §6); a `BroadcastChannel`
+    /// chooses compressed variants per subscriber.
+    @discardableResult
+    public func send(preEncodedFrame bytes: [UInt8]) -> WebSocketSendStatus {
         eventLoop.assertInEventLoop()
-        guard isOpen else { return }
-        connection.write(bytes)
+        guard isOpen else { return .closed }
+        return queueing {
+            if deliveringFromOpenBatch && !machine.isOpen {
+                connection.write(bytes)
+            } else {
+                perform(machine.sendFrame(bytes))
+            }
+        }
     }
+
+    /// Queues a message with `body` and says where it stands against the budget: over it when the queue passes
+    /// the budget and was not empty (a message larger than the budget alone still goes out).
+    private func queueing(_ body: () -> Void) -> WebSocketSendStatus {
+        let before = connection.bufferedBytes
+        let blocked = connection.isWriteBlocked
+        body()
+        if before > 0 && connection.bufferedBytes > sendBudgetBytes { return .overBudget }
+        return blocked ? .queued : .sent
+    }
+
+    /// Whether broadcast frames may be queued (a close frame was neither sent nor received).
+    var acceptsBroadcastFrames: Bool { !finished && machine.isOpen }
 
     /// Starts the close handshake (RFC 6455 §7.1.2); the transport closes when the peer answers or after the
     /// configured close timeout.
@@ -140,6 +190,9 @@ public final class WebSocket: ConnectionHandler {
         if let timer { loopContext.cancelTimer(timer) }
         timer = nil
         state.unregister(self)
+        for subscription in subscriptions.reversed() { subscription.channel.remove(self) }
+        subscriptions = []
+        deflate?.connectionClosed()  // zlib streams freed now, whoever still holds the socket
         let handler = self.handler
         self.handler = nil
         handler?.webSocketDidClose(self, closure: closure)

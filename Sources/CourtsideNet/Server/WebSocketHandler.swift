@@ -15,6 +15,12 @@ public protocol WebSocketHandler: AnyObject {
     /// Everything queued was written after the socket had pushed back (`bufferedBytes` is 0 again): the hook for a
     /// slow-consumer policy (resume sending, or resync with a snapshot).
     func webSocketDidDrain(_ socket: WebSocket)
+    /// A `BroadcastChannel` with the `.resync` policy dropped this socket's backlog of its frames and
+    /// unsubscribed it (the socket fell a byte budget behind): whatever the socket received from the channel is an
+    /// unbroken prefix of what was published, and nothing after it arrives until the application re-joins it (a
+    /// fresh snapshot, then `channel.subscribe(socket)`, through the publisher's loop for a gap-free join). Called
+    /// on the socket's loop, after the publish in progress has reached every subscriber of the loop.
+    func webSocketNeedsResync(_ socket: WebSocket, channel: BroadcastChannel)
 }
 
 extension WebSocketHandler {
@@ -27,4 +33,6 @@ extension WebSocketHandler {
     public func webSocketDidClose(_ socket: WebSocket, closure: WebSocketClosure) {}
 
     public func webSocketDidDrain(_ socket: WebSocket) {}
+
+    public func webSocketNeedsResync(_ socket: WebSocket, channel: BroadcastChannel) {}
 }

@@ -32,8 +32,8 @@ final class Connection: EventHandler, LoopClosable {
     var onClose: ((Connection) -> Void)?
     private(set) var state = State.open
     private var queue = WriteQueue()
-    /// Plaintext waiting for the transform (TLS) to encode it at flush time.
-    private var plaintext: [[UInt8]] = []
+    /// Plaintext waiting for the transform (TLS) to encode it at flush time, with the tags of `WriteQueue`.
+    private var plaintext: [WriteQueue.Chunk] = []
     private var plaintextBytes = 0
     private var flushScheduled = false
     private var writeBlocked = false
@@ -57,20 +57,44 @@ final class Connection: EventHandler, LoopClosable {
 
     var isOpen: Bool { state == .open }
 
+    /// Whether the kernel pushed back on the last write (its send buffer is full): queued bytes wait for the peer
+    /// to read.
+    var isWriteBlocked: Bool { writeBlocked }
+
     // MARK: writing
 
     /// Queues `bytes`; they go out at the end of this loop iteration. Writes after a close began are dropped.
-    func write(_ bytes: [UInt8]) {
+    /// A nonzero `tag` lets `dropUnstartedWrites(tag:)` take the chunk back while it has not started going out.
+    func write(_ bytes: [UInt8], tag: UInt32 = 0) {
         context.loop.assertInEventLoop()
         // With TLS, closing queued the close_notify already: nothing may follow it.
         guard state == .open || (state == .closingAfterFlush && transform == nil), !bytes.isEmpty else { return }
         if transform != nil {
-            plaintext.append(bytes)
+            plaintext.append(WriteQueue.Chunk(bytes: bytes, tag: tag))
             plaintextBytes += bytes.count
         } else {
-            queue.append(bytes)
+            queue.append(bytes, tag: tag)
         }
         requestFlush()
+    }
+
+    /// Drops the queued chunks written with `tag` that have not started going out (with TLS: not yet encrypted),
+    /// for a slow consumer whose backlog of broadcast frames is discarded. Returns the bytes and chunks dropped.
+    func dropUnstartedWrites(tag: UInt32) -> (bytes: Int, chunks: Int) {
+        var dropped = queue.removeUnstarted(tag: tag)
+        if !plaintext.isEmpty {
+            let before = plaintext.count
+            var bytes = 0
+            plaintext.removeAll { chunk in
+                guard chunk.tag == tag else { return false }
+                bytes += chunk.bytes.count
+                return true
+            }
+            plaintextBytes -= bytes
+            dropped.bytes += bytes
+            dropped.chunks += before - plaintext.count
+        }
+        return dropped
     }
 
     /// Queues bytes that bypass the transform (used by the transform itself, e.g. handshake records).
@@ -139,7 +163,7 @@ final class Connection: EventHandler, LoopClosable {
     /// Hands queued plaintext to the transform (TLS encrypts it all at once) and queues the result.
     private func encodePendingPlaintext() {
         guard let transform, !plaintext.isEmpty else { return }
-        let chunks = plaintext
+        let chunks = plaintext.map(\.bytes)
         plaintext = []
         plaintextBytes = 0
         switch transform.encode(chunks, connection: self) {

@@ -3,43 +3,89 @@ import Glibc
 
 /// The bytes a connection still has to write: whole `[UInt8]` chunks, shared not copied (a broadcast frame queued
 /// on a thousand connections is one buffer), flushed with `writev`. Loop-confined, owned by a `Connection`.
+///
+/// **Memory.** The oldest chunk is stored inline, so a connection that queues one frame per loop iteration (the
+/// broadcast steady state) never allocates queue storage; the overflow array exists only while two or more chunks
+/// wait, and is released when the queue drains. An idle connection's queue holds no heap memory.
+///
+/// **Tags.** Each chunk carries a tag (0: none). A broadcast channel tags its frames, so that a slow subscriber's
+/// frames of that channel which have not started going out can be dropped (`removeUnstarted(tag:)`) without
+/// touching a frame half-written (which would corrupt the stream) or anything else queued.
 struct WriteQueue {
-    private var chunks: [[UInt8]] = []
-    /// Index of the first unwritten chunk in `chunks`; entries before it are written and released lazily.
-    private var head = 0
-    /// Bytes of `chunks[head]` already written (a partial write).
-    private var headOffset = 0
+    struct Chunk {
+        var bytes: [UInt8]
+        var tag: UInt32
+    }
+
+    /// The oldest unwritten chunk, inline.
+    private var first: Chunk?
+    /// Bytes of `first` already written (a partial write).
+    private var firstOffset = 0
+    /// Chunks after `first`, oldest at `restHead`; entries before `restHead` are spent and released lazily.
+    private var rest: [Chunk] = []
+    private var restHead = 0
     /// Unwritten bytes in total: what a backpressure budget is measured against.
     private(set) var byteCount = 0
 
     var isEmpty: Bool { byteCount == 0 }
 
-    mutating func append(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty else { return }
-        chunks.append(bytes)
-        byteCount += bytes.count
-    }
+    /// Whether some bytes of the oldest chunk were written (it can no longer be dropped).
+    var hasPartialChunk: Bool { firstOffset > 0 }
 
-    /// Takes every queued chunk out of the queue, for a layer (TLS) that needs them joined.
-    mutating func takeAll() -> [[UInt8]] {
-        var taken = Array(chunks[head...])
-        if headOffset > 0, !taken.isEmpty { taken[0] = Array(taken[0][headOffset...]) }
-        removeAll()
-        return taken
+    /// Whether the overflow array holds heap storage (for tests: an idle or one-chunk queue holds none).
+    var hasOverflowStorage: Bool { rest.capacity > 0 }
+
+    mutating func append(_ bytes: [UInt8], tag: UInt32 = 0) {
+        guard !bytes.isEmpty else { return }
+        byteCount += bytes.count
+        if first == nil {
+            first = Chunk(bytes: bytes, tag: tag)
+        } else {
+            rest.append(Chunk(bytes: bytes, tag: tag))
+        }
     }
 
     mutating func removeAll() {
-        chunks.removeAll()
-        head = 0
-        headOffset = 0
+        first = nil
+        firstOffset = 0
+        rest = []
+        restHead = 0
         byteCount = 0
+    }
+
+    /// Drops every chunk tagged `tag` that has not started going out; returns the bytes and chunks dropped.
+    mutating func removeUnstarted(tag: UInt32) -> (bytes: Int, chunks: Int) {
+        precondition(tag != 0, "tag 0 marks chunks that must never be dropped")
+        var droppedBytes = 0
+        var droppedChunks = 0
+        if restHead < rest.count {
+            var kept: [Chunk] = []
+            for chunk in rest[restHead...] {
+                if chunk.tag == tag {
+                    droppedBytes += chunk.bytes.count
+                    droppedChunks += 1
+                } else {
+                    kept.append(chunk)
+                }
+            }
+            rest = kept
+            restHead = 0
+        }
+        if let chunk = first, chunk.tag == tag, firstOffset == 0 {
+            droppedBytes += chunk.bytes.count
+            droppedChunks += 1
+            first = nil
+            promoteNext()
+        }
+        byteCount -= droppedBytes
+        return (droppedBytes, droppedChunks)
     }
 
     /// Writes as much as the socket takes with `writev`, `maxIOVecs` chunks per call.
     /// Returns `.drained`, `.wouldBlock` (arm `EPOLLOUT`) or `.failed(errno)`.
     mutating func write(to fd: Int32, iovecs: UnsafeMutablePointer<iovec>, maxIOVecs: Int) -> WriteOutcome {
         while byteCount > 0 {
-            let count = min(chunks.count - head, maxIOVecs)
+            let count = min(1 + rest.count - restHead, maxIOVecs)
             let written = withIOVecs(count: count, iovecs: iovecs) { filled in writev(fd, iovecs, Int32(filled)) }
             if written < 0 {
                 let err = errno
@@ -49,29 +95,39 @@ struct WriteQueue {
             }
             consume(written)
         }
-        chunks.removeAll(keepingCapacity: chunks.count <= 16)
-        head = 0
         return .drained
+    }
+
+    /// Takes the next chunk of `rest` into `first`, releasing `rest`'s storage once it is spent.
+    private mutating func promoteNext() {
+        firstOffset = 0
+        if restHead < rest.count {
+            first = rest[restHead]
+            rest[restHead].bytes = []  // release our reference now; the slot is compacted below
+            restHead += 1
+        }
+        if restHead == rest.count {
+            rest = []  // drained: give the storage back (an idle connection holds none)
+            restHead = 0
+        } else if restHead > 32 && restHead * 2 > rest.count {
+            rest.removeFirst(restHead)
+            restHead = 0
+        }
     }
 
     private mutating func consume(_ written: Int) {
         var remaining = written
         byteCount -= written
-        while remaining > 0 {
-            let available = chunks[head].count - headOffset
+        while remaining > 0, let chunk = first {
+            let available = chunk.bytes.count - firstOffset
             if remaining >= available {
                 remaining -= available
-                chunks[head] = []  // release the buffer now; the slot is compacted below
-                head += 1
-                headOffset = 0
+                first = nil
+                promoteNext()
             } else {
-                headOffset += remaining
+                firstOffset += remaining
                 remaining = 0
             }
-        }
-        if head > 32 && head * 2 > chunks.count {
-            chunks.removeFirst(head)
-            head = 0
         }
     }
 
@@ -80,8 +136,9 @@ struct WriteQueue {
     private func withIOVecs(count: Int, iovecs: UnsafeMutablePointer<iovec>, _ body: (Int) -> Int) -> Int {
         func fill(_ index: Int) -> Int {
             if index == count { return body(count) }
-            return chunks[head + index].withUnsafeBytes { buffer in
-                let start = index == 0 ? headOffset : 0
+            let bytes = index == 0 ? first!.bytes : rest[restHead + index - 1].bytes
+            return bytes.withUnsafeBytes { buffer in
+                let start = index == 0 ? firstOffset : 0
                 iovecs[index] = iovec(
                     iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress! + start),
                     iov_len: buffer.count - start)

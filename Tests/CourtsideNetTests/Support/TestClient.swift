@@ -27,7 +27,10 @@ final class TestClient {
     var readHook: (() throws -> [UInt8])?
     var writeHook: (([UInt8]) throws -> Void)?
 
-    init(port: Int, host: String = "127.0.0.1", timeout: Duration = .seconds(5)) throws {
+    /// - Parameter receiveBufferBytes: `SO_RCVBUF`, set before connecting (so the advertised window stays small): a
+    ///   client that never reads then fills the server's path quickly.
+    init(port: Int, host: String = "127.0.0.1", timeout: Duration = .seconds(5), receiveBufferBytes: Int? = nil) throws
+    {
         let v6 = host.contains(":")
         fd = socket(v6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestClientError.connect(errno: errno) }
@@ -35,6 +38,9 @@ final class TestClient {
             tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBufferBytes.map(Int32.init) {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         let rc: Int32
         if v6 {
             var address = sockaddr_in6()
