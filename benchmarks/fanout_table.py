@@ -51,7 +51,7 @@ def main() -> int:
         if r["outOfOrder"]:
             notes.append(f'{r["outOfOrder"]} out of order')
         if not r["drained"]:
-            notes.append("not drained")
+            notes.append(f'not drained in time: {r.get("late", 0):,} frames late')
         if r.get("publisherFailure"):
             notes.append(f'publisher: {r["publisherFailure"]}')
         if rc != "0":

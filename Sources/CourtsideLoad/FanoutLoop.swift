@@ -85,14 +85,14 @@ final class FanoutLoop {
             publishProgress()
         }
 
-        // 3. Count what each subscriber missed, then close them all (RFC 6455 §7.1.2), bounded in time.
+        // 3. Close every subscriber (RFC 6455 §7.1.2), bounded in time. A server sends its close frame after the
+        // frames it has queued, so what arrives until then is late, not lost: count it as delivered (and late),
+        // and count as missing only what never came before the close handshake ended.
         let published = max(0, control.finalCount.load(ordering: .acquiring))
-        for slot in slots where slot.subscriber.isOpen {
-            let next = slot.subscriber.nextSequence
-            tally.missing += max(0, published - next)
-            if next >= published { tally.complete += 1 }
-        }
+        let deliveredAtStop = tally.delivered
+        var openAtStop: [Int] = []
         for index in slots.indices where !slots[index].subscriber.isFinished {
+            if slots[index].subscriber.isOpen { openAtStop.append(index) }
             perform(slots[index].subscriber.close(), on: index)
         }
         let closeDeadline = LoadSocket.now() + nanoseconds(Self.closeTimeout)
@@ -101,6 +101,12 @@ final class FanoutLoop {
         }
         for index in slots.indices where !slots[index].subscriber.isFinished {
             perform(slots[index].subscriber.timedOut(), on: index)
+        }
+        tally.late = tally.delivered - deliveredAtStop
+        for index in openAtStop {
+            let next = slots[index].subscriber.nextSequence
+            tally.missing += max(0, published - next)
+            if next >= published { tally.complete += 1 }
         }
         progress.finished.store(true, ordering: .releasing)
         return tally

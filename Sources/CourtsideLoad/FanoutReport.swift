@@ -34,6 +34,8 @@ struct FanoutReport: Sendable, Encodable {
     var publishedPerSecond: Double
     /// Messages a subscriber never received (skipped midway or missing at the end).
     var missing: Int
+    /// Deliveries that arrived after the drain timeout (during the close handshake): late, not lost.
+    var late: Int
     var outOfOrder: Int
     var decodeErrors: Int
     var drained: Bool
@@ -79,6 +81,7 @@ struct FanoutReport: Sendable, Encodable {
         deliveredPerSecond = deliverySeconds > 0 ? Double(delivered) / deliverySeconds : 0
         publishedPerSecond = publishSeconds > 0 ? Double(published) / publishSeconds : 0
         missing = tally.skipped + tally.missing
+        late = tally.late
         outOfOrder = tally.outOfOrder
         decodeErrors = tally.decodeErrors
         drained = measured.drained
@@ -135,7 +138,7 @@ struct FanoutReport: Sendable, Encodable {
                 + " \(format(publishSeconds, 2)) s (stopped by \(stoppedBy))",
             "  delivered    \(delivered) of \(expectedDeliveries): \(format(deliveredPerSecond, 0)) frames/s;"
                 + " missing \(missing), out of order \(outOfOrder), decode errors \(decodeErrors)"
-                + (drained ? "" : ", NOT drained"),
+                + (drained ? "" : ", NOT drained within the drain timeout (\(late) arrived late)"),
             "  latency µs   p50 \(format(latency.p50, 1))  p99 \(format(latency.p99, 1))  p99.9 \(format(latency.p999, 1))"
                 + "  max \(format(latency.max, 1))  (mean \(format(latency.mean, 1)))",
             "  wire bytes   \(format(wireBytesPerMessage, 1)) per message (plain frames \(format(plainFrameBytesPerMessage, 1)),"

@@ -28,6 +28,8 @@ struct FanoutTally: Sendable {
     var complete = 0
     /// Missing messages at the end: for each subscriber, the published messages it never received.
     var missing = 0
+    /// Deliveries that came after the drain deadline, during the close handshake (late, not lost).
+    var late = 0
     var connectNanoseconds: UInt64 = 0
     var lastDelivery: UInt64 = 0
 
@@ -57,6 +59,7 @@ struct FanoutTally: Sendable {
         }
         complete += other.complete
         missing += other.missing
+        late += other.late
         connectNanoseconds = max(connectNanoseconds, other.connectNanoseconds)
         lastDelivery = max(lastDelivery, other.lastDelivery)
     }
