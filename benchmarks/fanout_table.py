@@ -88,8 +88,8 @@ def main() -> int:
             theirs = get("socketify", n, "plain", "rate")
             other = f', uWebSockets {theirs["serverRSSPerConnectionKiB"]:.2f}' if theirs and theirs.get(
                 "serverRSSPerConnectionKiB") is not None else ""
-            verdict = "met" if rss <= 1.0 else f"missed by {rss - 1.0:.2f} KiB"
-            print(f"- RSS per idle plain connection at {n:,}: courtside {rss:.2f} KiB{other} (≤ 1 KiB): {verdict}")
+            verdict = "met" if rss <= 1.0 else f"missed by {rss - 1.0:.3f} KiB"
+            print(f"- RSS per idle plain connection at {n:,}: courtside {rss:.3f} KiB{other} (≤ 1 KiB): {verdict}")
     for n in sizes:
         for mode in ("rate", "max"):
             plain, deflate = get(courtside, n, "plain", mode), get(courtside, n, "deflate", mode)
