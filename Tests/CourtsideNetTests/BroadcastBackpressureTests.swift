@@ -22,6 +22,10 @@ struct BroadcastBackpressureTests {
     /// ~1 KiB messages: 3 MB in all, far more than a stalled socket's kernel buffers take.
     static let padding = 800
 
+    static func smallBudget(_ configuration: inout HTTPServer.Configuration) {
+        configuration.webSocketSendBudgetBytes = budget
+    }
+
     /// One scenario for both policies: a subscriber that never reads (tiny SO_RCVBUF) among three that do.
     private struct Outcome {
         var statistics: BroadcastChannel.Statistics
@@ -35,8 +39,7 @@ struct BroadcastBackpressureTests {
 
     private func run(policy: BroadcastChannel.SlowConsumerPolicy) async throws -> Outcome? {
         var outcome: Outcome?
-        try await withChannelServer(policy: policy, configure: { $0.webSocketSendBudgetBytes = Self.budget }) {
-            server in
+        try await withChannelServer(policy: policy, configure: Self.smallBudget) { server in
             let slow = try DeflateTestClient(
                 port: server.port, path: "/sub?slow", offer: nil, receiveBufferBytes: 2048, timeout: .seconds(10))
             let log = PublishLog()
@@ -173,7 +176,7 @@ struct BroadcastBackpressureTests {
 
     @Test("send reports sent, then queued once the kernel pushes back, then over budget (and still queues)")
     func sendStatus() async throws {
-        try await withChannelServer(configure: { $0.webSocketSendBudgetBytes = Self.budget }) { server in
+        try await withChannelServer(configure: Self.smallBudget) { server in
             let stalled = try DeflateTestClient(
                 port: server.port, path: "/idle?stalled", offer: nil, receiveBufferBytes: 2048)
             let chunk = String(repeating: "x", count: 16 * 1024)

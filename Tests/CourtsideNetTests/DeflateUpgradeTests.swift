@@ -6,9 +6,13 @@ import Testing
 struct DeflateUpgradeTests {
     private let offer = "permessage-deflate; client_max_window_bits"
 
+    static func deflateOn(_ configuration: inout HTTPServer.Configuration) {
+        configuration.perMessageDeflate = PerMessageDeflateConfiguration()
+    }
+
     @Test("negotiated when configured: the 101 states it, and echoes come back compressed when that pays")
     func negotiatedEcho() async throws {
-        try await withServer(configure: { $0.perMessageDeflate = PerMessageDeflateConfiguration() }) { server in
+        try await withServer(configure: Self.deflateOn) { server in
             let client = try DeflateTestClient(port: server.localAddress.port, path: "/ws", offer: offer)
             #expect(client.extensionResponse == "permessage-deflate")
             let patch = patchMessage(1)
@@ -28,7 +32,8 @@ struct DeflateUpgradeTests {
     func windowLimit() async throws {
         var preferences = PerMessageDeflateConfiguration()
         preferences.serverMaxWindowBits = 10
-        try await withServer(configure: { $0.perMessageDeflate = preferences }) { server in
+        let narrow: (inout HTTPServer.Configuration) -> Void = { $0.perMessageDeflate = preferences }
+        try await withServer(configure: narrow) { server in
             let client = try DeflateTestClient(port: server.localAddress.port, path: "/ws", offer: offer)
             #expect(client.extensionResponse == "permessage-deflate; server_max_window_bits=10")
             for seq in 0..<20 {
@@ -46,7 +51,7 @@ struct DeflateUpgradeTests {
             try client.send(text: patchMessage(1))
             #expect(try client.readMessage() == .init(text: patchMessage(1), compressed: false))
         }
-        try await withServer(configure: { $0.perMessageDeflate = PerMessageDeflateConfiguration() }) { server in
+        try await withServer(configure: Self.deflateOn) { server in
             let client = try DeflateTestClient(
                 port: server.localAddress.port, path: "/ws",
                 offer: "permessage-deflate; server_max_window_bits=7, permessage-deflate; bogus")
@@ -59,10 +64,11 @@ struct DeflateUpgradeTests {
 
     @Test("the message limit applies to the inflated size: a small deflate bomb closes with 1009")
     func inflatedLimit() async throws {
-        try await withServer(configure: {
+        let limited: (inout HTTPServer.Configuration) -> Void = {
             $0.perMessageDeflate = PerMessageDeflateConfiguration()
             $0.webSocket.maxMessageBytes = 64 * 1024
-        }) { server in
+        }
+        try await withServer(configure: limited) { server in
             let client = try DeflateTestClient(port: server.localAddress.port, path: "/ws", offer: offer)
             // 8 MiB of zeros deflate to about 8 KB: far under the limit on the wire, far over it inflated.
             let bomb = try Deflater(windowBits: 15).compress([UInt8](repeating: 0, count: 8 << 20))
@@ -75,9 +81,10 @@ struct DeflateUpgradeTests {
     @Test("a deflate socket frees its zlib streams when it closes")
     func streamsFreed() async throws {
         try await withChannelServer { server in
-            let client = try DeflateTestClient(port: server.port, path: "/idle?z", offer: offer)
-            try client.send(text: patchMessage(3), compressed: true)  // allocates the server's inflater
-            try await Task.sleep(for: .milliseconds(50))
+            let client = try DeflateTestClient(port: server.port, path: "/echo?z", offer: offer)
+            // Once the compressed echo is back, the server has an inflater and a deflater for this socket.
+            try client.send(text: patchMessage(3), compressed: true)
+            #expect(try client.readMessage() == .init(text: patchMessage(3), compressed: true))
             let open = await server.onEveryLoop { _, sockets in
                 sockets.first { $0.query == "z" }.map { $0.deflateMemoryUsage.currentBytes } ?? -1
             }
@@ -89,8 +96,8 @@ struct DeflateUpgradeTests {
                 return 0
             }
             try client.client.send(TestClient.frame(opcode: 0x8, payload: [0x03, 0xE8]))
+            // The socket finished (freeing the streams) before its answering close frame was flushed.
             #expect(try client.client.readCloseCode() == 1000)
-            try await Task.sleep(for: .milliseconds(50))
             let socket = try #require(held.withLock { $0 })
             let after = await server.onEveryLoop { context, _ in
                 socket.value.eventLoop === context.loop ? socket.value.deflateMemoryUsage.currentBytes : -1

@@ -79,6 +79,42 @@ struct EchoServerTests {
         }
         #expect(recovered, "accepting resumed once descriptors were free")
     }
+
+    @Test("/pub publishes every text message verbatim to the /sub subscribers; other paths echo, compressed")
+    func pubSub() throws {
+        let child = try ChildProcess(echoPath, ["--port", "0", "--threads", "2"])
+        defer { child.stop() }
+        let port = try child.waitForPort()
+        let plain = try DeflateTestClient(port: port, path: "/sub", offer: nil)
+        let compressed = try DeflateTestClient(port: port, path: "/sub")
+        #expect(compressed.extensionResponse == "permessage-deflate")
+        let publisher = try TestClient(port: port)
+        _ = try publisher.openWebSocket(path: "/pub")
+        for seq in 0..<50 {
+            try publisher.send(TestClient.frame(opcode: 0x1, payload: Array(patchMessage(seq).utf8)))
+        }
+        try publisher.send(TestClient.frame(opcode: 0x2, payload: [1, 2, 3]))  // binary: not published
+        try publisher.send(TestClient.frame(opcode: 0x1, payload: Array("last".utf8)))
+        for client in [plain, compressed] {
+            for seq in 0..<50 { #expect(try client.readMessage().text == patchMessage(seq)) }
+            #expect(try client.readMessage().text == "last")
+        }
+        #expect(plain.compressedCount == 0)
+        #expect(compressed.compressedCount > 40)
+        let echo = try DeflateTestClient(port: port, path: "/anything")
+        try echo.send(text: patchMessage(7), compressed: true)
+        #expect(try echo.readMessage() == .init(text: patchMessage(7), compressed: true))
+    }
+
+    @Test("--no-deflate turns permessage-deflate off")
+    func noDeflate() throws {
+        let child = try ChildProcess(echoPath, ["--port", "0", "--threads", "1", "--no-deflate"])
+        defer { child.stop() }
+        let client = try DeflateTestClient(port: try child.waitForPort(), path: "/")
+        #expect(client.extensionResponse == nil)
+        try client.send(text: patchMessage(1))
+        #expect(try client.readMessage() == .init(text: patchMessage(1), compressed: false))
+    }
 }
 
 @Suite("Command-line clients against the server", .serialized)
