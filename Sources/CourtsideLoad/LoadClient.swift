@@ -260,6 +260,10 @@ enum LoadClientFailure: Error, Sendable, Hashable, CustomStringConvertible {
     case echoMismatch(sequence: Int)
     case echoTimedOut(inFlight: Int)
     case unexpectedMessage
+    /// A compressed message did not inflate (fan-out): the message expected and zlib's complaint.
+    case inflateFailed(sequence: Int, String)
+    /// A message that is not one of the publisher's patches (fan-out), after message `sequence - 1`.
+    case notAPatch(sequence: Int)
 
     /// A short category for counting failures in the report.
     var category: String {
@@ -275,6 +279,8 @@ enum LoadClientFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case .echoMismatch: return "echo mismatch"
         case .echoTimedOut: return "echo timed out"
         case .unexpectedMessage: return "unexpected message"
+        case .inflateFailed: return "inflate failed"
+        case .notAPatch: return "not a patch"
         }
     }
 
@@ -284,7 +290,8 @@ enum LoadClientFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case .protocolError(let error): return "\(category): \(error)"
         case .closedWhileOpen(let code, let inFlight):
             return "\(category) (errno \(code.map(String.init) ?? "none"), \(inFlight) in flight)"
-        case .echoMismatch(let sequence): return "\(category) at message \(sequence)"
+        case .echoMismatch(let sequence), .notAPatch(let sequence): return "\(category) at message \(sequence)"
+        case .inflateFailed(let sequence, let why): return "\(category) at message \(sequence): \(why)"
         case .echoTimedOut(let inFlight): return "\(category) (\(inFlight) in flight)"
         default: return category
         }

@@ -18,11 +18,13 @@ enum LoadHandshake {
         return Base64.encode(bytes)
     }
 
-    static func request(target: LoadTarget, key: String) -> [UInt8] {
-        let head =
+    /// The upgrade request; `extensions` is a `Sec-WebSocket-Extensions` offer (RFC 6455 §9.1) or nil for none.
+    static func request(target: LoadTarget, key: String, extensions: String? = nil) -> [UInt8] {
+        var head =
             "GET \(target.path) HTTP/1.1\r\n" + "Host: \(target.hostHeader)\r\n" + "Upgrade: websocket\r\n"
             + "Connection: Upgrade\r\n" + "Sec-WebSocket-Key: \(key)\r\n" + "Sec-WebSocket-Version: 13\r\n"
-            + "User-Agent: courtside-load\r\n\r\n"
+        if let extensions { head += "Sec-WebSocket-Extensions: \(extensions)\r\n" }
+        head += "User-Agent: courtside-load\r\n\r\n"
         return Array(head.utf8)
     }
 
@@ -38,17 +40,29 @@ enum LoadHandshake {
 
     /// Nil when the head is a valid 101 for `key`; else why not (RFC 6455 §4.1, the client's checks 1 to 6).
     static func validate(head: ArraySlice<UInt8>, key: String) -> LoadClientFailure? {
+        switch validate(head: head, key: key, offeredExtensions: false) {
+        case .success: return nil
+        case .failure(let failure): return failure
+        }
+    }
+
+    /// Like ``validate(head:key:)``; when extensions were offered the server may select them, and the
+    /// `Sec-WebSocket-Extensions` value it sent (nil for none) is the result, for the caller to check against
+    /// its offer (RFC 6455 §4.1, point 5).
+    static func validate(head: ArraySlice<UInt8>, key: String, offeredExtensions: Bool) -> Result<
+        String?, LoadClientFailure
+    > {
         let text = String(decoding: head, as: UTF8.self)
         var lines = text.split(separator: "\r\n", omittingEmptySubsequences: true).makeIterator()
-        guard let statusLine = lines.next() else { return .handshakeInvalid("empty response") }
+        guard let statusLine = lines.next() else { return .failure(.handshakeInvalid("empty response")) }
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
-            return .handshakeInvalid("bad status line")
+            return .failure(.handshakeInvalid("bad status line"))
         }
-        guard status == 101 else { return .handshakeRefused(status: status) }
+        guard status == 101 else { return .failure(.handshakeRefused(status: status)) }
         var headers: [String: String] = [:]
         while let line = lines.next() {
-            guard let colon = line.firstIndex(of: ":") else { return .handshakeInvalid("bad header line") }
+            guard let colon = line.firstIndex(of: ":") else { return .failure(.handshakeInvalid("bad header line")) }
             let name = line[..<colon].lowercased()
             let value = line[line.index(after: colon)...].trimmingSpaces()
             headers[name] = headers[name].map { $0 + ", " + value } ?? value
@@ -56,15 +70,21 @@ enum LoadHandshake {
         func tokens(_ name: String) -> [String] {
             (headers[name] ?? "").split(separator: ",").map { $0.trimmingSpaces().lowercased() }
         }
-        guard tokens("upgrade").contains("websocket") else { return .handshakeInvalid("no Upgrade: websocket") }
-        guard tokens("connection").contains("upgrade") else { return .handshakeInvalid("no Connection: upgrade") }
-        guard headers["sec-websocket-accept"] == WebSocketHandshake.acceptValue(forKey: key) else {
-            return .handshakeInvalid("wrong Sec-WebSocket-Accept")
+        guard tokens("upgrade").contains("websocket") else {
+            return .failure(.handshakeInvalid("no Upgrade: websocket"))
         }
-        // We offered no extension and no subprotocol, so the server may select none (§4.1, points 5 and 6).
-        if headers["sec-websocket-extensions"] != nil { return .handshakeInvalid("extension not offered") }
-        if headers["sec-websocket-protocol"] != nil { return .handshakeInvalid("subprotocol not offered") }
-        return nil
+        guard tokens("connection").contains("upgrade") else {
+            return .failure(.handshakeInvalid("no Connection: upgrade"))
+        }
+        guard headers["sec-websocket-accept"] == WebSocketHandshake.acceptValue(forKey: key) else {
+            return .failure(.handshakeInvalid("wrong Sec-WebSocket-Accept"))
+        }
+        // The server may select only what was offered (§4.1, points 5 and 6); we offer no subprotocol.
+        if !offeredExtensions && headers["sec-websocket-extensions"] != nil {
+            return .failure(.handshakeInvalid("extension not offered"))
+        }
+        if headers["sec-websocket-protocol"] != nil { return .failure(.handshakeInvalid("subprotocol not offered")) }
+        return .success(headers["sec-websocket-extensions"])
     }
 }
 

@@ -1,0 +1,138 @@
+/// What one `courtside-load fanout` run does. Bounded always: by `duration` and by `messages` for the
+/// publishing, by timeouts for connecting, draining and closing, and by `maxSubscribers`.
+struct FanoutOptions: Sendable {
+    /// Where subscribers connect (every text message published reaches each of them).
+    var subscribeTarget: LoadTarget
+    /// Where the one publisher connects and sends its patches.
+    var publishTarget: LoadTarget
+    var subscribers = 1000
+    /// Messages per second the publisher sends; nil: as fast as the in-flight window allows (saturation).
+    var rate: Double? = 100
+    /// At `--rate max`, messages published but not yet received (or skipped) by every subscriber, at most.
+    /// 64: measured at 10,000 subscribers, a window of 8 left both servers idle between messages (a third of
+    /// the frames per second of 64, at twice the CPU per frame: no writes coalesced); 64 keeps them busy.
+    /// Latency at saturation is then mostly this queue: read it at a fixed rate.
+    var window = 64
+    /// Seconds of publishing, after every subscriber has connected. Capped at `LoadOptions.maxDuration`.
+    var duration = 10.0
+    /// Messages published at most.
+    var messages = 1_000_000
+    /// Offer permessage-deflate on every subscriber.
+    var deflate = false
+    /// Event-loop threads the subscribers are spread over (the publisher has its own thread).
+    var threads = 1
+    /// Source addresses 127.0.0.1 ... 127.0.0.`sources` the subscribers are spread over: each gives another
+    /// ~28,000 ephemeral ports towards one server port.
+    var sources = 8
+    /// A server process whose RSS and CPU time are read from /proc around the run.
+    var serverPID: Int32?
+    /// Seconds all subscribers have to connect.
+    var connectTimeout = 60.0
+    /// Seconds after all have connected before the idle RSS is read and publishing starts (subscriptions settle).
+    var settle = 1.0
+    /// Seconds after publishing stops for the last messages to arrive.
+    var drainTimeout = 10.0
+    /// Handshakes in progress at once per thread (see ``LoadOptions/connectBatch``).
+    var connectBatch = 128
+    var json = false
+
+    /// The most subscribers accepted: each is a descriptor here and one in the server.
+    static let maxSubscribers = 25_000
+
+    static let usage = """
+        usage: courtside-load fanout --sub-url ws://127.0.0.1:PORT/sub --pub-url ws://127.0.0.1:PORT/pub [options]
+          --sub-url URL        subscribers connect here (loopback only)
+          --pub-url URL        the publisher connects here and sends text patches (loopback only)
+          --subscribers N      subscriber connections (default 1000, at most 25000; the open-file limit is
+                               raised to its hard limit)
+          --rate R|max         messages per second published (default 100); max: as fast as the window allows
+          --window W           at --rate max, messages in flight (not yet at every subscriber), 1...4096 (default 64)
+          --duration S         seconds of publishing (default 10, at most 600)
+          --messages M         messages published at most (default 1000000)
+          --deflate            offer permessage-deflate (client_max_window_bits) and inflate what comes compressed
+          --threads T          subscriber event-loop threads, 1...4 (default 1)
+          --sources K          spread subscribers over 127.0.0.1...127.0.0.K (1...8, default 8)
+          --server-pid PID     read the server's RSS (/proc/PID/status) idle and CPU time (/proc/PID/stat)
+          --settle S           seconds between the last connect and the first message (default 1)
+          --connect-timeout S  seconds for all handshakes (default 60)
+          --drain-timeout S    seconds for the last messages after publishing stops (default 10)
+          --json               print the result as JSON
+        Exit status 0 only if every subscriber connected and received every message exactly once, in order.
+        """
+
+    static func parse(_ arguments: [String]) -> Result<FanoutOptions, LoadOptionsError> {
+        let placeholder = LoadTarget(address: .ipv4(0x7F00_0001), port: 80, path: "/", hostHeader: "")
+        var options = FanoutOptions(subscribeTarget: placeholder, publishTarget: placeholder)
+        var subscribeURL: String?
+        var publishURL: String?
+        var index = 0
+        func value(_ name: String) -> Result<String, LoadOptionsError> {
+            index += 1
+            guard index < arguments.count else { return .failure(.missingValue(name)) }
+            return .success(arguments[index])
+        }
+        func number<T: LosslessStringConvertible & Comparable>(_ name: String, _ range: ClosedRange<T>) -> Result<
+            T, LoadOptionsError
+        > {
+            value(name).flatMap { text in
+                guard let number = T(text), range.contains(number) else {
+                    return .failure(.invalidValue(name, text, "expected \(range.lowerBound)...\(range.upperBound)"))
+                }
+                return .success(number)
+            }
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            do {
+                switch argument {
+                case "--sub-url": subscribeURL = try value(argument).get()
+                case "--pub-url": publishURL = try value(argument).get()
+                case "--subscribers": options.subscribers = try number(argument, 1...maxSubscribers).get()
+                case "--rate":
+                    let text = try value(argument).get()
+                    if text == "max" {
+                        options.rate = nil
+                    } else {
+                        guard let rate = Double(text), (0.1...1_000_000).contains(rate) else {
+                            return .failure(.invalidValue(argument, text, "expected 0.1...1000000 or max"))
+                        }
+                        options.rate = rate
+                    }
+                case "--window": options.window = try number(argument, 1...4096).get()
+                case "--duration": options.duration = try number(argument, 0.1...LoadOptions.maxDuration).get()
+                case "--messages": options.messages = try number(argument, 1...100_000_000).get()
+                case "--deflate": options.deflate = true
+                case "--threads": options.threads = try number(argument, 1...4).get()
+                case "--sources": options.sources = try number(argument, 1...8).get()
+                case "--server-pid": options.serverPID = try number(argument, Int32(1)...Int32.max).get()
+                case "--settle": options.settle = try number(argument, 0.0...60.0).get()
+                case "--connect-timeout": options.connectTimeout = try number(argument, 0.1...300.0).get()
+                case "--drain-timeout": options.drainTimeout = try number(argument, 0.1...120.0).get()
+                case "--json": options.json = true
+                case "-h", "--help": return .failure(.helpRequested)
+                default: return .failure(.unknownOption(argument))
+                }
+            } catch {
+                return .failure(error)
+            }
+            index += 1
+        }
+        guard let subscribeURL else { return .failure(.missingValue("--sub-url")) }
+        guard let publishURL else { return .failure(.missingValue("--pub-url")) }
+        switch (LoadTarget.parse(subscribeURL), LoadTarget.parse(publishURL)) {
+        case (.success(let subscribe), .success(let publish)):
+            options.subscribeTarget = subscribe
+            options.publishTarget = publish
+        case (.failure(let error), _), (_, .failure(let error)):
+            return .failure(error)
+        }
+        options.threads = min(options.threads, options.subscribers)
+        return .success(options)
+    }
+
+    /// The source address (host byte order) of subscriber `index`, or nil to let the kernel choose (IPv6).
+    func source(of index: Int) -> UInt32? {
+        guard case .ipv4 = subscribeTarget.address else { return nil }
+        return 0x7F00_0001 + UInt32(index % sources)
+    }
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Profiles of courtside-echo's fan-out (one loop, release build) under valgrind, since `perf` cannot count
+# instructions on this VM:
+# - massif: the heap with SUBSCRIBERS idle /sub connections (what an idle connection costs);
+# - callgrind, plain and with permessage-deflate: instructions while SUBSCRIBERS subscribers receive MESSAGES
+#   patches at saturation (instrumentation switched on only after every subscriber has connected).
+#
+#   benchmarks/fanout-profile.sh
+#
+# Environment (optional): SUBSCRIBERS (default 1000), MESSAGES (default 300).
+# Output in .build/profile/: massif.txt, callgrind-plain.txt, callgrind-deflate.txt (and the raw files).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+# shellcheck source=scripts/lib/servers.sh
+source scripts/lib/servers.sh
+
+subscribers=${SUBSCRIBERS:-1000}
+messages=${MESSAGES:-300}
+out=.build/profile
+mkdir -p "$out"
+ulimit -n "$(ulimit -Hn)"
+swift build -c release --product courtside-load
+swift build -c release --product courtside-echo
+bin=$(swift build -c release --show-bin-path)
+
+# wait_for_descriptors PID COUNT: until the process holds COUNT open files (its subscribers are connected).
+wait_for_descriptors() {
+    local pid=$1 count=$2
+    for _ in $(seq 600); do
+        [ "$(find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)" -ge "$count" ] && return 0
+        sleep 0.2
+    done
+    echo "pid $pid never held $count descriptors" >&2
+    return 1
+}
+
+# stop_profiled: TERM, then as long as valgrind needs to close the connections and write its output (≤ 120 s).
+stop_profiled() {
+    kill -TERM "$SERVER_PID" 2>/dev/null || true
+    for _ in $(seq 600); do
+        kill -0 "$SERVER_PID" 2>/dev/null || break
+        sleep 0.2
+    done
+    stop_servers
+}
+
+load() {
+    local port=$1
+    shift
+    timeout -k 5 400 "$bin/courtside-load" fanout --sub-url "ws://127.0.0.1:$port/sub" \
+        --pub-url "ws://127.0.0.1:$port/pub" --subscribers "$subscribers" --connect-timeout 120 \
+        --drain-timeout 60 "$@"
+}
+
+echo "--- massif: $subscribers idle subscribers"
+port=$(free_loopback_port)
+start_server "$out/massif-server.log" valgrind --tool=massif --threshold=0.5 --detailed-freq=1 \
+    --max-snapshots=200 --massif-out-file="$out/massif.out" "$bin/courtside-echo" --host 127.0.0.1 --port "$port" \
+    --threads 1
+wait_for_port "$port" "$SERVER_PID" 60
+load "$port" --rate 5 --messages 3 --duration 5 --settle 3
+stop_profiled
+ms_print "$out/massif.out" >"$out/massif.txt"
+
+for kind in plain deflate; do
+    echo "--- callgrind: $subscribers subscribers, $messages patches at saturation, $kind"
+    port=$(free_loopback_port)
+    start_server "$out/callgrind-$kind-server.log" valgrind --tool=callgrind --instr-atstart=no \
+        --callgrind-out-file="$out/callgrind.$kind.out" "$bin/courtside-echo" --host 127.0.0.1 --port "$port" \
+        --threads 1
+    wait_for_port "$port" "$SERVER_PID" 60
+    flags=(--rate max --window 64 --messages "$messages" --duration 300 --settle 6)
+    [ "$kind" = deflate ] && flags+=(--deflate)
+    load "$port" "${flags[@]}" >"$out/callgrind-$kind-load.txt" &
+    load_pid=$!
+    # The subscribers connect uninstrumented; the profile covers the publishing only.
+    wait_for_descriptors "$SERVER_PID" $((subscribers + 5))
+    sleep 2
+    callgrind_control -i on "$SERVER_PID" >/dev/null
+    wait "$load_pid"
+    callgrind_control -i off "$SERVER_PID" >/dev/null
+    stop_profiled
+    cat "$out/callgrind-$kind-load.txt"
+    callgrind_annotate "$out/callgrind.$kind.out" >"$out/callgrind-$kind.txt"
+    callgrind_annotate --inclusive=yes "$out/callgrind.$kind.out" >"$out/callgrind-$kind-inclusive.txt"
+    grep -m1 "PROGRAM TOTALS" "$out/callgrind-$kind.txt"
+done
