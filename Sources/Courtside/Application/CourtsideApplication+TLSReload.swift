@@ -34,9 +34,9 @@ extension CourtsideApplication {
     /// own: building a context reads files, which no event loop may wait for. Call once, before serving. When the
     /// handler cannot be installed it logs an error and certificates change only with a restart.
     public func reloadCertificatesOnHangUp() {
-        let signal: ReloadSignal
+        let signal: SignalWakeup
         do {
-            signal = try ReloadSignal(SIGHUP)
+            signal = try SignalWakeup.reload()
         } catch {
             core.logger.error("cannot watch SIGHUP; certificates reload only on restart", ["error": "\(error)"])
             return

@@ -104,7 +104,7 @@ public final class CourtsideApplication: Sendable {
     /// Serves until SIGTERM or SIGINT, then shuts down gracefully. Call from the main thread.
     public func runUntilSignal() {
         do {
-            let watcher = try ShutdownSignals([SIGTERM, SIGINT])
+            let watcher = try SignalWakeup.shutdown()
             watcher.wait()
         } catch {
             core.logger.error("cannot watch signals; serving until killed", ["error": "\(error)"])

@@ -155,7 +155,7 @@ public final class HTTPServer: Sendable {
     public func runUntilSignal(_ signals: [Int32] = [SIGTERM, SIGINT], gracePeriod: Duration = .seconds(5))
         throws(NetError)
     {
-        let watcher = try ShutdownSignals(signals)
+        let watcher = try SignalWakeup(signals)
         watcher.wait()
         shutdown(gracePeriod: gracePeriod)
     }
