@@ -56,8 +56,10 @@ let package = Package(
             name: "CourtsideLoad",
             dependencies: ["CLinux", "CourtsideWebSocket", "CourtsideWebSocketDeflate", "CourtsideHTTP"]
         ),
-        .executableTarget(name: "CourtsideFuzzHTTP", dependencies: ["CourtsideHTTP"]),
-        .executableTarget(name: "CourtsideFuzzWebSocket", dependencies: ["CourtsideWebSocket"]),
+        .target(name: "CourtsideFuzzSupport"),
+        .executableTarget(name: "CourtsideFuzzHTTP", dependencies: ["CourtsideFuzzSupport", "CourtsideHTTP"]),
+        .executableTarget(
+            name: "CourtsideFuzzWebSocket", dependencies: ["CourtsideFuzzSupport", "CourtsideWebSocket"]),
 
         .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel"]),
         .testTarget(name: "CourtsideViewModelTests", dependencies: ["CourtsideViewModels", "CourtsideModel"]),
