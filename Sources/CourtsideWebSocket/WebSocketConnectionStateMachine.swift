@@ -15,6 +15,7 @@ public struct WebSocketConnectionStateMachine {
 
     public let configuration: Configuration
 
+    @usableFromInline
     enum State {
         /// Messages flow both ways.
         case open
@@ -31,7 +32,7 @@ public struct WebSocketConnectionStateMachine {
         var payload: [UInt8]
     }
 
-    var state: State = .open
+    @usableFromInline var state: State = .open
     var decoder: WebSocketFrameDecoder
     var messageExtension: (any WebSocketMessageExtension)?
     var fragmented: FragmentedMessage?
@@ -71,6 +72,10 @@ public struct WebSocketConnectionStateMachine {
     }
 
     /// Whether the application may still send messages (no close frame sent yet).
+    ///
+    /// Inlinable because a broadcast asks it once per delivered frame: called across the module boundary, it took a
+    /// copy of the whole machine each time (15–18% of a fan-out's instructions under callgrind).
+    @inlinable
     public var isOpen: Bool {
         if case .open = state { return true }
         return false
