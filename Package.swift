@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "courtside-load", targets: ["CourtsideLoad"]),
         .executable(name: "courtside-fuzz-http", targets: ["CourtsideFuzzHTTP"]),
         .executable(name: "courtside-fuzz-websocket", targets: ["CourtsideFuzzWebSocket"]),
+        .executable(name: "courtside-fuzz-resp", targets: ["CourtsideFuzzRESP"]),
     ],
     targets: [
         // C libraries from Debian packages, with `static inline` shims for the macros Swift cannot import.
@@ -34,6 +35,8 @@ let package = Package(
         .target(name: "CourtsideWebSocket", dependencies: ["CourtsideHTTP"]),
         .target(name: "CourtsideTLS", dependencies: ["COpenSSL"]),
         .target(name: "CourtsideWebSocketDeflate", dependencies: ["CourtsideWebSocket", "CZlib"]),
+        // Redis: the RESP2/RESP3 codec, the URL and the client connection's state machine (no sockets).
+        .target(name: "CourtsideRedis"),
         .target(
             name: "CourtsideNet",
             dependencies: [
@@ -60,6 +63,7 @@ let package = Package(
         .executableTarget(name: "CourtsideFuzzHTTP", dependencies: ["CourtsideFuzzSupport", "CourtsideHTTP"]),
         .executableTarget(
             name: "CourtsideFuzzWebSocket", dependencies: ["CourtsideFuzzSupport", "CourtsideWebSocket"]),
+        .executableTarget(name: "CourtsideFuzzRESP", dependencies: ["CourtsideFuzzSupport", "CourtsideRedis"]),
 
         .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel"]),
         .testTarget(name: "CourtsideViewModelTests", dependencies: ["CourtsideViewModels", "CourtsideModel"]),
@@ -70,6 +74,7 @@ let package = Package(
         .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP"]),
         .testTarget(name: "CourtsideWebSocketTests", dependencies: ["CourtsideWebSocket", "CourtsideHTTP"]),
         .testTarget(name: "CourtsideTLSTests", dependencies: ["CourtsideTLS"]),
+        .testTarget(name: "CourtsideRedisTests", dependencies: ["CourtsideRedis"]),
         .testTarget(
             name: "CourtsideWebSocketDeflateTests",
             dependencies: ["CourtsideWebSocketDeflate", "CourtsideWebSocket", "CourtsideHTTP", "CZlib"]),

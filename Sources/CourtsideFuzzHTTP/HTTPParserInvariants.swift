@@ -1,8 +1,5 @@
+import CourtsideFuzzSupport
 import CourtsideHTTP
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The properties every input must keep, whatever its bytes. A violation aborts, which libFuzzer reports as a
 /// crash with the input saved; in replay mode it fails the run.
@@ -28,11 +25,7 @@ enum HTTPParserInvariants {
         let whole = parse(input, splits: [])
         // The same bytes split at points chosen from the input itself, and byte by byte for short inputs,
         // must give exactly the same requests and error.
-        var splits: [Int] = []
-        if input.count > 2 {
-            let a = Int(input[0]) * 31 + Int(input[input.count - 1])
-            splits = [a % input.count, (a * 7 + 13) % input.count, input.count / 2].sorted()
-        }
+        let splits = FuzzCheck.splitPoints(for: input)
         require(parse(input, splits: splits) == whole, "split feeding differs from whole feeding")
         if input.count <= 1024 {
             require(parse(input, splits: Array(0..<input.count)) == whole, "byte-by-byte feeding differs")
@@ -123,12 +116,10 @@ enum HTTPParserInvariants {
     }
 
     static func require(_ condition: Bool, _ message: @autoclosure () -> String) {
-        if !condition { fail(message()) }
+        FuzzCheck.require(condition, message())
     }
 
     static func fail(_ message: String) -> Never {
-        let line = "invariant violated: \(message)\n"
-        _ = line.withCString { write(2, $0, strlen($0)) }
-        abort()
+        FuzzCheck.fail(message)
     }
 }

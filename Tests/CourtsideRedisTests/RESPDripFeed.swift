@@ -1,0 +1,128 @@
+import CourtsideRedis
+import Testing
+
+/// A small seeded generator (SplitMix64), so random chunking is reproducible.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// How the input is handed to the parser.
+enum Feeding: CustomStringConvertible {
+    case whole
+    case byteByByte
+    case randomChunks(seed: UInt64)
+
+    var description: String {
+        switch self {
+        case .whole: "whole"
+        case .byteByByte: "byte by byte"
+        case .randomChunks(let seed): "random chunks (seed \(seed))"
+        }
+    }
+
+    func chunks(_ input: [UInt8]) -> [ArraySlice<UInt8>] {
+        switch self {
+        case .whole:
+            return [input[...]]
+        case .byteByByte:
+            return input.indices.map { input[$0...$0] }
+        case .randomChunks(let seed):
+            var generator = SeededGenerator(seed: seed)
+            var result: [ArraySlice<UInt8>] = []
+            var start = 0
+            while start < input.count {
+                let length = Int.random(in: 1...max(1, min(32, input.count - start)), using: &generator)
+                result.append(input[start..<start + length])
+                start += length
+            }
+            return result
+        }
+    }
+}
+
+/// Everything the parser produced for one input. Values are compared by their encoding, so that a NaN double
+/// equals itself.
+struct RESPOutcome: Equatable, CustomStringConvertible {
+    var values: [RESPValue] = []
+    var error: RESPParseError?
+    /// Bytes still buffered at the end (a partial reply).
+    var buffered = 0
+
+    static func == (lhs: RESPOutcome, rhs: RESPOutcome) -> Bool {
+        lhs.values.map(\.encoded) == rhs.values.map(\.encoded) && lhs.error == rhs.error
+            && lhs.buffered == rhs.buffered
+    }
+
+    var description: String { "values \(values), error \(String(describing: error)), buffered \(buffered)" }
+}
+
+func parseRESP(_ input: [UInt8], limits: RESPParserLimits = .default, feeding: Feeding) -> RESPOutcome {
+    var parser = RESPParser(limits: limits)
+    var outcome = RESPOutcome()
+    for chunk in feeding.chunks(input) {
+        parser.feed(chunk)
+        while true {
+            switch parser.next() {
+            case .value(let value):
+                outcome.values.append(value)
+                continue
+            case .needMoreData:
+                break
+            case .failed(let error):
+                outcome.error = error
+                return outcome
+            }
+            break
+        }
+    }
+    outcome.buffered = parser.bufferedByteCount
+    return outcome
+}
+
+/// Parses `input` whole, byte by byte and in seeded random chunks, expects the same outcome from each, and
+/// returns it.
+func dripParse(
+    _ input: [UInt8], limits: RESPParserLimits = .default, sourceLocation: SourceLocation = #_sourceLocation
+) -> RESPOutcome {
+    let whole = parseRESP(input, limits: limits, feeding: .whole)
+    for feeding in [Feeding.byteByByte, .randomChunks(seed: 1), .randomChunks(seed: 42), .randomChunks(seed: 7)] {
+        let other = parseRESP(input, limits: limits, feeding: feeding)
+        #expect(other == whole, "\(feeding) differs from whole", sourceLocation: sourceLocation)
+    }
+    return whole
+}
+
+func dripParse(
+    _ input: String, limits: RESPParserLimits = .default, sourceLocation: SourceLocation = #_sourceLocation
+) -> RESPOutcome {
+    dripParse(Array(input.utf8), limits: limits, sourceLocation: sourceLocation)
+}
+
+/// The replies in `input`, which must parse completely, fed every way.
+func replies(
+    _ input: String, limits: RESPParserLimits = .default, sourceLocation: SourceLocation = #_sourceLocation
+) -> [RESPValue] {
+    let outcome = dripParse(input, limits: limits, sourceLocation: sourceLocation)
+    #expect(outcome.error == nil, "unexpected \(String(describing: outcome.error))", sourceLocation: sourceLocation)
+    #expect(outcome.buffered == 0, "bytes left over", sourceLocation: sourceLocation)
+    return outcome.values
+}
+
+/// The error `input` must end in, fed every way.
+func failure(
+    _ input: String, limits: RESPParserLimits = .default, sourceLocation: SourceLocation = #_sourceLocation
+) -> RESPParseError? {
+    let outcome = dripParse(Array(input.utf8), limits: limits, sourceLocation: sourceLocation)
+    #expect(outcome.error != nil, "expected a parse error, got \(outcome)", sourceLocation: sourceLocation)
+    return outcome.error
+}
