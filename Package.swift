@@ -43,6 +43,9 @@ let package = Package(
                 "CLinux", "CourtsideHTTP", "CourtsideWebSocket", "CourtsideWebSocketDeflate", "CourtsideTLS",
             ]),
 
+        // 3. Network core, I/O: the Redis client on CourtsideNet's loops.
+        .target(name: "CourtsideRedisClient", dependencies: ["CourtsideNet", "CourtsideRedis"]),
+
         // 4. Server: the durable journal (behind a protocol, so a distributed log can replace SQLite).
         .target(name: "CourtsideJournal", dependencies: ["CourtsideModel", "CSQLite"]),
         // 4. Server: routes, the socket views bound to view models, authentication, configuration, metrics.
@@ -75,6 +78,11 @@ let package = Package(
         .testTarget(name: "CourtsideWebSocketTests", dependencies: ["CourtsideWebSocket", "CourtsideHTTP"]),
         .testTarget(name: "CourtsideTLSTests", dependencies: ["CourtsideTLS"]),
         .testTarget(name: "CourtsideRedisTests", dependencies: ["CourtsideRedis"]),
+        // A real redis-server for the tests that need one (not a test target: several test targets use it).
+        .target(name: "CourtsideRedisTestSupport", path: "Tests/CourtsideRedisTestSupport"),
+        .testTarget(
+            name: "CourtsideRedisClientTests",
+            dependencies: ["CourtsideRedisClient", "CourtsideRedis", "CourtsideNet", "CourtsideRedisTestSupport"]),
         .testTarget(
             name: "CourtsideWebSocketDeflateTests",
             dependencies: ["CourtsideWebSocketDeflate", "CourtsideWebSocket", "CourtsideHTTP", "CZlib"]),
