@@ -48,6 +48,12 @@ let package = Package(
 
         // 4. Server: the durable journal (behind a protocol, so a distributed log can replace SQLite).
         .target(name: "CourtsideJournal", dependencies: ["CourtsideModel", "CSQLite"]),
+        // 4. Server: the journal on Redis Streams (one stream per game, writes through a server-side function).
+        .target(
+            name: "CourtsideRedisJournal",
+            dependencies: [
+                "CourtsideJournal", "CourtsideModel", "CourtsideRedis", "CourtsideRedisClient", "CourtsideNet",
+            ]),
         // 4. Server: routes, the socket views bound to view models, authentication, configuration, metrics.
         .target(
             name: "Courtside",
@@ -73,7 +79,12 @@ let package = Package(
         .testTarget(
             name: "CourtsideTests",
             dependencies: ["Courtside", "CourtsideNet", "CourtsideModel", "CourtsideViewModels", "CourtsideJournal"]),
-        .testTarget(name: "CourtsideJournalTests", dependencies: ["CourtsideJournal", "CourtsideModel"]),
+        .testTarget(
+            name: "CourtsideJournalTests",
+            dependencies: [
+                "CourtsideJournal", "CourtsideModel", "CourtsideRedisJournal", "CourtsideNet", "CourtsideRedis",
+                "CourtsideRedisTestSupport",
+            ]),
         .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP"]),
         .testTarget(name: "CourtsideWebSocketTests", dependencies: ["CourtsideWebSocket", "CourtsideHTTP"]),
         .testTarget(name: "CourtsideTLSTests", dependencies: ["CourtsideTLS"]),

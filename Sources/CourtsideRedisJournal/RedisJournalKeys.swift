@@ -1,0 +1,48 @@
+import CourtsideJournal
+import CourtsideModel
+import CourtsideRedis
+
+/// The journal's key names (see `RedisJournalLibrary`) and the function call for each write.
+enum RedisJournalKeys {
+    static let games = "courtside:games"
+    static let feed = "courtside:feed"
+
+    static func game(_ id: GameID) -> String { "courtside:game:{\(id.rawValue)}" }
+    static func events(_ id: GameID) -> String { "courtside:events:{\(id.rawValue)}" }
+    static func commands(_ id: GameID) -> String { "courtside:cids:{\(id.rawValue)}" }
+
+    /// `FCALL` of the library function that performs `write`, its arguments encoded once.
+    static func command(for write: JournalWrite, feedLength: Int) throws(JournalError) -> RESPCommand {
+        let json = JournalJSON()
+        switch write {
+        case .createGame(let record):
+            try JournalRules.checkNewGame(record)
+            let id = record.id
+            return RESPCommand(
+                "FCALL",
+                [
+                    "courtside_create", 2, .string(game(id)), .string(games), .string(id.rawValue),
+                    .string(try json.encode(record.setup, game: id)), .bytes(record.scorerTokenSHA256),
+                    .integer(Int(record.createdAt.milliseconds)), .string(try json.encode(record.metadata, game: id)),
+                ])
+        case .appendEvents(let events, let id):
+            var arguments: [RESPArgument] = [
+                "courtside_append", 4, .string(game(id)), .string(self.events(id)), .string(commands(id)),
+                .string(feed), .string(id.rawValue), .integer(feedLength), .integer(events.count),
+            ]
+            arguments.reserveCapacity(arguments.count + 4 * events.count)
+            for journaled in events {
+                arguments += [
+                    .integer(journaled.event.sequence), .integer(journaled.presentationSequence),
+                    .string(journaled.event.commandID.map { "=" + $0.rawValue } ?? ""),
+                    .string(try json.encode(journaled.event, game: id)),
+                ]
+            }
+            return RESPCommand("FCALL", arguments)
+        case .archiveGame(let id, let at):
+            return RESPCommand("FCALL", ["courtside_archive", 1, .string(game(id)), .integer(Int(at.milliseconds))])
+        case .recordPresentationSequence(let seq, let id):
+            return RESPCommand("FCALL", ["courtside_watermark", 1, .string(game(id)), .integer(seq)])
+        }
+    }
+}
