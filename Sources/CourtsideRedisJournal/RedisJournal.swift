@@ -30,13 +30,18 @@ public final class RedisJournal: GameJournal {
         /// The connection's settings (timeouts, backoff); the request timeout bounds how long a write may wait
         /// while Redis is unreachable before failing with `.unavailable`.
         public var client = RedisClient.Configuration(clientName: "courtside-journal")
+        /// Names this node in the feed entries it writes (field `n`), so its own feed tailer can skip them. Random
+        /// by default: unique per process.
+        public var nodeID = (0..<8).map { _ in String(UInt8.random(in: 0...255), radix: 16) }.joined()
 
         public init() {}
     }
 
     public let url: RedisURL
     let client: RedisClient
-    let configuration: Configuration
+    public let configuration: Configuration
+    /// The one-thread loop group the journal made for itself (`init(url:configuration:)`), shut down by `close`.
+    private let ownedGroup: EventLoopGroup?
     private let state = Mutex(State())
     private let drained = DispatchSemaphore(value: 0)
 
@@ -48,9 +53,35 @@ public final class RedisJournal: GameJournal {
 
     /// Connects to `url` on `loop` and loads the function library (replacing an older version). Blocks: call it at
     /// start-up, not on an event loop. Throws `.unavailable` when Redis cannot be reached within the request timeout.
-    public init(url: RedisURL, loop: EventLoop, configuration: Configuration = Configuration()) throws(JournalError) {
+    public convenience init(url: RedisURL, loop: EventLoop, configuration: Configuration = Configuration())
+        throws(JournalError)
+    {
+        try self.init(url: url, loop: loop, ownedGroup: nil, configuration: configuration)
+    }
+
+    /// The same on a loop thread of its own (`courtside-0` of a one-thread group), as `SQLiteJournal` has its
+    /// writer thread: for a server whose loops start after the journal opened.
+    public convenience init(url: RedisURL, configuration: Configuration = Configuration()) throws(JournalError) {
+        let group: EventLoopGroup
+        do {
+            group = try EventLoopGroup(threadCount: 1)
+        } catch {
+            throw .unavailable(reason: "cannot start the Redis client's thread: \(error)")
+        }
+        do {
+            try self.init(url: url, loop: group.loops[0], ownedGroup: group, configuration: configuration)
+        } catch {
+            group.shutdown()
+            throw error
+        }
+    }
+
+    private init(url: RedisURL, loop: EventLoop, ownedGroup: EventLoopGroup?, configuration: Configuration)
+        throws(JournalError)
+    {
         self.url = url
         self.configuration = configuration
+        self.ownedGroup = ownedGroup
         do {
             client = try RedisClient(url: url, loop: loop, configuration: configuration.client)
         } catch {
@@ -69,7 +100,8 @@ public final class RedisJournal: GameJournal {
     }
 
     deinit {
-        client.close()
+        // Pending writes hold the journal (their completions capture it), so none is pending here.
+        close()
     }
 
     public func submit(_ write: JournalWrite, completion: @escaping JournalCompletion) {
@@ -84,7 +116,8 @@ public final class RedisJournal: GameJournal {
         }
         let command: RESPCommand
         do {
-            command = try RedisJournalKeys.command(for: write, feedLength: configuration.feedLength)
+            command = try RedisJournalKeys.command(
+                for: write, feedLength: configuration.feedLength, node: configuration.nodeID)
         } catch {
             completion(.failure(error))
             finished()
@@ -112,8 +145,11 @@ public final class RedisJournal: GameJournal {
         guard let wait else { return }
         // Every write completes within the request timeout, so this wait is bounded. On the client's own loop (a
         // completion closing the journal) waiting would block the replies it waits for: only mark it closed.
-        if wait && !client.loop.inEventLoop { drained.wait() }
+        let onLoop = client.loop.inEventLoop
+        if wait && !onLoop { drained.wait() }
         client.close()
+        // From a completion (on the loop itself) the group cannot be joined; its thread ends with the process.
+        if !onLoop { ownedGroup?.shutdown() }
     }
 
     private func finished() {

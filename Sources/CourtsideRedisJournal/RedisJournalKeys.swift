@@ -12,7 +12,7 @@ enum RedisJournalKeys {
     static func commands(_ id: GameID) -> String { "courtside:cids:{\(id.rawValue)}" }
 
     /// `FCALL` of the library function that performs `write`, its arguments encoded once.
-    static func command(for write: JournalWrite, feedLength: Int) throws(JournalError) -> RESPCommand {
+    static func command(for write: JournalWrite, feedLength: Int, node: String) throws(JournalError) -> RESPCommand {
         let json = JournalJSON()
         switch write {
         case .createGame(let record):
@@ -28,7 +28,7 @@ enum RedisJournalKeys {
         case .appendEvents(let events, let id):
             var arguments: [RESPArgument] = [
                 "courtside_append", 4, .string(game(id)), .string(self.events(id)), .string(commands(id)),
-                .string(feed), .string(id.rawValue), .integer(feedLength), .integer(events.count),
+                .string(feed), .string(id.rawValue), .integer(feedLength), .string(node), .integer(events.count),
             ]
             arguments.reserveCapacity(arguments.count + 4 * events.count)
             for journaled in events {

@@ -9,7 +9,8 @@
 /// - `courtside:events:{ID}`: the game's authoritative log, a stream whose entry ids are `<seq>-0`, fields
 ///   `p` (presentation sequence), `c` (`=` + command id, or empty), `e` (the event's JSON);
 /// - `courtside:cids:{ID}`: hash command id → sequence;
-/// - `courtside:feed`: one capped stream for every game (`MAXLEN ~`), fields `g`, `s`, `p`, `e`, for other nodes.
+/// - `courtside:feed`: one capped stream for every game (`MAXLEN ~`), fields `g`, `s`, `p`, `n` (the writing node),
+///   `e`, for other nodes.
 ///
 /// Refusals are error replies whose first word is a code the journal maps to `JournalError` (`UNKNOWNGAME`,
 /// `DUPGAME`, `ARCHIVED`, `SEQUENCE expected got`, `PRESENTATION seq previous got`, `DUPCID index`). The checks and
@@ -18,7 +19,7 @@
 enum RedisJournalLibrary {
     static let name = "courtside"
     /// Bumped with every change of the code below (the journal checks it at start-up).
-    static let version = 1
+    static let version = 2
 
     static let source = """
         #!lua name=courtside
@@ -42,21 +43,21 @@ enum RedisJournalLibrary {
           return 'OK'
         end)
 
-        -- keys: game, events, cids, feed. args: id, feed length, count, then per event: seq, pseq, cid, json.
+        -- keys: game, events, cids, feed. args: id, feed length, node, count, then per event: seq, pseq, cid, json.
         redis.register_function('courtside_append', function(keys, args)
           local tail = redis.call('HMGET', keys[1], 'archived', 'last_seq', 'last_pseq', 'watermark')
           if not tail[1] then return redis.error_reply('UNKNOWNGAME') end
-          local count = tonumber(args[3])
+          local count = tonumber(args[4])
           local last = tonumber(tail[2])
           -- A batch already stored byte for byte is a retry whose reply was lost: answer as the first time.
-          if count > 0 and tonumber(args[4]) + count - 1 <= last then
+          if count > 0 and tonumber(args[5]) + count - 1 <= last then
             local same = true
             for i = 0, count - 1 do
-              local seq = args[4 + 4 * i]
+              local seq = args[5 + 4 * i]
               local entry = redis.call('XRANGE', keys[2], seq .. '-0', seq .. '-0')
               local fields = entry[1] and entry[1][2]
-              if not fields or fields[2] ~= args[5 + 4 * i] or fields[4] ~= args[6 + 4 * i]
-                or fields[6] ~= args[7 + 4 * i] then
+              if not fields or fields[2] ~= args[6 + 4 * i] or fields[4] ~= args[7 + 4 * i]
+                or fields[6] ~= args[8 + 4 * i] then
                 same = false
                 break
               end
@@ -68,9 +69,9 @@ enum RedisJournalLibrary {
           local previous = math.max(tonumber(tail[3]), tonumber(tail[4]))
           local seen = {}
           for i = 0, count - 1 do
-            local seq = tonumber(args[4 + 4 * i])
-            local pseq = tonumber(args[5 + 4 * i])
-            local cid = args[6 + 4 * i]
+            local seq = tonumber(args[5 + 4 * i])
+            local pseq = tonumber(args[6 + 4 * i])
+            local cid = args[7 + 4 * i]
             if seq ~= expected then
               return redis.error_reply('SEQUENCE ' .. expected .. ' ' .. seq)
             end
@@ -87,12 +88,12 @@ enum RedisJournalLibrary {
             previous = pseq
           end
           for i = 0, count - 1 do
-            local seq = args[4 + 4 * i]
-            local cid = args[6 + 4 * i]
-            redis.call('XADD', keys[2], seq .. '-0', 'p', args[5 + 4 * i], 'c', cid, 'e', args[7 + 4 * i])
+            local seq = args[5 + 4 * i]
+            local cid = args[7 + 4 * i]
+            redis.call('XADD', keys[2], seq .. '-0', 'p', args[6 + 4 * i], 'c', cid, 'e', args[8 + 4 * i])
             if cid ~= '' then redis.call('HSET', keys[3], cid, seq) end
-            redis.call('XADD', keys[4], 'MAXLEN', '~', args[2], '*', 'g', args[1], 's', seq, 'p', args[5 + 4 * i],
-              'e', args[7 + 4 * i])
+            redis.call('XADD', keys[4], 'MAXLEN', '~', args[2], '*', 'g', args[1], 's', seq, 'p', args[6 + 4 * i],
+              'n', args[3], 'e', args[8 + 4 * i])
           end
           if count > 0 then
             redis.call('HSET', keys[1], 'last_seq', expected - 1, 'last_pseq', previous)

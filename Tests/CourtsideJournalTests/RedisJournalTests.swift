@@ -96,7 +96,9 @@ struct RedisJournalTests {
             entries.map { [$0[1], $0[3], $0[5]] } == [
                 ["a", "1", "1"], ["a", "2", "2"], ["b", "1", "1"], ["a", "3", "3"],
             ])
-        let event = try JSONDecoder().decode(GameEvent.self, from: Data(entries[3][7].utf8))
+        let node = try #require(harness.journal as? RedisJournal).configuration.nodeID
+        #expect(entries.allSatisfy { $0[6] == "n" && $0[7] == node })
+        let event = try JSONDecoder().decode(GameEvent.self, from: Data(entries[3][9].utf8))
         #expect(event == moveEvent(sequence: 3, at: 3))
     }
 
