@@ -45,4 +45,20 @@ enum RedisJournalKeys {
             return RESPCommand("FCALL", ["courtside_watermark", 1, .string(game(id)), .integer(seq)])
         }
     }
+
+    /// One entry of a game's stream (`[id, [p, pseq, c, cid, e, json]]`, as the library writes it): its sequence
+    /// (from the id) and the event, whose own sequence must match.
+    static func decodeEvent(_ entry: RESPValue, game: GameID, json: JournalJSON) throws(JournalError) -> JournaledEvent
+    {
+        guard let parts = entry.elements, parts.count == 2, let entryID = parts[0].string,
+            let values = parts[1].elements?.compactMap(\.bytes), values.count == 6,
+            let sequence = Int(entryID.prefix { $0 != "-" }),
+            let presentation = Int(String(decoding: values[1], as: UTF8.self))
+        else { throw .corruptRecord(game, sequence: nil, reason: "stream entry \(entry)") }
+        let event = try json.decode(GameEvent.self, from: values[5], game: game, sequence: sequence)
+        guard event.sequence == sequence else {
+            throw .corruptRecord(game, sequence: sequence, reason: "event \(event.sequence) stored as \(sequence)")
+        }
+        return JournaledEvent(event, presentationSequence: presentation)
+    }
 }

@@ -60,19 +60,13 @@ struct RedisJournalLoader {
                 game: id)
             guard let entries = page.elements else { throw .corruptRecord(id, sequence: nil, reason: "XRANGE reply") }
             for entry in entries {
-                guard let parts = entry.elements, parts.count == 2, let entryID = parts[0].string,
-                    let values = parts[1].elements?.compactMap(\.bytes), values.count == 6,
-                    let sequence = Int(entryID.prefix { $0 != "-" }),
-                    let presentation = Int(String(decoding: values[1], as: UTF8.self))
-                else { throw .corruptRecord(id, sequence: events.count + 1, reason: "stream entry \(entry)") }
-                let event = try json.decode(GameEvent.self, from: values[5], game: id, sequence: sequence)
-                guard event.sequence == sequence, sequence == events.count + 1 else {
+                let journaled = try RedisJournalKeys.decodeEvent(entry, game: id, json: json)
+                guard journaled.event.sequence == events.count + 1 else {
                     throw .corruptRecord(
-                        id, sequence: sequence,
-                        reason: "event \(event.sequence) stored as \(sequence) after \(events.count)")
+                        id, sequence: journaled.event.sequence, reason: "after event \(events.count) in the stream")
                 }
-                events.append(JournaledEvent(event, presentationSequence: presentation))
-                start = "(" + entryID
+                events.append(journaled)
+                start = "(" + (entry.elements?.first?.string ?? "")
             }
             if entries.count < pageSize { return events }
         }
