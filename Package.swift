@@ -59,6 +59,7 @@ let package = Package(
             name: "Courtside",
             dependencies: [
                 "CourtsideModel", "CourtsideViewModels", "CourtsideNet", "CourtsideJournal", "COpenSSL",
+                "CourtsideRedis", "CourtsideRedisJournal",
             ]),
 
         // 5. Executables.
@@ -78,7 +79,11 @@ let package = Package(
         .testTarget(name: "CourtsideViewModelTests", dependencies: ["CourtsideViewModels", "CourtsideModel"]),
         .testTarget(
             name: "CourtsideTests",
-            dependencies: ["Courtside", "CourtsideNet", "CourtsideModel", "CourtsideViewModels", "CourtsideJournal"]),
+            dependencies: [
+                "Courtside", "CourtsideNet", "CourtsideModel", "CourtsideViewModels", "CourtsideJournal",
+                "CourtsideRedis",
+                "CourtsideRedisClient", "CourtsideRedisTestSupport",
+            ]),
         .testTarget(
             name: "CourtsideJournalTests",
             dependencies: [
