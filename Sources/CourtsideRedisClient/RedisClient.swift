@@ -23,6 +23,11 @@ public final class RedisClient: Sendable {
         public var maxQueuedRequests = 10_000
         public var backoff = RedisBackoff()
         public var parserLimits = RESPParserLimits.default
+        /// For `rediss://`: the client TLS context. Nil makes one that verifies the server's certificate and host
+        /// name against `tlsCAFile`, or the system's trust store when that is nil too.
+        public var tlsContext: TLSContext?
+        /// PEM file of the certificate authorities that sign the Redis server's certificate (`rediss://` only).
+        public var tlsCAFile: String?
 
         public init(clientName: String? = nil) {
             self.clientName = clientName
@@ -61,10 +66,21 @@ public final class RedisClient: Sendable {
     }
 
     /// A client for `url` on `loop`; it connects at once and keeps reconnecting until `close()`. Throws when the
-    /// host cannot be resolved or the URL asks for TLS (`rediss://` is not implemented yet).
+    /// host cannot be resolved or (`rediss://`) the TLS context cannot be made.
     public init(url: RedisURL, loop: EventLoop, configuration: Configuration = Configuration()) throws(RedisClientError)
     {
-        guard !url.usesTLS else { throw .tlsNotSupported }
+        var tls: TLSContext?
+        if url.usesTLS {
+            tls = configuration.tlsContext
+            if tls == nil {
+                do throws(TLSError) {
+                    tls = try TLSContext.client(
+                        verify: true, caFile: configuration.tlsCAFile, applicationProtocols: [])
+                } catch {
+                    throw .tls(error)
+                }
+            }
+        }
         do {
             address = try SocketAddress.resolve(host: url.host, port: url.port)
         } catch {
@@ -80,9 +96,11 @@ public final class RedisClient: Sendable {
             maxQueuedRequests: configuration.maxQueuedRequests, backoff: configuration.backoff,
             parserLimits: configuration.parserLimits)
         let address = self.address
+        let transport = tls.map { RedisConnectionDriver.TLS(context: $0, serverName: url.host) }
         loop.execute { context in
             let driver = context.attachment(for: key) {
-                RedisConnectionDriver(address: address, configuration: machineConfiguration, context: context)
+                RedisConnectionDriver(
+                    address: address, tls: transport, configuration: machineConfiguration, context: context)
             }
             driver.start()
         }
@@ -165,12 +183,13 @@ public final class RedisClient: Sendable {
 /// Why a `RedisClient` could not be made.
 public enum RedisClientError: Error, Sendable, CustomStringConvertible {
     case cannotResolve(url: String, NetError)
-    case tlsNotSupported
+    /// The client TLS context for `rediss://` could not be made (an unreadable CA file, …).
+    case tls(TLSError)
 
     public var description: String {
         switch self {
         case .cannotResolve(let url, let error): return "cannot resolve the Redis server of \(url): \(error)"
-        case .tlsNotSupported: return "rediss:// (TLS to Redis) is not supported yet: use redis:// on a trusted network"
+        case .tls(let error): return "cannot set up TLS for rediss://: \(error)"
         }
     }
 }

@@ -136,6 +136,37 @@ struct RedisClientTests {
         #expect(value == .bulkString(Array("1".utf8)))
     }
 
+    @Test("rediss://: the TLS handshake with the server's certificate verified, then HELLO, AUTH and pipelining")
+    func tls() throws {
+        let server = try RedisServer(password: "pw", tls: true)
+        var configuration = RedisClient.Configuration(clientName: "courtside-tls")
+        configuration.tlsCAFile = server.certificatePath
+        let redis = try RedisClient(
+            url: RedisURL(parsing: "rediss://:pw@127.0.0.1:\(server.port)/2"), loop: Self.group.loops[0],
+            configuration: configuration)
+        defer { redis.close() }
+        #expect(try redis.sendAndWait(RESPCommand("CLIENT", "GETNAME")) == .bulkString(Array("courtside-tls".utf8)))
+        let replies = Replies()
+        for index in 0..<200 {
+            redis.send(RESPCommand("INCR", "counter"), completion: replies.completion(index))
+        }
+        #expect(replies.wait(for: 200, within: .seconds(10)))
+        #expect(replies[199] == .success(.integer(200)))
+    }
+
+    @Test("rediss:// to a server whose certificate is not trusted fails by the deadline, naming the verification")
+    func tlsUntrusted() throws {
+        let server = try RedisServer(tls: true)
+        let redis = try client("rediss://127.0.0.1:\(server.port)", requestTimeout: .milliseconds(800))
+        defer { redis.close() }
+        #expect {
+            _ = try redis.sendAndWait(RESPCommand("PING"))
+        } throws: { error in
+            guard case .unavailable(_, let reason) = error as? RedisError else { return false }
+            return reason.contains("TLS handshake") && reason.contains("certificate verif")
+        }
+    }
+
     @Test("after close, requests fail with .closed at once")
     func closed() throws {
         let server = try RedisServer()

@@ -29,21 +29,42 @@ public final class RedisServer: @unchecked Sendable {
     private var arguments: [String] = []
     private var process: Process?
 
-    /// Starts a server (and waits until it answers). `extraArguments` are more `--option value` pairs.
-    public init(password: String? = nil, extraArguments: [String] = []) throws {
+    /// PEM files of a `tls` server: its self-signed certificate (for 127.0.0.1 and localhost), which is also the
+    /// CA a client must trust.
+    public private(set) var certificatePath: String?
+
+    /// Starts a server (and waits until it answers). With `tls`, it speaks only TLS on `port` (`rediss://`), with
+    /// a fresh self-signed certificate (`certificatePath`). `extraArguments` are more `--option value` pairs.
+    public init(password: String? = nil, tls: Bool = false, extraArguments: [String] = []) throws {
         guard let executable = Self.executable else { throw RedisServerError.missing }
         directory = NSTemporaryDirectory() + "courtside-redis-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.password = password
+        var tlsArguments: [String] = []
+        if tls {
+            let certificate = directory + "/cert.pem"
+            let key = directory + "/key.pem"
+            try Self.runOpenSSL([
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+                "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            ])
+            certificatePath = certificate
+            tlsArguments = [
+                "--tls-cert-file", certificate, "--tls-key-file", key, "--tls-ca-cert-file", certificate,
+                "--tls-auth-clients", "no",
+            ]
+        }
         var lastError: Error = RedisServerError.missing
         for _ in 0..<5 {
             let port = try Self.freePort()
-            var arguments = [
-                "--port", "\(port)", "--bind", "127.0.0.1", "--dir", directory, "--save", "", "--appendonly", "yes",
-                "--appendfsync", "always", "--daemonize", "no", "--logfile", "redis.log", "--protected-mode", "no",
-            ]
+            let ports = tls ? ["--port", "0", "--tls-port", "\(port)"] : ["--port", "\(port)"]
+            var arguments =
+                ports + [
+                    "--bind", "127.0.0.1", "--dir", directory, "--save", "", "--appendonly", "yes",
+                    "--appendfsync", "always", "--daemonize", "no", "--logfile", "redis.log", "--protected-mode", "no",
+                ]
             if let password { arguments += ["--requirepass", password] }
-            arguments += extraArguments
+            arguments += tlsArguments + extraArguments
             self.port = port
             self.arguments = arguments
             do {
@@ -103,10 +124,24 @@ public final class RedisServer: @unchecked Sendable {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
             if !process.isRunning { throw RedisServerError.exited(log: log) }
-            if Self.answers(port: port) { return }
+            // A TLS server cannot answer a plain PING: its log says when it is ready.
+            if certificatePath != nil ? log.contains("Ready to accept connections") : Self.answers(port: port) {
+                return
+            }
             usleep(20_000)
         }
         throw RedisServerError.notReady(log: log)
+    }
+
+    static func runOpenSSL(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw RedisServerError.openSSLFailed(arguments) }
     }
 
     /// Whether something on `port` answers a PING (any reply: +PONG, or -NOAUTH with a password).
@@ -164,6 +199,7 @@ public enum RedisServerError: Error, CustomStringConvertible {
     case noPort
     case exited(log: String)
     case notReady(log: String)
+    case openSSLFailed([String])
 
     public var description: String {
         switch self {
@@ -171,6 +207,7 @@ public enum RedisServerError: Error, CustomStringConvertible {
         case .noPort: return "no free loopback port"
         case .exited(let log): return "redis-server exited at start: \(log)"
         case .notReady(let log): return "redis-server did not answer within 10 s: \(log)"
+        case .openSSLFailed(let arguments): return "openssl \(arguments.joined(separator: " ")) failed"
         }
     }
 }

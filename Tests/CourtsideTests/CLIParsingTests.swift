@@ -38,6 +38,9 @@ let serveOptionSamples: [ServeOptionSample] = [
     ServeOptionSample(name: "tls-key", value: "/etc/k.pem") { $0.configuration.tlsKeyPath == "/etc/k.pem" },
     ServeOptionSample(name: "data", value: "/var/lib/cs") { $0.configuration.dataDirectory == "/var/lib/cs" },
     ServeOptionSample(name: "public", value: "/srv/www") { $0.configuration.publicDirectory == "/srv/www" },
+    ServeOptionSample(name: "redis-ca", value: "/etc/redis-ca.pem") {
+        $0.configuration.redisCAFile == "/etc/redis-ca.pem"
+    },
     ServeOptionSample(name: "redis", value: "redis://:pw@cache.local:6380/2") {
         $0.configuration.redisURL == RedisURL(host: "cache.local", port: 6380, password: "pw", database: 2)
     },

@@ -47,6 +47,23 @@ struct RedisServeProcessTests {
         #expect(again.stop() == 0)
     }
 
+    @Test("rediss:// with --redis-ca: the server starts on a TLS-only Redis and stores a game there")
+    func tls() throws {
+        let redis = try RedisServer(tls: true)
+        let certificate = try #require(redis.certificatePath)
+        let data = CLITemporaryDirectory()
+        defer { data.cleanUp() }
+        let url = "rediss://127.0.0.1:\(redis.port)/0"
+        let (server, port) = try startServe(["--demo", "--data", data.path, "--redis", url, "--redis-ca", certificate])
+        #expect(server.waitForOutput(containing: "Demo game"))
+        #expect(httpGet(port: port, path: "/api/games/game-1") != nil)
+        #expect(server.stop() == 0)
+        // Without the CA the certificate is not trusted: the start fails, naming Redis.
+        let refused = try ServeProcess(["--data", data.path, "--port", "\(try RedisServer.freePort())", "--redis", url])
+        #expect(refused.waitForExit(seconds: 15) == 1)
+        #expect(refused.errors.contains("cannot use Redis at rediss://127.0.0.1:\(redis.port)/0"), "\(refused.errors)")
+    }
+
     @Test("an unreachable Redis exits 1 within seconds, naming Redis and hiding the password")
     func unreachable() throws {
         let data = CLITemporaryDirectory()

@@ -36,8 +36,10 @@ public final class CourtsideApplication: Sendable {
     {
         let journal: any GameJournal
         if let url = configuration.redisURL {
+            var redis = RedisJournal.Configuration()
+            redis.client.tlsCAFile = configuration.redisCAFile
             do {
-                journal = try RedisJournal(url: url)
+                journal = try RedisJournal(url: url, configuration: redis)
             } catch {
                 throw .redisJournal(url: url.description, error)
             }

@@ -74,6 +74,13 @@ extension ServeOption {
             }
         },
         ServeOption(
+            name: "redis-ca", environmentVariable: "COURTSIDE_REDIS_CA", valueName: "FILE",
+            defaultDescription: "the system's trust store",
+            summary: "PEM certificate authorities that sign the Redis server's certificate (rediss:// URLs)."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.redisCAFile = try nonEmpty(value, source)
+        },
+        ServeOption(
             name: "public", environmentVariable: "COURTSIDE_PUBLIC", valueName: "DIR",
             defaultDescription: ServerConfiguration().publicDirectory,
             summary: "Directory of the static pages served at /."

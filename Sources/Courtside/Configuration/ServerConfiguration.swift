@@ -23,6 +23,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var dataDirectory: String = "./courtside-data"
     /// Stores games in Redis Streams (`RedisJournal`) instead of SQLite in the data directory (docs/redis.md).
     public var redisURL: RedisURL?
+    /// PEM certificate authorities that sign the Redis server's certificate (`rediss://`); nil uses the system's
+    /// trust store.
+    public var redisCAFile: String?
     /// The static pages.
     public var publicDirectory: String = "./Public"
     /// Event loop threads; `nil` means one per core.
