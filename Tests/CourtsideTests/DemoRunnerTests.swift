@@ -1,4 +1,5 @@
 import CourtsideModel
+import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
 import Synchronization
@@ -65,7 +66,7 @@ private func eventually(_ seconds: Double, _ condition: () -> Bool) async throws
     return condition()
 }
 
-@Suite("Demo runner")
+@Suite("Demo runner", .ownThread)
 struct DemoRunnerTests {
     @Test("plays a whole game through the host, then creates the next one")
     func playsGamesOverAndOver() async throws {
