@@ -19,6 +19,11 @@ struct OwnThreadTraitTests {
         }
     }
 
+    @Test("offPool runs a blocking step on a thread of its own")
+    func offPoolStep() async throws {
+        #expect(try await Task.detached { try await offPool { ownThread() } }.value)
+    }
+
     @Test("a test without the trait runs on the pool, so the check above means something")
     func controlWithoutTrait() async {
         await Task.detached { #expect(!ownThread()) }.value

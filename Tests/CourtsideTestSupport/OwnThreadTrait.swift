@@ -11,15 +11,7 @@ public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         // The suite itself is scoped too; only its test cases run code worth moving.
         guard testCase != nil else { return try await function() }
-        let executor = ThreadTaskExecutor(name: "test \(test.name)")
-        defer { executor.shutdown() }
-        try await withTaskExecutorPreference(executor) {
-            // The preference moves the task at its next suspension, not before: a synchronous test body called
-            // now would still run on the pool thread. Resuming a continuation enqueues the task on its preferred
-            // executor, so the body starts on the new thread.
-            await withCheckedContinuation { $0.resume() }
-            try await function()
-        }
+        try await offPool(named: "test \(test.name)") { try await function() }
     }
 }
 
