@@ -75,36 +75,37 @@ let package = Package(
             name: "CourtsideFuzzWebSocket", dependencies: ["CourtsideFuzzSupport", "CourtsideWebSocket"]),
         .executableTarget(name: "CourtsideFuzzRESP", dependencies: ["CourtsideFuzzSupport", "CourtsideRedis"]),
 
+        // Shared by the test targets: running blocking test clients off Swift concurrency's cooperative pool.
+        .target(name: "CourtsideTestSupport", path: "Tests/CourtsideTestSupport"),
         .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel"]),
         .testTarget(name: "CourtsideViewModelTests", dependencies: ["CourtsideViewModels", "CourtsideModel"]),
         .testTarget(
             name: "CourtsideTests",
             dependencies: [
                 "Courtside", "CourtsideNet", "CourtsideModel", "CourtsideViewModels", "CourtsideJournal",
-                "CourtsideRedis",
-                "CourtsideRedisClient", "CourtsideRedisTestSupport",
+                "CourtsideRedis", "CourtsideRedisClient", "CourtsideTestSupport",
             ]),
         .testTarget(
             name: "CourtsideJournalTests",
             dependencies: [
                 "CourtsideJournal", "CourtsideModel", "CourtsideRedisJournal", "CourtsideNet", "CourtsideRedis",
-                "CourtsideRedisTestSupport",
+                "CourtsideTestSupport",
             ]),
         .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP"]),
         .testTarget(name: "CourtsideWebSocketTests", dependencies: ["CourtsideWebSocket", "CourtsideHTTP"]),
         .testTarget(name: "CourtsideTLSTests", dependencies: ["CourtsideTLS"]),
         .testTarget(name: "CourtsideRedisTests", dependencies: ["CourtsideRedis"]),
-        // A real redis-server for the tests that need one (not a test target: several test targets use it).
-        .target(name: "CourtsideRedisTestSupport", path: "Tests/CourtsideRedisTestSupport"),
         .testTarget(
             name: "CourtsideRedisClientTests",
-            dependencies: ["CourtsideRedisClient", "CourtsideRedis", "CourtsideNet", "CourtsideRedisTestSupport"]),
+            dependencies: ["CourtsideRedisClient", "CourtsideRedis", "CourtsideNet", "CourtsideTestSupport"]),
         .testTarget(
             name: "CourtsideWebSocketDeflateTests",
             dependencies: ["CourtsideWebSocketDeflate", "CourtsideWebSocket", "CourtsideHTTP", "CZlib"]),
         .testTarget(
             name: "CourtsideNetTests",
-            dependencies: ["CourtsideNet", "CourtsideHTTP", "CourtsideWebSocket", "CourtsideTLS", "CLinux"]),
+            dependencies: [
+                "CourtsideNet", "CourtsideHTTP", "CourtsideWebSocket", "CourtsideTLS", "CLinux", "CourtsideTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,7 @@ import CourtsideModel
 import CourtsideNet
 import CourtsideRedis
 import CourtsideRedisJournal
-import CourtsideRedisTestSupport
+import CourtsideTestSupport
 import Foundation
 import Testing
 

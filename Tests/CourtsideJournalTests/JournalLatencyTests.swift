@@ -1,12 +1,12 @@
 import CourtsideJournal
 import CourtsideModel
-import CourtsideRedisTestSupport
+import CourtsideTestSupport
 import Foundation
 import Testing
 
 /// Prints append latency and pipelined throughput of every journal kind in one run, side by side, for
 /// docs/benchmarks.md. Asserts only that every write was stored; bounded in count and time.
-@Suite("Journal append latency, side by side")
+@Suite("Journal append latency, side by side", .ownThread)
 struct JournalLatencyTests {
     static let singles = 1_000
     static let games = 8

@@ -4,7 +4,7 @@ import CourtsideNet
 import CourtsideRedis
 import CourtsideRedisClient
 import CourtsideRedisJournal
-import CourtsideRedisTestSupport
+import CourtsideTestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -52,7 +52,7 @@ final class Deliveries: Sendable {
 }
 
 @Suite(
-    "Redis feed tailer against a real redis-server", .serialized,
+    "Redis feed tailer against a real redis-server", .serialized, .ownThread,
     .enabled(if: RedisServer.enabled, Comment(rawValue: RedisServer.skipReason)))
 struct RedisFeedTailerTests {
     /// Waits (bounded) until a feed tailer's connection is blocked in `XREAD`.

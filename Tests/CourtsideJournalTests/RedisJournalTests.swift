@@ -4,7 +4,7 @@ import CourtsideNet
 import CourtsideRedis
 import CourtsideRedisClient
 import CourtsideRedisJournal
-import CourtsideRedisTestSupport
+import CourtsideTestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -12,7 +12,7 @@ import Testing
 
 /// What only the Redis journal has: several writers on one log, lost replies, and a Redis that dies.
 @Suite(
-    "Redis journal", .serialized,
+    "Redis journal", .serialized, .ownThread,
     .enabled(if: RedisServer.enabled, Comment(rawValue: RedisServer.skipReason)))
 struct RedisJournalTests {
     /// Submits `write` and waits for its completion, returning the result and how long it took; nil if it did

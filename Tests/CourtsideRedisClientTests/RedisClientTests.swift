@@ -1,7 +1,7 @@
 import CourtsideNet
 import CourtsideRedis
 import CourtsideRedisClient
-import CourtsideRedisTestSupport
+import CourtsideTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -29,7 +29,7 @@ final class Replies: Sendable {
 }
 
 @Suite(
-    "Redis client against a real redis-server", .serialized,
+    "Redis client against a real redis-server", .serialized, .ownThread,
     .enabled(if: RedisServer.enabled, Comment(rawValue: RedisServer.skipReason)))
 struct RedisClientTests {
     static let group = try! EventLoopGroup(threadCount: 1)

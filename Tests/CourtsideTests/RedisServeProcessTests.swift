@@ -1,13 +1,13 @@
 import CourtsideRedis
 import CourtsideRedisClient
-import CourtsideRedisTestSupport
+import CourtsideTestSupport
 import Foundation
 import Testing
 
 @testable import CourtsideNet
 
 @Suite(
-    "courtside serve --redis, run as a process", .serialized,
+    "courtside serve --redis, run as a process", .serialized, .ownThread,
     .enabled(if: RedisServer.enabled, Comment(rawValue: RedisServer.skipReason)))
 struct RedisServeProcessTests {
     @Test("the demo game's events go to Redis, and a restarted server (another data directory) serves them from there")
