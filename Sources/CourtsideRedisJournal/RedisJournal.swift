@@ -88,7 +88,7 @@ public final class RedisJournal: GameJournal {
             throw .unavailable(reason: "\(error)")
         }
         do {
-            _ = try client.sendAndWait(RESPCommand("FUNCTION", "LOAD", "REPLACE", .string(RedisJournalLibrary.source)))
+            _ = try client.sendAndWait(Self.loadLibrary)
             let version = try client.sendAndWait(RESPCommand("FCALL", "courtside_version", 0))
             guard version.integer == Int64(RedisJournalLibrary.version) else {
                 throw RedisError.server("the loaded library reports version \(version)")
@@ -124,10 +124,31 @@ public final class RedisJournal: GameJournal {
             return
         }
         client.send(command) { [self] result in
-            completion(Self.interpret(result, of: write))
-            finished()
+            guard case .failure(.server(let message)) = result, message.hasPrefix(Self.functionMissing) else {
+                completion(Self.interpret(result, of: write))
+                finished()
+                return
+            }
+            // The library is gone (a Redis restarted without persistence, `FUNCTION FLUSH`): the write never ran,
+            // so load the library again and send it once more.
+            client.send(Self.loadLibrary) { [self] loaded in
+                guard case .success = loaded else {
+                    completion(Self.interpret(result, of: write))
+                    finished()
+                    return
+                }
+                client.send(command) { [self] retried in
+                    completion(Self.interpret(retried, of: write))
+                    finished()
+                }
+            }
         }
     }
+
+    /// What Redis answers an `FCALL` of a function it does not know.
+    static let functionMissing = "ERR Function not found"
+    /// Loads (or replaces) the journal's function library.
+    static let loadLibrary = RESPCommand("FUNCTION", "LOAD", "REPLACE", .string(RedisJournalLibrary.source))
 
     public func loadGames() throws(JournalError) -> [JournaledGame] {
         if state.withLock({ $0.isClosed }) { throw .closed }

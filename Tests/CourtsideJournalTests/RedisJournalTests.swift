@@ -102,6 +102,18 @@ struct RedisJournalTests {
         #expect(event == moveEvent(sequence: 3, at: 3))
     }
 
+    @Test("a write finds the function library gone (FUNCTION FLUSH): it is loaded again and the write goes through")
+    func libraryReloaded() throws {
+        let harness = try JournalHarness(.redis)
+        try harness.journal.createGame(makeRecord(makeSetup()))
+        let redis = try #require(harness.redis)
+        let client = try RedisClient(url: RedisURL(parsing: redis.url()), loop: JournalKind.redisLoops.loops[0])
+        defer { client.close() }
+        #expect(try client.sendAndWait(RESPCommand("FUNCTION", "FLUSH")) == .simpleString("OK"))
+        try harness.journal.append(moves(1...2), toGame: "g1")
+        #expect(try harness.journal.loadGames()[0].events == moves(1...2))
+    }
+
     @Test("Redis down: a write completes with .unavailable within its deadline, never hangs")
     func downFailsFast() throws {
         let redis = try RedisServer()
