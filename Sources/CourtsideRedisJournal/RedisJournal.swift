@@ -164,10 +164,15 @@ public final class RedisJournal: GameJournal {
             return state.closeWaits
         }
         guard let wait else { return }
-        // Every write completes within the request timeout, so this wait is bounded. On the client's own loop (a
-        // completion closing the journal) waiting would block the replies it waits for: only mark it closed.
+        // Every write completes within its request timeout (a library reload adds at most two more), so the wait is
+        // bounded; the deadline guards against a loop that was stopped first, whose completions never come (the
+        // journal then closes without them). On the client's own loop (a completion closing the journal) waiting would
+        // block the replies it waits for: only mark it closed.
         let onLoop = client.loop.inEventLoop
-        if wait && !onLoop { drained.wait() }
+        if wait && !onLoop {
+            let bound = configuration.client.requestTimeout * 3 + configuration.client.connectTimeout
+            _ = drained.wait(timeout: .now() + .milliseconds(Int(bound / .milliseconds(1))))
+        }
         client.close()
         // From a completion (on the loop itself) the group cannot be joined; its thread ends with the process.
         if !onLoop { ownedGroup?.shutdown() }
