@@ -167,6 +167,32 @@ struct RedisClientTests {
         }
     }
 
+    @Test("Redis stops answering mid-stream (CLIENT PAUSE): in-flight requests time out, then the client recovers")
+    func pausedServer() throws {
+        let server = try RedisServer()
+        let redis = try client(server.url(), requestTimeout: .milliseconds(500))
+        defer { redis.close() }
+        let probe = try client(server.url(), name: "probe")
+        defer { probe.close() }
+        #expect(try redis.sendAndWait(RESPCommand("PING")) == .simpleString("PONG"))
+        #expect(try probe.sendAndWait(RESPCommand("CLIENT", "PAUSE", 1500, "ALL")) == .simpleString("OK"))
+        let start = ContinuousClock.now
+        #expect {
+            _ = try redis.sendAndWait(RESPCommand("PING"))
+        } throws: { error in
+            guard case .timedOut(let command, _) = error as? RedisError else { return false }
+            return command == "PING"
+        }
+        #expect(ContinuousClock.now - start < .seconds(1), "failed by its deadline, not when the pause ended")
+        // Once the pause is over, the client (reconnected after its backoff) answers again.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var answer: RESPValue?
+        while answer == nil && ContinuousClock.now < deadline {
+            answer = try? redis.sendAndWait(RESPCommand("PING"))
+        }
+        #expect(answer == .simpleString("PONG"))
+    }
+
     @Test("after close, requests fail with .closed at once")
     func closed() throws {
         let server = try RedisServer()
