@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP"]),
         .testTarget(name: "CourtsideWebSocketTests", dependencies: ["CourtsideWebSocket", "CourtsideHTTP"]),
         .testTarget(name: "CourtsideTLSTests", dependencies: ["CourtsideTLS"]),
-        .testTarget(name: "CourtsideRedisTests", dependencies: ["CourtsideRedis"]),
+        .testTarget(name: "CourtsideRedisTests", dependencies: ["CourtsideRedis", "CourtsideTestSupport"]),
         .testTarget(
             name: "CourtsideRedisClientTests",
             dependencies: ["CourtsideRedisClient", "CourtsideRedis", "CourtsideNet", "CourtsideTestSupport"]),
