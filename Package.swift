@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "courtside-load", targets: ["CourtsideLoad"]),
         .executable(name: "courtside-fuzz-http", targets: ["CourtsideFuzzHTTP"]),
         .executable(name: "courtside-fuzz-websocket", targets: ["CourtsideFuzzWebSocket"]),
+
     ],
     targets: [
         // C libraries from Debian packages, with `static inline` shims for the macros Swift cannot import.
@@ -61,6 +62,7 @@ let package = Package(
         .executableTarget(
             name: "CourtsideFuzzWebSocket", dependencies: ["CourtsideFuzzSupport", "CourtsideWebSocket"]),
 
+
         // Shared by the test targets: running blocking test clients off Swift concurrency's cooperative pool.
         .target(name: "CourtsideTestSupport", path: "Tests/CourtsideTestSupport"),
         .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel"]),
@@ -75,7 +77,7 @@ let package = Package(
             name: "CourtsideJournalTests", dependencies: ["CourtsideJournal", "CourtsideModel", "CourtsideTestSupport"]),
         .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP"]),
         .testTarget(name: "CourtsideWebSocketTests", dependencies: ["CourtsideWebSocket", "CourtsideHTTP"]),
-        .testTarget(name: "CourtsideTLSTests", dependencies: ["CourtsideTLS"]),
+        .testTarget(name: "CourtsideTLSTests", dependencies: ["CourtsideTLS", "CourtsideTestSupport"]),
         .testTarget(
             name: "CourtsideWebSocketDeflateTests",
             dependencies: ["CourtsideWebSocketDeflate", "CourtsideWebSocket", "CourtsideHTTP", "CZlib"]),

@@ -1,9 +1,10 @@
 import COpenSSL
+import CourtsideTestSupport
 import Testing
 
 @testable import CourtsideTLS
 
-@Suite("Server context policy")
+@Suite("Server context policy", .ownThread)
 struct TLSContextPolicyTests {
     @Test("the server context sets TLS 1.2 minimum, the hardening options and released buffers")
     func policy() throws {
