@@ -57,6 +57,9 @@ let serveOptionSamples: [ServeOptionSample] = [
     ServeOptionSample(name: "trusted-proxies", value: "127.0.0.1, 10.0.0.0/8") {
         $0.configuration.trustedProxies.map(\.description) == ["127.0.0.1/32", "10.0.0.0/8"]
     },
+    ServeOptionSample(name: "frame-ancestors", value: "'self', https://*.venue.example:8443") {
+        $0.configuration.frameAncestors == ["'self'", "https://*.venue.example:8443"]
+    },
 ]
 
 /// The TLS pair must come together; samples for one half get the other half added.

@@ -240,7 +240,8 @@ public final class CourtsideApplication: Sendable {
             host: configuration.host, port: configuration.port, threadCount: group.loops.count, tls: tls,
             staticFiles: StaticFileServer(root: configuration.publicDirectory),
             perMessageDeflate: PerMessageDeflateConfiguration(),
-            webSocketSendBudgetBytes: configuration.maxQueuedBytesPerConnection)
+            webSocketSendBudgetBytes: configuration.maxQueuedBytesPerConnection,
+            responseHeaders: SecurityHeaders(configuration).headers(forPath:))
         do {
             return try HTTPServer(configuration: serverConfiguration, router: CourtsideRouter(core: core), group: group)
         } catch {

@@ -156,6 +156,14 @@ extension ServeOption {
         ) { options, value, source throws(CLIError) in
             options.configuration.trustedProxies = try addressRanges(value, source)
         },
+        ServeOption(
+            name: "frame-ancestors", environmentVariable: "COURTSIDE_FRAME_ANCESTORS", valueName: "SOURCES",
+            defaultDescription: ServerConfiguration().frameAncestors.joined(separator: " "),
+            summary:
+                "Sites that may frame the spectator and display pages (CSP frame-ancestors: *, 'self', 'none', https://host); the lobby and scorer panel never."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.frameAncestors = try frameAncestorSources(value, source)
+        },
     ]
 
     static func numberDescription(_ value: Double) -> String {

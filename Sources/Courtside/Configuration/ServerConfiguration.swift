@@ -46,6 +46,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Reverse proxies whose `X-Forwarded-For` is believed (`ClientAddress`); empty (the default) believes nobody,
     /// because a header any client can send must not decide which address it is counted under.
     public var trustedProxies: [IPAddressRange] = []
+    /// CSP `frame-ancestors` sources allowed to frame the spectator and display pages (`SecurityHeaders`); the
+    /// lobby and the scorer panel are never framed. `*` (the default) lets any site embed a board, as a venue page
+    /// or stream layout does; `'none'` forbids it.
+    public var frameAncestors: [String] = ["*"]
 
     public init() {}
 
