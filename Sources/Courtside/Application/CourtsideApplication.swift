@@ -208,19 +208,12 @@ public final class CourtsideApplication: Sendable {
         if !stored.isEmpty { logger.info("games restored", ["count": "\(stored.count)", "clean": "\(cleanStart)"]) }
     }
 
-    /// The instant a restored document is shown as of: the time of the last event that set the clock's reading
-    /// (so a stopped clock's `asOf` is the one published), else of the last event, else the creation time.
+    /// The instant a restored view model starts from: the last event's while the clock runs (the `time` label is
+    /// read then), else the creation time (the first reading of a clock that never ran; a clock that stopped shows
+    /// the instant it stopped, which the model keeps, `GameClock.stoppedAt`).
     static func restoredInstant(of journaled: JournaledGame, game: Game) -> Timestamp {
-        let events = journaled.events.map(\.event)
-        guard let last = events.last else { return journaled.record.createdAt }
-        if game.isClockRunning { return last.at }
-        let clockEvent = events.last { event in
-            switch event.kind {
-            case .clock, .timeLimitReached: true
-            case .move, .undo: false
-            }
-        }
-        return clockEvent?.at ?? journaled.record.createdAt
+        guard game.isClockRunning, let last = journaled.events.last else { return journaled.record.createdAt }
+        return last.event.at
     }
 
     private static func startServer(configuration: ServerConfiguration, core: ApplicationCore, group: EventLoopGroup)
