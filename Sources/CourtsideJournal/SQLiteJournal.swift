@@ -82,6 +82,13 @@ public final class SQLiteJournal: GameJournal {
         writer.close()
     }
 
+    /// The live connection's settings, read on the writer thread (`SQLiteJournalSettings`). Blocks.
+    public func settings() throws(JournalError) -> SQLiteJournalSettings {
+        let waiter = CompletionWaiter<SQLiteJournalSettings>()
+        guard writer.enqueue(.settings { waiter.complete($0) }) else { throw .closed }
+        return try waiter.wait().get()
+    }
+
     /// Creates the directory (0700) and the database file (0600) before SQLite opens it, since SQLite would
     /// create the file with 0644. SQLite gives the `-wal` and `-shm` files the database file's mode.
     private static func createFiles(directory: String, path: String) throws(JournalError) {

@@ -37,6 +37,7 @@ final class SQLiteJournalStore {
             try SQLiteJournalSchema.configure(
                 connection, busyTimeoutMs: busyTimeoutMs, autoCheckpointPages: autoCheckpointPages)
             try SQLiteJournalSchema.migrate(connection)
+            try SQLiteJournalSchema.quickCheck(connection)
         } catch .sqlite(let failure) {
             // Name the file: at start-up, which database failed matters more than which pragma.
             throw .cannotOpen(path: path, failure)
@@ -79,6 +80,11 @@ final class SQLiteJournalStore {
     }
 
     var isInTransaction: Bool { connection.isInTransaction }
+
+    /// The connection's durability settings as SQLite reports them now.
+    func settings() throws(JournalError) -> SQLiteJournalSettings {
+        try SQLiteJournalSchema.settings(connection)
+    }
 
     func beginTransaction() throws(JournalError) {
         try begin.run()
