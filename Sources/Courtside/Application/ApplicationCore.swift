@@ -13,6 +13,11 @@ final class ApplicationCore: Sendable {
     let services: GameServices
     let limiter: ConnectionLimiter
     let origins: OriginPolicy
+    /// Command rate per scorer token (keyed by game), whichever socket carries it (issue 11).
+    let scorerCommandRates: SharedTokenBuckets
+    /// `POST …/commands` rate per client address (issue 11).
+    let addressCommandRates: SharedTokenBuckets
+    let authenticationThrottle = AuthenticationThrottle()
     private let adminTokenSHA256: [UInt8]
     private let failedGames = Mutex<Set<GameID>>([])
     private let stopping = Atomic<Bool>(false)
@@ -27,6 +32,10 @@ final class ApplicationCore: Sendable {
         self.services = services
         self.limiter = ConnectionLimiter(limit: configuration.maxConnectionsPerAddress)
         self.origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
+        self.scorerCommandRates = SharedTokenBuckets(
+            burst: configuration.commandBurst, ratePerSecond: configuration.commandsPerSecond)
+        self.addressCommandRates = SharedTokenBuckets(
+            burst: configuration.commandBurst, ratePerSecond: configuration.commandsPerSecond)
         self.adminTokenSHA256 = SecretToken.sha256(adminToken)
     }
 

@@ -31,6 +31,17 @@ enum APIResponse {
         return response
     }
 
+    /// 429 for a client address that must wait after failed authentications (`AuthenticationThrottle`); the token
+    /// it sent was not checked.
+    static func authenticationThrottled(wait: Duration) -> HTTPResponse {
+        let seconds = ApplicationCore.retryAfterSeconds(wait)
+        var response = error(
+            .tooManyRequests, "too_many_failed_authentications",
+            "too many wrong tokens from this address; retry in \(seconds) s")
+        response.headers.add(name: "Retry-After", value: String(seconds))
+        return response
+    }
+
     static func notFound(_ what: String) -> HTTPResponse {
         error(.notFound, "not_found", what)
     }

@@ -75,13 +75,20 @@ struct CourtsideRouter: HTTPRouter {
     }
 
     private func createGame(_ request: HTTPRequest, _ context: RouteContext) -> Route {
+        let client = clientAddress(request.head, context).address
+        let now = context.loopContext.now
+        if let wait = core.authenticationWait(for: client, now: now) {
+            return .respond(APIResponse.authenticationThrottled(wait: wait))
+        }
         guard let token = BearerToken.from(request.head.headers) else {
             return .respond(
                 APIResponse.error(.unauthorized, "unauthorized", "send the admin token as Authorization: Bearer"))
         }
         guard core.acceptsAdminToken(token) else {
+            core.authenticationFailed(client: client, route: request.head.path, credential: "admin token", now: now)
             return .respond(APIResponse.error(.forbidden, "forbidden", "wrong admin token"))
         }
+        core.authenticationSucceeded(client: client)
         let json: JSONValue
         do {
             json = try JSONValue(parsing: request.body)
@@ -131,15 +138,34 @@ struct CourtsideRouter: HTTPRouter {
     }
 
     private func command(_ request: HTTPRequest, game: GameHandle, context: RouteContext) -> Route {
+        let client = clientAddress(request.head, context).address
+        let now = context.loopContext.now
+        if let wait = core.authenticationWait(for: client, now: now) {
+            return .respond(APIResponse.authenticationThrottled(wait: wait))
+        }
         guard let token = BearerToken.from(request.head.headers) else {
             return .respond(
                 APIResponse.error(
                     .unauthorized, "unauthorized", "send the game's scorer token as Authorization: Bearer"))
         }
         guard game.acceptsScorerToken(token) else {
+            core.authenticationFailed(client: client, route: request.head.path, credential: "scorer token", now: now)
             return .respond(APIResponse.error(.forbidden, "forbidden", "wrong scorer token for game \(game.id)"))
         }
+        core.authenticationSucceeded(client: client)
         let body = request.body
+        // Per address (a script or button box reconnects freely), checked after the token so a stranger cannot
+        // spend a scorer's allowance.
+        guard core.addressCommandRates.take(client, now: now) else {
+            core.metrics.commandRejected(code: WireErrorCode.rateLimited.rawValue)
+            let reply = CommandReply.refusal(
+                .rateLimited,
+                "too many commands from \(client) (limit: \(core.addressCommandRates.limitDescription));"
+                    + " retry later", bytes: body)
+            var response = APIResponse.json(.tooManyRequests, bytes: reply.bytes)
+            response.headers.add(name: "Retry-After", value: "1")
+            return .respond(response)
+        }
         return later(context) { respond in
             core.submit(command: body, toGame: game.id, from: nil) { reply in
                 respond(APIResponse.json(APIResponse.status(for: reply), bytes: reply.bytes))
@@ -178,8 +204,8 @@ struct CourtsideRouter: HTTPRouter {
         case (3, let game?):
             return .webSocket(
                 ScorerSocket(
-                    game: game, headerToken: BearerToken.from(head.headers), burst: core.configuration.commandBurst,
-                    ratePerSecond: core.configuration.commandsPerSecond, environment: environment))
+                    game: game, headerToken: BearerToken.from(head.headers), core: core, route: head.path,
+                    environment: environment))
         default:
             preconditionFailure("Invalid state: segments \(segments) passed the checks above without a game")
         }
