@@ -80,6 +80,14 @@ extension ServeOption {
             options.configuration.adminToken = try adminToken(value, source)
         },
         ServeOption(
+            name: "admin-token-file", environmentVariable: "COURTSIDE_ADMIN_TOKEN_FILE", valueName: "FILE",
+            defaultDescription: "none",
+            summary:
+                "File holding the admin token (kept out of the command line and /proc); instead of --admin-token."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.adminTokenFile = try nonEmpty(value, source)
+        },
+        ServeOption(
             name: "allowed-origins", environmentVariable: "COURTSIDE_ALLOWED_ORIGINS", valueName: "ORIGINS",
             defaultDescription: "any",
             summary: "Comma-separated origins (https://host[:port]) allowed to open a scorer socket."

@@ -25,6 +25,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var threads: Int?
     /// Bearer token for creating games; `nil` means read it from the data directory, or generate it on first start.
     public var adminToken: String?
+    /// A file holding the admin token (`--admin-token-file`), so the token is in no process's command line
+    /// (`/proc/PID/cmdline` is readable by every local user) nor environment; exclusive with `adminToken`.
+    public var adminTokenFile: String?
     /// Origins allowed to open a scorer socket; empty allows any (scorers still need their token).
     public var allowedOrigins: [String] = []
     /// Log line format.
