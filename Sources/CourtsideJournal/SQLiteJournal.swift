@@ -73,7 +73,12 @@ public final class SQLiteJournal: GameJournal {
     }
 
     public func loadGames() throws(JournalError) -> [JournaledGame] {
-        let waiter = CompletionWaiter<[JournaledGame]>()
+        try loadContents().gamesOrFirstError()
+    }
+
+    /// Every game, with those whose rows cannot be read back set aside (`JournalContents.quarantined`).
+    public func loadContents() throws(JournalError) -> JournalContents {
+        let waiter = CompletionWaiter<JournalContents>()
         guard writer.enqueue(.load { waiter.complete($0) }) else { throw .closed }
         return try waiter.wait().get()
     }

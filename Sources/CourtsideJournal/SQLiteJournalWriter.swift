@@ -11,7 +11,7 @@ import Synchronization
 final class SQLiteJournalWriter: Sendable {
     enum Request {
         case write(JournalWrite, JournalCompletion)
-        case load(@Sendable (Result<[JournaledGame], JournalError>) -> Void)
+        case load(@Sendable (Result<JournalContents, JournalError>) -> Void)
         /// Reads the connection's settings (tests and diagnostics), after the writes queued before it.
         case settings(@Sendable (Result<SQLiteJournalSettings, JournalError>) -> Void)
     }
@@ -98,7 +98,7 @@ final class SQLiteJournalWriter: Sendable {
                     // Writes queued before the load (or the settings read) are committed first, so it sees them.
                     commit(group, to: store)
                     group.removeAll(keepingCapacity: true)
-                    completion(Result { () throws(JournalError) in try store.loadGames() })
+                    completion(Result { () throws(JournalError) in try store.loadContents() })
                 case .settings(let completion):
                     commit(group, to: store)
                     group.removeAll(keepingCapacity: true)

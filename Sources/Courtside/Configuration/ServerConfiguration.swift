@@ -54,6 +54,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// or stream layout does; `'none'` forbids it.
     public var frameAncestors: [String] = ["*"]
 
+    /// How often a game whose journal write failed (a full disk) tries it again. Not a flag: a second is short
+    /// enough to recover soon after room is made and costs one write a second per failed game; tests shorten it.
+    public var storageRetryInterval: Duration = .seconds(1)
+
     public init() {}
 
     /// Whether the server terminates TLS itself.

@@ -16,7 +16,9 @@ import CourtsideViewModels
 ///   writes before it, so a retry never acks an event that is not yet stored.
 /// - A failed write makes the game *failed*: its memory is ahead of its disk, so it stops taking commands
 ///   (`unavailable`), answers the commands waiting for that write `unavailable` instead of an ack, keeps serving
-///   spectators what they already saw, and logs the error. A restart reads the truth back from the journal.
+///   spectators what they already saw, and logs the error. It then stores the failed writes again, in order, every
+///   `storageRetryInterval` until the journal takes them (a full disk with room again), and takes commands again;
+///   a restart meanwhile reads the truth back from the journal.
 /// - Time passes only at the time-limit deadline (not every second): `time` is refreshed by every patch anyway and
 ///   pages animate from `clock`, and this keeps every published number tied to a journal write.
 ///
@@ -29,10 +31,15 @@ final class GameOwner {
     let feed: GameFeed
     let scorerTokenSHA256: [UInt8]
     let isArchived: Bool
-    /// Whether a journal write failed (see the type's documentation).
+    /// Whether a journal write failed and is not yet stored by a retry (see the type's documentation).
     var isFailed: Bool { failedAtWrite != nil }
     /// The number of the first write that failed.
     private var failedAtWrite: Int?
+    /// Writes submitted and not yet completed, oldest first: a failed one is kept for the retry.
+    private var inFlight: [JournalWrite] = []
+    /// Writes that failed, in order, to store again once the journal can write (`retryFailedWrites`).
+    private var retryQueue: [JournalWrite] = []
+    private var retryTimer: TimerID?
     private var window: PatchWindow
     private let services: GameServices
     private let bindings = DynamicBindingBag()
@@ -144,7 +151,7 @@ final class GameOwner {
         }
         if isFailed {
             return .refusal(
-                .unavailable, "game \(id) could not be saved; it takes no commands until the server restarts",
+                .unavailable, "game \(id) could not be saved; it takes no commands until its writes are stored",
                 bytes: request.bytes)
         }
         return nil
@@ -177,6 +184,7 @@ final class GameOwner {
 
     private func submit(_ write: JournalWrite) {
         submittedWrites += 1
+        inFlight.append(write)
         let owner = LoopBound(self, loop: context.loop)
         services.journal.submit(write) { result in
             owner.loop.execute { _ in owner.value.writeCompleted(result) }
@@ -186,13 +194,18 @@ final class GameOwner {
     /// Journal completions arrive in submission order (one submitting thread per game).
     private func writeCompleted(_ result: Result<Void, JournalError>) {
         confirmedWrites += 1
-        if case .failure(let error) = result, failedAtWrite == nil {
-            failedAtWrite = confirmedWrites
-            services.logger.error(
-                "journal write failed; the game takes no more commands",
-                ["game": id.rawValue, "error": "\(error)"])
-            services.reportFailure(id)
+        let write = inFlight.removeFirst()
+        if case .failure(let error) = result {
+            retryQueue.append(write)
+            if failedAtWrite == nil {
+                failedAtWrite = confirmedWrites
+                services.logger.error(
+                    "journal write failed; the game takes no commands until the write is stored",
+                    ["game": id.rawValue, "error": "\(error)"])
+                services.reportFailure(id, "\(error)")
+            }
         }
+        if isFailed, inFlight.isEmpty { scheduleRetry() }
         releaseReplies()
         while !waitingCommands.isEmpty, submittedWrites - confirmedWrites < services.limits.maxUnconfirmedWrites {
             let next = waitingCommands.removeFirst()
@@ -268,10 +281,52 @@ final class GameOwner {
         scheduleTick()
     }
 
+    // MARK: Recovery
+
+    /// Once every write in flight has completed, stores the failed writes again, in order, one at a time, every
+    /// `storageRetryInterval` until the journal takes them (the disk has room again). Nothing new is written
+    /// meanwhile (commands are refused, ticks wait), so the retried writes keep their order and their numbers.
+    private func scheduleRetry() {
+        guard retryTimer == nil, !retryQueue.isEmpty else { return }
+        retryTimer = context.scheduleTimer(after: services.limits.storageRetryInterval) { [unowned self] _ in
+            retryTimer = nil
+            retryFailedWrites()
+        }
+    }
+
+    private func retryFailedWrites() {
+        guard let write = retryQueue.first else { return }
+        let owner = LoopBound(self, loop: context.loop)
+        services.journal.submit(write) { result in
+            owner.loop.execute { _ in owner.value.retryCompleted(result) }
+        }
+    }
+
+    private func retryCompleted(_ result: Result<Void, JournalError>) {
+        switch result {
+        case .failure(.closed):
+            return  // the server is stopping: the next start reads the truth back from the journal
+        case .failure(let error):
+            services.logger.debug("journal write retry failed", ["game": id.rawValue, "error": "\(error)"])
+            scheduleRetry()
+        case .success:
+            retryQueue.removeFirst()
+            guard retryQueue.isEmpty else { return retryFailedWrites() }
+            // Every published batch is stored again: memory and disk agree, the game takes commands.
+            failedAtWrite = nil
+            services.logger.notice(
+                "journal writes stored after a failure; the game takes commands again", ["game": id.rawValue])
+            services.reportRecovery(id)
+            scheduleTick()
+        }
+    }
+
     /// Stops timers and observers (server shutdown).
     func stop() {
         if let tickTimer { context.cancelTimer(tickTimer) }
         tickTimer = nil
+        if let retryTimer { context.cancelTimer(retryTimer) }
+        retryTimer = nil
         bindings.removeAll()
         presenter.detach()
     }

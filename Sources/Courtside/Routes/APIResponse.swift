@@ -1,3 +1,4 @@
+import CourtsideModel
 import CourtsideNet
 import CourtsideViewModels
 
@@ -48,6 +49,12 @@ enum APIResponse {
 
     static func unknownGame(_ id: String) -> HTTPResponse {
         error(.notFound, "unknown_game", "no game \"\(id)\"")
+    }
+
+    /// A game whose stored records could not be read back at start: it exists, but cannot be served until an
+    /// operator repairs or removes it (a retry will not help, so 500 rather than 503).
+    static func quarantined(_ id: GameID, problem: String) -> HTTPResponse {
+        error(.internalServerError, "game_quarantined", "game \(id) is quarantined: \(problem)")
     }
 
     static func methodNotAllowed(_ method: HTTPMethod, path: String, allowed: [String]) -> HTTPResponse {

@@ -17,7 +17,7 @@ struct CourtsideRouter: HTTPRouter {
             guard head.method == .GET || head.method == .HEAD else {
                 return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "HEAD"]))
             }
-            return .respond(APIResponse.json(.ok, ["status": "ok"]))
+            return .respond(health())
         case "metrics" where segments.count == 1:
             guard head.method == .GET || head.method == .HEAD else {
                 return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "HEAD"]))
@@ -49,7 +49,7 @@ struct CourtsideRouter: HTTPRouter {
         default: break
         }
         let id = GameID(segments[1])
-        guard let game = core.registry.handle(id) else { return .respond(APIResponse.unknownGame(id.rawValue)) }
+        guard let game = core.registry.handle(id) else { return .respond(missingGame(id)) }
         switch (segments.count, segments.dropFirst(2).first, head.method) {
         case (2, nil, .GET), (2, nil, .HEAD):
             return snapshot(game, context)
@@ -182,7 +182,7 @@ struct CourtsideRouter: HTTPRouter {
         var game: GameHandle?
         if segments.count >= 2 {
             game = core.registry.handle(GameID(segments[1]))
-            guard game != nil else { return .respond(APIResponse.unknownGame(segments[1])) }
+            guard game != nil else { return .respond(missingGame(GameID(segments[1]))) }
         }
         if segments.count == 3, segments[2] != "scorer" {
             return .respond(APIResponse.notFound("no route \(head.path)"))
@@ -212,6 +212,27 @@ struct CourtsideRouter: HTTPRouter {
     }
 
     // MARK: Helpers
+
+    /// `GET /healthz`: 503 with the reasons while the journal cannot store what the server serves (a failed game
+    /// retrying its writes, a refused creation); 200 otherwise, listing quarantined games (a restart does not fix
+    /// those, so they must not make an orchestrator restart the server in a loop).
+    private func health() -> HTTPResponse {
+        let problems = core.storageProblems
+        var body: [String: JSONValue] = ["status": problems.isEmpty ? "ok" : "failing"]
+        if !problems.isEmpty { body["problems"] = .array(problems.map { .string($0) }) }
+        let quarantined = core.quarantinedGames.sorted { $0.key < $1.key }
+        if !quarantined.isEmpty {
+            body["quarantined"] = .array(
+                quarantined.map { ["game": .string($0.key.rawValue), "problem": .string($0.value)] })
+        }
+        return APIResponse.json(problems.isEmpty ? .ok : .serviceUnavailable, .object(body))
+    }
+
+    /// The answer for a game id that has no owner: quarantined (naming the problem), or unknown.
+    private func missingGame(_ id: GameID) -> HTTPResponse {
+        if let problem = core.quarantineProblem(id) { return APIResponse.quarantined(id, problem: problem) }
+        return APIResponse.unknownGame(id.rawValue)
+    }
 
     /// Takes a long-lived connection slot for the client's address (released when the socket or stream closes).
     private func admit(_ client: ClientAddress, path: String) -> SocketEnvironment? {

@@ -1,5 +1,6 @@
 import CourtsideJournal
 import CourtsideModel
+import Glibc
 import Synchronization
 
 /// An `InMemoryJournal` whose completions wait until the test releases them (or fail when told), so a test can
@@ -22,10 +23,18 @@ final class DelayedJournal: GameJournal {
         state.withLock { $0.holding = true }
     }
 
-    /// From now on, event appends fail with an SQLite-like storage error.
+    /// From now on, event appends fail with a storage error (a full disk), storing nothing.
     func failAppends() {
         state.withLock { $0.failing = true }
     }
+
+    /// The disk has room again: appends are stored from now on.
+    func stopFailing() {
+        state.withLock { $0.failing = false }
+    }
+
+    /// The error a failing append gets: what a full disk gives.
+    static let diskFull = JournalError.cannotCreate(path: "/var/lib/courtside", operation: "write", errno: ENOSPC)
 
     /// Runs every held completion, in order, and stops holding.
     func release() {
@@ -43,7 +52,7 @@ final class DelayedJournal: GameJournal {
         let isAppend: Bool
         if case .appendEvents = write { isAppend = true } else { isAppend = false }
         if isAppend, state.withLock({ $0.failing }) {
-            completion(.failure(.closed))
+            completion(.failure(Self.diskFull))
             return
         }
         inner.submit(write) { [self] result in
