@@ -1,10 +1,11 @@
 import CourtsideModel
+import CourtsideTestSupport
 import Foundation
 import Testing
 
 @testable import CourtsideJournal
 
-@Suite("SQLite journal: durability settings and integrity at open")
+@Suite("SQLite journal: durability settings and integrity at open", .ownThread)
 struct SQLiteJournalIntegrityTests {
     @Test("the live connection runs with synchronous=FULL, WAL and foreign keys (read back from SQLite)")
     func liveSettings() throws {

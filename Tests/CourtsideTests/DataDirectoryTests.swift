@@ -1,3 +1,4 @@
+import CourtsideTestSupport
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// `--admin-token-file` and the data directory's mode (issue 11): the admin token stays out of `/proc/PID/cmdline`,
 /// and the directory holding the journal and the token is private to the server's user.
-@Suite("Admin token file and data directory mode")
+@Suite("Admin token file and data directory mode", .ownThread)
 struct DataDirectoryTests {
     private static func mode(_ path: String) throws -> Int {
         try #require((FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue)

@@ -1,5 +1,6 @@
 import CSQLite
 import CourtsideJournal
+import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// Issue 11's health and recovery, over real sockets: `/healthz` says when the journal cannot write, a failed game
 /// stores its writes once the disk has room and takes commands again, and a corrupt stored game is quarantined
 /// while the server serves the others.
-@Suite("Health and recovery")
+@Suite("Health and recovery", .ownThread)
 struct HealthRecoveryTests {
     /// Polls `condition` until it holds or `seconds` pass.
     private static func eventually(seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {

@@ -1,10 +1,11 @@
+import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
 import Testing
 
 /// Issue 11's limits over real sockets: the scorer token's rate survives reconnects, `POST …/commands` is limited
 /// per address, and failed authentications are logged (never the token) and slowed per address.
-@Suite("Rate limits and failed authentications")
+@Suite("Rate limits and failed authentications", .ownThread)
 struct RateLimitAuditTests {
     @Test("reconnecting does not refill the scorer token's bucket")
     func scorerBucketSurvivesReconnect() throws {

@@ -1,5 +1,6 @@
 import CourtsideJournal
 import CourtsideModel
+import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
 import Synchronization
@@ -7,7 +8,7 @@ import Testing
 
 /// The same `seq` always means the same document, byte for byte, across a clean restart (docs/server.md, "Sequence
 /// numbers after a restart"): a stopped clock's `asOf` is the instant it stopped, whatever stopped it.
-@Suite("Restart determinism")
+@Suite("Restart determinism", .ownThread)
 struct RestartDeterminismTests {
     /// A wall clock that moves 1.5 s at every reading, so every command happens at its own instant.
     private static func steppingClock() -> @Sendable () -> Timestamp {

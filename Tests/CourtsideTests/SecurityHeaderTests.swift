@@ -1,10 +1,11 @@
+import CourtsideTestSupport
 import Foundation
 import Testing
 
 @testable import Courtside
 
 /// The browser security headers (docs/server.md, "Security headers") on every kind of answer, over real sockets.
-@Suite("Security headers")
+@Suite("Security headers", .ownThread)
 struct SecurityHeaderTests {
     /// A server whose public directory holds the four pages and a script.
     private static func appWithPages(configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> TestApp {
