@@ -4,7 +4,7 @@
 Fails (exit 1, every reason printed) on: anything testssl rates MEDIUM, HIGH or CRITICAL outside the throwaway
 certificate's own findings (self-signed, short-lived, no revocation URL: facts of the test certificate, not of the
 server); any finding that says "vulnerable" without "not"; any offered cipher that is not AEAD (CBC, RC4, 3DES,
-NULL); any cipher category other than the strong one offered; a missing or short Strict-Transport-Security.
+NULL) or has no ephemeral key exchange (static RSA); any cipher category other than the strong one offered; a missing or short Strict-Transport-Security.
 It also fails when the report lacks what it must judge (no per-cipher lines, no LUCKY13 verdict, no HSTS line),
 so a testssl run that tested nothing cannot pass.
 """
@@ -31,9 +31,12 @@ def verdict(findings):
             problems.append(f"{ident}: offered ({text})")
         if re.match(r"^cipher_x[0-9a-f]+$", ident):
             columns = text.split()
-            # "xc02f ECDHE-RSA-AES128-GCM-SHA256 ECDH 253 AESGCM 128 TLS_ECDHE_...": the 5th column is the cipher.
+            # "xc02f ECDHE-RSA-AES128-GCM-SHA256 ECDH 253 AESGCM 128 TLS_ECDHE_...": the 3rd column is the key
+            # exchange, the 5th the cipher.
             if len(columns) < 5 or columns[4] not in AEAD or "CBC" in text:
                 problems.append(f"{ident}: not an AEAD suite: {text}")
+            elif columns[2] not in ("ECDH", "DH"):
+                problems.append(f"{ident}: no forward secrecy (key exchange {columns[2]}): {text}")
     if not any(re.match(r"^cipher_x[0-9a-f]+$", i) for i in ids):
         problems.append("no per-cipher findings: testssl did not enumerate the ciphers")
     if ids.get("LUCKY13", {}).get("finding", "").lower() != "not vulnerable":
@@ -54,7 +57,8 @@ def main(path):
     if problems:
         return 1
     ciphers = sum(1 for f in findings if re.match(r"^cipher_x[0-9a-f]+$", f["id"]))
-    print(f"testssl: {len(findings)} findings, {ciphers} ciphers offered, all AEAD with ECDHE; HSTS present; nothing vulnerable")
+    print(f"testssl: {len(findings)} findings, {ciphers} ciphers offered, all AEAD with ephemeral keys; HSTS present;"
+          " nothing vulnerable")
     return 0
 
 
