@@ -54,6 +54,23 @@ struct HealthRecoveryTests {
         #expect(app.logLines.all.contains { $0.contains("the game takes commands again") })
     }
 
+    @Test("/healthz is 503 while the journal refuses new games, naming the error, and ok after the next one is stored")
+    func creationRefused() throws {
+        let journal = DelayedJournal()
+        let app = try TestApp(journal: journal)
+        journal.failCreates()
+        let refused = try app.request(
+            "POST", "/api/games", headers: ["Authorization": "Bearer \(TestApp.adminToken)"], json: TestApp.sampleGame)
+        #expect(refused.status == 500)
+        let health = try app.request("GET", "/healthz")
+        #expect(health.status == 503)
+        #expect(
+            try health.json["problems"]?.arrayValue?.first?.stringValue?.contains("No space left on device") == true)
+        journal.stopFailing()
+        _ = try app.createGame()
+        #expect(try app.request("GET", "/healthz").status == 200)
+    }
+
     @Test("a corrupt game row is quarantined: the server starts, that game answers an error naming the problem")
     func corruptRowQuarantined() throws {
         let directory = TestApp.makeTemporaryDirectory()

@@ -10,6 +10,7 @@ final class DelayedJournal: GameJournal {
     private struct State {
         var holding = false
         var failing = false
+        var failingCreates = false
         var held: [@Sendable () -> Void] = []
     }
     private let state = Mutex(State())
@@ -28,9 +29,17 @@ final class DelayedJournal: GameJournal {
         state.withLock { $0.failing = true }
     }
 
-    /// The disk has room again: appends are stored from now on.
+    /// From now on, game creations fail with the same storage error.
+    func failCreates() {
+        state.withLock { $0.failingCreates = true }
+    }
+
+    /// The disk has room again: appends and creations are stored from now on.
     func stopFailing() {
-        state.withLock { $0.failing = false }
+        state.withLock {
+            $0.failing = false
+            $0.failingCreates = false
+        }
     }
 
     /// The error a failing append gets: what a full disk gives.
@@ -49,9 +58,14 @@ final class DelayedJournal: GameJournal {
     var heldCount: Int { state.withLock { $0.held.count } }
 
     func submit(_ write: JournalWrite, completion: @escaping JournalCompletion) {
-        let isAppend: Bool
-        if case .appendEvents = write { isAppend = true } else { isAppend = false }
-        if isAppend, state.withLock({ $0.failing }) {
+        let failing = state.withLock { state in
+            switch write {
+            case .appendEvents: state.failing
+            case .createGame: state.failingCreates
+            default: false
+            }
+        }
+        if failing {
             completion(.failure(Self.diskFull))
             return
         }
