@@ -32,20 +32,14 @@ final class GameOwner {
     let scorerTokenSHA256: [UInt8]
     let isArchived: Bool
     /// Whether a journal write failed and is not yet stored by a retry (see the type's documentation).
-    var isFailed: Bool { failedAtWrite != nil }
-    /// The number of the first write that failed.
-    private var failedAtWrite: Int?
-    /// Writes submitted and not yet completed, oldest first: a failed one is kept for the retry.
-    private var inFlight: [JournalWrite] = []
-    /// Writes that failed, in order, to store again once the journal can write (`retryFailedWrites`).
-    private var retryQueue: [JournalWrite] = []
+    var isFailed: Bool { writes.failedAtWrite != nil }
+    /// The journal writes: counts for the replies, and what to store again after a failure.
+    private var writes = GameWriteLedger()
     private var retryTimer: TimerID?
     private var window: PatchWindow
     private let services: GameServices
     private let bindings = DynamicBindingBag()
     private var collectedEvents: [GameEvent] = []
-    private var submittedWrites = 0
-    private var confirmedWrites = 0
     private var pendingReplies: [PendingReply] = []
     private var waitingCommands: [CommandRequest] = []
     private var tickTimer: TimerID?
@@ -131,7 +125,7 @@ final class GameOwner {
             release(refusal, for: request)
             return
         }
-        if !waitingCommands.isEmpty || submittedWrites - confirmedWrites >= services.limits.maxUnconfirmedWrites {
+        if !waitingCommands.isEmpty || writes.unconfirmed >= services.limits.maxUnconfirmedWrites {
             guard waitingCommands.count < services.limits.maxWaitingCommands else {
                 release(
                     .refusal(
@@ -165,7 +159,7 @@ final class GameOwner {
             reply = .accepted(id: commandID, seq: original)
         }
         journalBatch(before: before)
-        pendingReplies.append(PendingReply(afterWrites: submittedWrites, reply: reply, request: request))
+        pendingReplies.append(PendingReply(afterWrites: writes.submitted, reply: reply, request: request))
         releaseReplies()
         scheduleTick()
     }
@@ -183,8 +177,7 @@ final class GameOwner {
     }
 
     private func submit(_ write: JournalWrite) {
-        submittedWrites += 1
-        inFlight.append(write)
+        writes.submitting(write)
         let owner = LoopBound(self, loop: context.loop)
         services.journal.submit(write) { result in
             owner.loop.execute { _ in owner.value.writeCompleted(result) }
@@ -193,21 +186,19 @@ final class GameOwner {
 
     /// Journal completions arrive in submission order (one submitting thread per game).
     private func writeCompleted(_ result: Result<Void, JournalError>) {
-        confirmedWrites += 1
-        let write = inFlight.removeFirst()
-        if case .failure(let error) = result {
-            retryQueue.append(write)
-            if failedAtWrite == nil {
-                failedAtWrite = confirmedWrites
-                services.logger.error(
-                    "journal write failed; the game takes no commands until the write is stored",
-                    ["game": id.rawValue, "error": "\(error)"])
-                services.reportFailure(id, "\(error)")
-            }
+        switch writes.completed(result) {
+        case .none:
+            break
+        case .failed(let error):
+            reportFailure(error)
+        case .armRetry:
+            armRetry()
+        case .failedAndArmRetry(let error):
+            reportFailure(error)
+            armRetry()
         }
-        if isFailed, inFlight.isEmpty { scheduleRetry() }
         releaseReplies()
-        while !waitingCommands.isEmpty, submittedWrites - confirmedWrites < services.limits.maxUnconfirmedWrites {
+        while !waitingCommands.isEmpty, writes.unconfirmed < services.limits.maxUnconfirmedWrites {
             let next = waitingCommands.removeFirst()
             if let refusal = refusalBeforeApplying(next) {
                 release(refusal, for: next)
@@ -222,7 +213,7 @@ final class GameOwner {
     private func releaseReplies() {
         var released = 0
         for pending in pendingReplies {
-            if let failedAtWrite, pending.afterWrites >= failedAtWrite {
+            if let failedAtWrite = writes.failedAtWrite, pending.afterWrites >= failedAtWrite {
                 if case .accepted = pending.reply {
                     release(
                         .refusal(.unavailable, "game \(id) could not be saved", bytes: pending.request.bytes),
@@ -230,7 +221,7 @@ final class GameOwner {
                 } else {
                     release(pending.reply, for: pending.request)
                 }
-            } else if pending.afterWrites <= confirmedWrites {
+            } else if pending.afterWrites <= writes.confirmed {
                 release(pending.reply, for: pending.request)
             } else {
                 break
@@ -281,21 +272,25 @@ final class GameOwner {
         scheduleTick()
     }
 
-    // MARK: Recovery
+    // MARK: Recovery (GameWriteLedger decides; this performs)
 
-    /// Once every write in flight has completed, stores the failed writes again, in order, one at a time, every
-    /// `storageRetryInterval` until the journal takes them (the disk has room again). Nothing new is written
-    /// meanwhile (commands are refused, ticks wait), so the retried writes keep their order and their numbers.
-    private func scheduleRetry() {
-        guard retryTimer == nil, !retryQueue.isEmpty else { return }
+    private func reportFailure(_ error: JournalError) {
+        services.logger.error(
+            "journal write failed; the game takes no commands until the write is stored",
+            ["game": id.rawValue, "error": "\(error)"])
+        services.reportFailure(id, "\(error)")
+    }
+
+    /// Tries the failed writes again in `storageRetryInterval` (the disk may have room by then).
+    private func armRetry() {
+        guard retryTimer == nil else { return }
         retryTimer = context.scheduleTimer(after: services.limits.storageRetryInterval) { [unowned self] _ in
             retryTimer = nil
-            retryFailedWrites()
+            if let write = writes.retryTimerFired() { resubmit(write) }
         }
     }
 
-    private func retryFailedWrites() {
-        guard let write = retryQueue.first else { return }
+    private func resubmit(_ write: JournalWrite) {
         let owner = LoopBound(self, loop: context.loop)
         services.journal.submit(write) { result in
             owner.loop.execute { _ in owner.value.retryCompleted(result) }
@@ -303,21 +298,22 @@ final class GameOwner {
     }
 
     private func retryCompleted(_ result: Result<Void, JournalError>) {
-        switch result {
-        case .failure(.closed):
-            return  // the server is stopping: the next start reads the truth back from the journal
-        case .failure(let error):
-            services.logger.debug("journal write retry failed", ["game": id.rawValue, "error": "\(error)"])
-            scheduleRetry()
-        case .success:
-            retryQueue.removeFirst()
-            guard retryQueue.isEmpty else { return retryFailedWrites() }
-            // Every published batch is stored again: memory and disk agree, the game takes commands.
-            failedAtWrite = nil
+        switch writes.retryCompleted(result) {
+        case .submit(let next):
+            resubmit(next)
+        case .armRetry:
+            if case .failure(let error) = result {
+                services.logger.debug("journal write retry failed", ["game": id.rawValue, "error": "\(error)"])
+            }
+            armRetry()
+        case .recovered:
+            // Every published batch is stored: memory and disk agree again, the game takes commands.
             services.logger.notice(
                 "journal writes stored after a failure; the game takes commands again", ["game": id.rawValue])
             services.reportRecovery(id)
             scheduleTick()
+        case .stop:
+            break  // the journal closed (shutdown): the next start reads the truth back from it
         }
     }
 
