@@ -15,6 +15,8 @@ let package = Package(
         .executable(name: "courtside-fuzz-http", targets: ["CourtsideFuzzHTTP"]),
         .executable(name: "courtside-fuzz-websocket", targets: ["CourtsideFuzzWebSocket"]),
         .executable(name: "courtside-fuzz-resp", targets: ["CourtsideFuzzRESP"]),
+        .executable(name: "courtside-fuzz-json", targets: ["CourtsideFuzzJSON"]),
+        .executable(name: "courtside-fuzz-inflate", targets: ["CourtsideFuzzInflate"]),
     ],
     targets: [
         // C libraries from Debian packages, with `static inline` shims for the macros Swift cannot import.
@@ -74,6 +76,9 @@ let package = Package(
         .executableTarget(
             name: "CourtsideFuzzWebSocket", dependencies: ["CourtsideFuzzSupport", "CourtsideWebSocket"]),
         .executableTarget(name: "CourtsideFuzzRESP", dependencies: ["CourtsideFuzzSupport", "CourtsideRedis"]),
+        .executableTarget(name: "CourtsideFuzzJSON", dependencies: ["CourtsideFuzzSupport", "CourtsideViewModels"]),
+        .executableTarget(
+            name: "CourtsideFuzzInflate", dependencies: ["CourtsideFuzzSupport", "CourtsideWebSocketDeflate"]),
 
         // Shared by the test targets: running blocking test clients off Swift concurrency's cooperative pool.
         .target(name: "CourtsideTestSupport", path: "Tests/CourtsideTestSupport"),
@@ -93,11 +98,11 @@ let package = Package(
             ]),
         .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP"]),
         .testTarget(name: "CourtsideWebSocketTests", dependencies: ["CourtsideWebSocket", "CourtsideHTTP"]),
-        .testTarget(name: "CourtsideTLSTests", dependencies: ["CourtsideTLS"]),
         .testTarget(name: "CourtsideRedisTests", dependencies: ["CourtsideRedis", "CourtsideTestSupport"]),
         .testTarget(
             name: "CourtsideRedisClientTests",
             dependencies: ["CourtsideRedisClient", "CourtsideRedis", "CourtsideNet", "CourtsideTestSupport"]),
+        .testTarget(name: "CourtsideTLSTests", dependencies: ["CourtsideTLS", "CourtsideTestSupport"]),
         .testTarget(
             name: "CourtsideWebSocketDeflateTests",
             dependencies: ["CourtsideWebSocketDeflate", "CourtsideWebSocket", "CourtsideHTTP", "CZlib"]),

@@ -2,16 +2,15 @@
     import Glibc
 #endif
 
-/// What every fuzz harness's invariants share: how to report a violation, and where to split an input.
+/// How every harness reports a broken invariant: one line on standard error, then `abort()`, which libFuzzer
+/// reports as a crash with the input saved and which fails a corpus replay.
 public enum FuzzCheck {
-    /// Aborts with `message` unless `condition` holds: libFuzzer reports an abort as a crash and saves the input;
-    /// the replay build fails the run.
     public static func require(_ condition: Bool, _ message: @autoclosure () -> String) {
         if !condition { fail(message()) }
     }
 
-    /// Writes `message` to standard error (without buffering, so it survives the abort) and aborts.
     public static func fail(_ message: String) -> Never {
+        // write(2), not print: nothing buffered may be lost to the abort.
         let line = "invariant violated: \(message)\n"
         _ = line.withCString { write(2, $0, strlen($0)) }
         abort()

@@ -2,7 +2,8 @@ import CourtsideJournal
 import CourtsideModel
 import CourtsideNet
 
-/// Why the application could not start. Each case names the file, port or game at fault.
+/// Why the application could not start. Each case names the file or port at fault. (A stored game that cannot be
+/// read back or replayed does not stop the start: it is quarantined, see `ApplicationCore.quarantine`.)
 public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     /// The journal in the data directory could not be opened or read.
     case journal(directory: String, JournalError)
