@@ -96,7 +96,7 @@ let package = Package(
                 "CourtsideJournal", "CourtsideModel", "CourtsideRedisJournal", "CourtsideNet", "CourtsideRedis",
                 "CourtsideTestSupport",
             ]),
-        .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP"]),
+        .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP", "CourtsideTestSupport"]),
         .testTarget(name: "CourtsideWebSocketTests", dependencies: ["CourtsideWebSocket", "CourtsideHTTP"]),
         .testTarget(name: "CourtsideRedisTests", dependencies: ["CourtsideRedis", "CourtsideTestSupport"]),
         .testTarget(

@@ -2,40 +2,6 @@ import CourtsideRedis
 import CourtsideTestSupport
 import Testing
 
-/// How the input is handed to the parser.
-enum Feeding: CustomStringConvertible {
-    case whole
-    case byteByByte
-    case randomChunks(seed: UInt64)
-
-    var description: String {
-        switch self {
-        case .whole: "whole"
-        case .byteByByte: "byte by byte"
-        case .randomChunks(let seed): "random chunks (seed \(seed))"
-        }
-    }
-
-    func chunks(_ input: [UInt8]) -> [ArraySlice<UInt8>] {
-        switch self {
-        case .whole:
-            return [input[...]]
-        case .byteByByte:
-            return input.indices.map { input[$0...$0] }
-        case .randomChunks(let seed):
-            var generator = SeededGenerator(seed: seed)
-            var result: [ArraySlice<UInt8>] = []
-            var start = 0
-            while start < input.count {
-                let length = Int.random(in: 1...max(1, min(32, input.count - start)), using: &generator)
-                result.append(input[start..<start + length])
-                start += length
-            }
-            return result
-        }
-    }
-}
-
 /// Everything the parser produced for one input. Values are compared by their encoding, so that a NaN double
 /// equals itself.
 struct RESPOutcome: Equatable, CustomStringConvertible {
