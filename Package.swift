@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "courtside-load", targets: ["CourtsideLoad"]),
         .executable(name: "courtside-fuzz-http", targets: ["CourtsideFuzzHTTP"]),
         .executable(name: "courtside-fuzz-websocket", targets: ["CourtsideFuzzWebSocket"]),
+        .executable(name: "courtside-fuzz-resp", targets: ["CourtsideFuzzRESP"]),
         .executable(name: "courtside-fuzz-json", targets: ["CourtsideFuzzJSON"]),
         .executable(name: "courtside-fuzz-inflate", targets: ["CourtsideFuzzInflate"]),
     ],
@@ -36,19 +37,31 @@ let package = Package(
         .target(name: "CourtsideWebSocket", dependencies: ["CourtsideHTTP"]),
         .target(name: "CourtsideTLS", dependencies: ["COpenSSL"]),
         .target(name: "CourtsideWebSocketDeflate", dependencies: ["CourtsideWebSocket", "CZlib"]),
+        // Redis: the RESP2/RESP3 codec, the URL and the client connection's state machine (no sockets).
+        .target(name: "CourtsideRedis"),
         .target(
             name: "CourtsideNet",
             dependencies: [
                 "CLinux", "CourtsideHTTP", "CourtsideWebSocket", "CourtsideWebSocketDeflate", "CourtsideTLS",
             ]),
 
+        // 3. Network core, I/O: the Redis client on CourtsideNet's loops.
+        .target(name: "CourtsideRedisClient", dependencies: ["CourtsideNet", "CourtsideRedis"]),
+
         // 4. Server: the durable journal (behind a protocol, so a distributed log can replace SQLite).
         .target(name: "CourtsideJournal", dependencies: ["CourtsideModel", "CSQLite"]),
+        // 4. Server: the journal on Redis Streams (one stream per game, writes through a server-side function).
+        .target(
+            name: "CourtsideRedisJournal",
+            dependencies: [
+                "CourtsideJournal", "CourtsideModel", "CourtsideRedis", "CourtsideRedisClient", "CourtsideNet",
+            ]),
         // 4. Server: routes, the socket views bound to view models, authentication, configuration, metrics.
         .target(
             name: "Courtside",
             dependencies: [
                 "CourtsideModel", "CourtsideViewModels", "CourtsideNet", "CourtsideJournal", "COpenSSL",
+                "CourtsideRedis", "CourtsideRedisJournal",
             ]),
 
         // 5. Executables.
@@ -62,6 +75,7 @@ let package = Package(
         .executableTarget(name: "CourtsideFuzzHTTP", dependencies: ["CourtsideFuzzSupport", "CourtsideHTTP"]),
         .executableTarget(
             name: "CourtsideFuzzWebSocket", dependencies: ["CourtsideFuzzSupport", "CourtsideWebSocket"]),
+        .executableTarget(name: "CourtsideFuzzRESP", dependencies: ["CourtsideFuzzSupport", "CourtsideRedis"]),
         .executableTarget(name: "CourtsideFuzzJSON", dependencies: ["CourtsideFuzzSupport", "CourtsideViewModels"]),
         .executableTarget(
             name: "CourtsideFuzzInflate", dependencies: ["CourtsideFuzzSupport", "CourtsideWebSocketDeflate"]),
@@ -74,12 +88,20 @@ let package = Package(
             name: "CourtsideTests",
             dependencies: [
                 "Courtside", "CourtsideNet", "CourtsideModel", "CourtsideViewModels", "CourtsideJournal",
-                "CourtsideTestSupport",
+                "CourtsideRedis", "CourtsideRedisClient", "CourtsideTestSupport",
             ]),
         .testTarget(
-            name: "CourtsideJournalTests", dependencies: ["CourtsideJournal", "CourtsideModel", "CourtsideTestSupport"]),
-        .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP"]),
+            name: "CourtsideJournalTests",
+            dependencies: [
+                "CourtsideJournal", "CourtsideModel", "CourtsideRedisJournal", "CourtsideNet", "CourtsideRedis",
+                "CourtsideTestSupport",
+            ]),
+        .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP", "CourtsideTestSupport"]),
         .testTarget(name: "CourtsideWebSocketTests", dependencies: ["CourtsideWebSocket", "CourtsideHTTP"]),
+        .testTarget(name: "CourtsideRedisTests", dependencies: ["CourtsideRedis", "CourtsideTestSupport"]),
+        .testTarget(
+            name: "CourtsideRedisClientTests",
+            dependencies: ["CourtsideRedisClient", "CourtsideRedis", "CourtsideNet", "CourtsideTestSupport"]),
         .testTarget(name: "CourtsideTLSTests", dependencies: ["CourtsideTLS", "CourtsideTestSupport"]),
         .testTarget(
             name: "CourtsideWebSocketDeflateTests",

@@ -25,11 +25,7 @@ enum HTTPParserInvariants {
         let whole = parse(input, splits: [])
         // The same bytes split at points chosen from the input itself, and byte by byte for short inputs,
         // must give exactly the same requests and error.
-        var splits: [Int] = []
-        if input.count > 2 {
-            let a = Int(input[0]) * 31 + Int(input[input.count - 1])
-            splits = [a % input.count, (a * 7 + 13) % input.count, input.count / 2].sorted()
-        }
+        let splits = FuzzCheck.splitPoints(for: input)
         FuzzCheck.require(parse(input, splits: splits) == whole, "split feeding differs from whole feeding")
         if input.count <= 1024 {
             FuzzCheck.require(parse(input, splits: Array(0..<input.count)) == whole, "byte-by-byte feeding differs")

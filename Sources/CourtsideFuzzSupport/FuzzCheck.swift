@@ -15,4 +15,12 @@ public enum FuzzCheck {
         _ = line.withCString { write(2, $0, strlen($0)) }
         abort()
     }
+
+    /// Three split points chosen from the input's own bytes (so libFuzzer can steer them), sorted; none for
+    /// inputs of two bytes or fewer.
+    public static func splitPoints(for input: [UInt8]) -> [Int] {
+        guard input.count > 2 else { return [] }
+        let a = Int(input[0]) * 31 + Int(input[input.count - 1])
+        return [a % input.count, (a * 7 + 13) % input.count, input.count / 2].sorted()
+    }
 }

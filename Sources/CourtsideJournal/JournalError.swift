@@ -34,6 +34,13 @@ public enum JournalError: Error, Sendable, Hashable {
     case integrityCheckFailed(path: String, problems: [String])
     /// Any other SQLite failure.
     case sqlite(SQLiteFailure)
+    /// A storage server (Redis) could not be reached, or did not answer in time. The write was not acked; if the
+    /// connection dropped after it was sent, it may still have been stored (retrying the same write is safe: see
+    /// docs/redis.md).
+    case unavailable(reason: String)
+    /// A storage server answered something this journal does not expect (its own error, a reply of the wrong
+    /// shape, a missing server function).
+    case storageFailure(reason: String)
     /// The journal was closed before the operation ran.
     case closed
 }
@@ -66,6 +73,8 @@ extension JournalError: CustomStringConvertible {
                 "\(path) failed PRAGMA quick_check (\(problems.joined(separator: "; "))): restore a backup, or salvage"
                 + " it with sqlite3 \(path) .recover"
         case .sqlite(let failure): return "\(failure)"
+        case .unavailable(let reason): return "storage unavailable: \(reason)"
+        case .storageFailure(let reason): return "storage failure: \(reason)"
         case .closed: return "the journal is closed"
         }
     }

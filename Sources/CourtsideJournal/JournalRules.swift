@@ -2,15 +2,21 @@ import CourtsideModel
 
 /// The checks every `GameJournal` makes before it stores anything, in one place so that SQLite, the in-memory
 /// journal and a future distributed log refuse exactly the same writes.
-enum JournalRules {
+package enum JournalRules {
     /// What a journal knows about a game's tail when a batch arrives.
-    struct Tail {
-        var isArchived: Bool
-        var lastSequence: Int
-        var lastPresentationSequence: Int
+    package struct Tail {
+        package var isArchived: Bool
+        package var lastSequence: Int
+        package var lastPresentationSequence: Int
+
+        package init(isArchived: Bool, lastSequence: Int, lastPresentationSequence: Int) {
+            self.isArchived = isArchived
+            self.lastSequence = lastSequence
+            self.lastPresentationSequence = lastPresentationSequence
+        }
     }
 
-    static func checkNewGame(_ record: GameRecord) throws(JournalError) {
+    package static func checkNewGame(_ record: GameRecord) throws(JournalError) {
         guard record.scorerTokenSHA256.count == GameRecord.scorerTokenHashLength else {
             throw .invalidScorerTokenHash(record.id, byteCount: record.scorerTokenSHA256.count)
         }
@@ -18,7 +24,7 @@ enum JournalRules {
 
     /// Checks a batch against the game's tail. `isRecorded` says whether a command id is already stored for the
     /// game; it is asked once per event with a command id.
-    static func checkAppend(
+    package static func checkAppend(
         _ events: [JournaledEvent], toGame id: GameID, tail: Tail,
         isRecorded: (CommandID) throws(JournalError) -> Bool
     ) throws(JournalError) {

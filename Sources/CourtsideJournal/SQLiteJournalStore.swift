@@ -7,12 +7,7 @@ import Foundation
 /// the rest of its group commits.
 final class SQLiteJournalStore {
     private let connection: SQLiteConnection
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
-    private let decoder = JSONDecoder()
+    private let json = JournalJSON()
 
     private let begin: SQLiteStatement
     private let commit: SQLiteStatement
@@ -238,21 +233,13 @@ final class SQLiteJournalStore {
     }
 
     private func encode(_ value: some Encodable, game: GameID) throws(JournalError) -> String {
-        do {
-            return String(decoding: try encoder.encode(value), as: UTF8.self)
-        } catch {
-            throw .encodingFailed(game, reason: "\(error)")
-        }
+        try json.encode(value, game: game)
     }
 
     private func decode<T: Decodable>(
         _ type: T.Type, from text: String, game: GameID, sequence: Int?
     ) throws(JournalError) -> T {
-        do {
-            return try decoder.decode(type, from: Data(text.utf8))
-        } catch {
-            throw .corruptRecord(game, sequence: sequence, reason: "\(error)")
-        }
+        try json.decode(type, from: text.utf8, game: game, sequence: sequence)
     }
 }
 

@@ -1,3 +1,4 @@
+import CourtsideTestSupport
 import Foundation
 import Testing
 

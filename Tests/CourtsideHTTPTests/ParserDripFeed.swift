@@ -1,55 +1,7 @@
+import CourtsideTestSupport
 import Testing
 
 @testable import CourtsideHTTP
-
-/// A small seeded generator (SplitMix64), so random chunking is reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// How the input is handed to the parser.
-enum Feeding: CustomStringConvertible {
-    case whole
-    case byteByByte
-    case randomChunks(seed: UInt64)
-
-    var description: String {
-        switch self {
-        case .whole: "whole"
-        case .byteByByte: "byte by byte"
-        case .randomChunks(let seed): "random chunks (seed \(seed))"
-        }
-    }
-
-    func chunks(_ input: [UInt8]) -> [ArraySlice<UInt8>] {
-        switch self {
-        case .whole:
-            return [input[...]]
-        case .byteByByte:
-            return input.indices.map { input[$0...$0] }
-        case .randomChunks(let seed):
-            var generator = SeededGenerator(seed: seed)
-            var result: [ArraySlice<UInt8>] = []
-            var start = 0
-            while start < input.count {
-                let length = Int.random(in: 1...max(1, min(64, input.count - start)), using: &generator)
-                result.append(input[start..<start + length])
-                start += length
-            }
-            return result
-        }
-    }
-}
 
 /// Everything the parser produced for one input.
 struct ParseOutcome: Equatable {

@@ -1,14 +1,31 @@
 import CourtsideJournal
 import CourtsideModel
+import CourtsideNet
+import CourtsideRedis
+import CourtsideRedisJournal
+import CourtsideTestSupport
 import Foundation
 import Testing
 
-/// The implementations every conformance test runs against: one test body, two journals.
+/// The implementations every conformance test runs against: one test body, three journals.
 enum JournalKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqlite
     case inMemory
+    /// `RedisJournal` against a `redis-server` the harness starts (AOF, `appendfsync always`).
+    case redis
 
     var testDescription: String { rawValue }
+
+    /// The kinds this machine can test: Redis only when `redis-server` is installed, or under CI (where a missing
+    /// one must fail). Locally without it, the Redis cases are left out with a message.
+    static let tested: [JournalKind] = {
+        if RedisServer.enabled { return allCases }
+        print("note: redis-server is missing, the Redis journal is not tested: \(RedisServer.skipReason)")
+        return allCases.filter { $0 != .redis }
+    }()
+
+    /// The loop the Redis journals' connections run on.
+    static let redisLoops = try! EventLoopGroup(threadCount: 1)
 }
 
 /// A journal of one kind in a fresh temporary directory, that a test can "restart": `reopen()` closes the journal
@@ -17,13 +34,17 @@ final class JournalHarness {
     let kind: JournalKind
     let directory: String
     let configuration: SQLiteJournal.Configuration
+    /// The Redis server of a `.redis` harness (its data directory is its own).
+    let redis: RedisServer?
     private(set) var journal: any GameJournal
 
     init(_ kind: JournalKind, configuration: SQLiteJournal.Configuration = .init()) throws {
         self.kind = kind
         self.configuration = configuration
         self.directory = makeTemporaryDirectory()
-        self.journal = try Self.open(kind, directory: directory, configuration: configuration, restoring: [])
+        self.redis = kind == .redis ? try RedisServer() : nil
+        self.journal = try Self.open(
+            kind, directory: directory, configuration: configuration, redis: redis, restoring: [])
     }
 
     deinit {
@@ -35,17 +56,31 @@ final class JournalHarness {
     func reopen() throws {
         journal.close()
         let contents = (journal as? InMemoryJournal)?.contents ?? []
-        journal = try Self.open(kind, directory: directory, configuration: configuration, restoring: contents)
+        journal = try Self.open(
+            kind, directory: directory, configuration: configuration, redis: redis, restoring: contents)
     }
 
     private static func open(
-        _ kind: JournalKind, directory: String, configuration: SQLiteJournal.Configuration,
+        _ kind: JournalKind, directory: String, configuration: SQLiteJournal.Configuration, redis: RedisServer?,
         restoring contents: [JournaledGame]
     ) throws -> any GameJournal {
         switch kind {
         case .sqlite: return try SQLiteJournal(directory: directory, configuration: configuration)
         case .inMemory: return InMemoryJournal(restoring: contents)
+        case .redis:
+            guard let redis else { preconditionFailure("Invalid state: a Redis harness without a server") }
+            return try openRedis(redis)
         }
+    }
+
+    /// A Redis journal on `redis`, with the test loop.
+    static func openRedis(_ redis: RedisServer, configure: (inout RedisJournal.Configuration) -> Void = { _ in })
+        throws -> RedisJournal
+    {
+        var configuration = RedisJournal.Configuration()
+        configure(&configuration)
+        return try RedisJournal(
+            url: RedisURL(parsing: redis.url()), loop: JournalKind.redisLoops.loops[0], configuration: configuration)
     }
 }
 

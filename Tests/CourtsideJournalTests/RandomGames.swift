@@ -1,5 +1,6 @@
 import CourtsideJournal
 import CourtsideModel
+import CourtsideTestSupport
 
 /// A game played by random commands through the model, with the batches a server would journal: one batch per
 /// command outcome (or time-limit event), each shown by one patch message whose presentation sequence it carries.

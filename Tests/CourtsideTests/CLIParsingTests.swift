@@ -1,3 +1,4 @@
+import CourtsideRedis
 import Testing
 
 @testable import Courtside
@@ -37,6 +38,12 @@ let serveOptionSamples: [ServeOptionSample] = [
     ServeOptionSample(name: "tls-key", value: "/etc/k.pem") { $0.configuration.tlsKeyPath == "/etc/k.pem" },
     ServeOptionSample(name: "data", value: "/var/lib/cs") { $0.configuration.dataDirectory == "/var/lib/cs" },
     ServeOptionSample(name: "public", value: "/srv/www") { $0.configuration.publicDirectory == "/srv/www" },
+    ServeOptionSample(name: "redis-ca", value: "/etc/redis-ca.pem") {
+        $0.configuration.redisCAFile == "/etc/redis-ca.pem"
+    },
+    ServeOptionSample(name: "redis", value: "redis://:pw@cache.local:6380/2") {
+        $0.configuration.redisURL == RedisURL(host: "cache.local", port: 6380, password: "pw", database: 2)
+    },
     ServeOptionSample(name: "threads", value: "3") { $0.configuration.threads == 3 },
     ServeOptionSample(name: "admin-token", value: "abcdefghijklmnop-_") {
         $0.configuration.adminToken == "abcdefghijklmnop-_"
@@ -141,6 +148,11 @@ struct CLIParsingTests {
             (["--host", ""], "--host: must not be empty"),
             (["--data="], "--data: must not be empty"),
             (["--public", ""], "--public: must not be empty"),
+            (["--redis", "redis://:secret@h:0"], "--redis: invalid port \"0\" in the Redis URL (1-65535)"),
+            (
+                ["--redis", "http://h"],
+                "--redis: unsupported scheme \"http\": use redis://[user:password@]host:port/db or rediss://"
+            ),
             (["--log-format", "xml"], "--log-format: \"xml\" is not a log format (expected text or json)"),
             (
                 ["--log-level", "loud"],

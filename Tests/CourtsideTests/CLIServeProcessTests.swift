@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// A `courtside serve` process with its output in files, so the test can read while it runs.
-private final class ServeProcess {
+final class ServeProcess {
     let process = Process()
     let outputPath: String
     let errorPath: String
@@ -61,7 +61,7 @@ private final class ServeProcess {
 }
 
 /// Starts `courtside serve` on a free port: tries random high ports until one binds (another test may hold one).
-private func startServe(_ arguments: [String]) throws -> (ServeProcess, port: Int) {
+func startServe(_ arguments: [String]) throws -> (ServeProcess, port: Int) {
     for _ in 0..<8 {
         let port = Int.random(in: 20000..<60000)
         let server = try ServeProcess(arguments + ["--port", "\(port)", "--host", "127.0.0.1"])
@@ -76,7 +76,7 @@ private func startServe(_ arguments: [String]) throws -> (ServeProcess, port: In
 }
 
 /// The body of `GET path` from 127.0.0.1:`port` (HTTP/1.0, so the server closes after the answer), or nil.
-private func httpGet(port: Int, path: String) -> String? {
+func httpGet(port: Int, path: String) -> String? {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }

@@ -7,6 +7,10 @@ import CourtsideNet
 public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     /// The journal in the data directory could not be opened or read.
     case journal(directory: String, JournalError)
+    /// The Redis journal could not be opened (Redis unreachable, refused the login, too old for functions).
+    case redisJournal(url: String, JournalError)
+    /// A stored game does not replay to a valid game (an edited or corrupted database).
+    case corruptGame(GameID, GameReplayError)
     /// The TLS certificate or key could not be loaded.
     case tls(TLSError)
     /// The event loops could not start, or the address could not be bound.
@@ -15,6 +19,8 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .journal(let directory, let error): "cannot use the data directory \(directory): \(error)"
+        case .redisJournal(let url, let error): "cannot use Redis at \(url): \(error)"
+        case .corruptGame(let id, let error): "stored game \(id) does not replay: \(error)"
         case .tls(let error): "TLS: \(error)"
         case .cannotListen(let host, let port, let error): "cannot listen on \(host):\(port): \(error)"
         }

@@ -1,6 +1,7 @@
 import CourtsideJournal
 import CourtsideModel
 import CourtsideNet
+import CourtsideRedisJournal
 import CourtsideViewModels
 import Foundation
 import Synchronization
@@ -28,15 +29,26 @@ public final class CourtsideApplication: Sendable {
     /// The file whose presence at start-up says the previous run stopped cleanly (every write stored).
     static let cleanShutdownMarker = "clean-shutdown"
 
-    /// Opens the journal in the data directory (`SQLiteJournal`), restores every game, and starts serving.
+    /// Opens the journal (`SQLiteJournal` in the data directory, or `RedisJournal` when `redisURL` is set),
+    /// restores every game, and starts serving.
     public convenience init(configuration: ServerConfiguration, adminToken: String, logger: Logger)
         throws(ApplicationError)
     {
-        let journal: SQLiteJournal
-        do {
-            journal = try SQLiteJournal(directory: configuration.dataDirectory)
-        } catch {
-            throw .journal(directory: configuration.dataDirectory, error)
+        let journal: any GameJournal
+        if let url = configuration.redisURL {
+            var redis = RedisJournal.Configuration()
+            redis.client.tlsCAFile = configuration.redisCAFile
+            do {
+                journal = try RedisJournal(url: url, configuration: redis)
+            } catch {
+                throw .redisJournal(url: url.description, error)
+            }
+        } else {
+            do {
+                journal = try SQLiteJournal(directory: configuration.dataDirectory)
+            } catch {
+                throw .journal(directory: configuration.dataDirectory, error)
+            }
         }
         try self.init(configuration: configuration, adminToken: adminToken, logger: logger, journal: journal)
     }

@@ -1,3 +1,5 @@
+import CourtsideRedis
+
 /// One setting of `courtside serve`: its flag, its environment variable, its default and how a value is applied.
 ///
 /// `ServeOption.all` is the single source of the parser, `courtside serve --help` and the README's configuration
@@ -58,6 +60,25 @@ extension ServeOption {
             summary: "Data directory: the game journal and the admin token (created, mode 0700, if missing)."
         ) { options, value, source throws(CLIError) in
             options.configuration.dataDirectory = try nonEmpty(value, source)
+        },
+        ServeOption(
+            name: "redis", environmentVariable: "COURTSIDE_REDIS", valueName: "URL",
+            defaultDescription: "none (SQLite in DIR)",
+            summary: "Store games in Redis (redis://[user:password@]host:port/db) instead of SQLite; see docs/redis.md."
+        ) { options, value, source throws(CLIError) in
+            do {
+                options.configuration.redisURL = try RedisURL(parsing: value)
+            } catch {
+                // The description names the part at fault, never the password.
+                throw .invalidValue(source, problem: "\(error)")
+            }
+        },
+        ServeOption(
+            name: "redis-ca", environmentVariable: "COURTSIDE_REDIS_CA", valueName: "FILE",
+            defaultDescription: "the system's trust store",
+            summary: "PEM certificate authorities that sign the Redis server's certificate (rediss:// URLs)."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.redisCAFile = try nonEmpty(value, source)
         },
         ServeOption(
             name: "public", environmentVariable: "COURTSIDE_PUBLIC", valueName: "DIR",

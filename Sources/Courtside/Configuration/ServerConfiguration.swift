@@ -1,3 +1,5 @@
+import CourtsideRedis
+
 /// Everything `courtside serve` can be told, from flags or `COURTSIDE_*` environment variables.
 ///
 /// The CLI fills it in (`ServerConfiguration+Parsing`); the server only reads it. Defaults are those of a scoreboard
@@ -19,6 +21,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var tlsKeyPath: String?
     /// Where the journal and the admin token live.
     public var dataDirectory: String = "./courtside-data"
+    /// Stores games in Redis Streams (`RedisJournal`) instead of SQLite in the data directory (docs/redis.md).
+    public var redisURL: RedisURL?
+    /// PEM certificate authorities that sign the Redis server's certificate (`rediss://`); nil uses the system's
+    /// trust store.
+    public var redisCAFile: String?
     /// The static pages.
     public var publicDirectory: String = "./Public"
     /// Event loop threads; `nil` means one per core.

@@ -1,0 +1,203 @@
+import CourtsideJournal
+import CourtsideModel
+import CourtsideNet
+import CourtsideRedis
+import CourtsideRedisClient
+import Synchronization
+
+/// Follows the shared feed with `XREAD BLOCK` on a connection of its own (a blocking read must not hold up the
+/// journal's writes) and hands every other node's events to `deliver`, in feed order, on the client's loop. Gaps
+/// (trimmed or missed entries of a game) are repaired with `XRANGE` on the game's stream before the entry that
+/// revealed them (`RedisFeedCursor` decides).
+///
+/// Failures never stop it: a failed read is retried after `retryDelay` on the same position (the client
+/// reconnects on its own). Delivery is at least once per process lifetime for each entry read; a node restarts
+/// from the end of the feed and must load what it holds from the journal first.
+public final class RedisFeedTailer: Sendable {
+    public typealias Deliver = @Sendable ([RedisFeedEntry]) -> Void
+
+    public struct Configuration: Sendable {
+        /// How long one `XREAD` blocks. 1 s: long enough to cost nothing when idle, short enough that a stop or a
+        /// dead connection is noticed quickly.
+        public var block: Duration = .seconds(1)
+        /// Entries per read.
+        public var count = 512
+        /// The wait before reading again after a failure.
+        public var retryDelay: Duration = .milliseconds(200)
+        public var client = RedisClient.Configuration(clientName: "courtside-feed")
+
+        public init() {}
+    }
+
+    private let client: RedisClient
+    private let configuration: Configuration
+    private let deliver: Deliver
+    private let state: Mutex<State>
+
+    private struct State {
+        var cursor: RedisFeedCursor
+        var stopped = false
+        var started = false
+    }
+
+    /// A tailer for `node` (whose own entries are skipped); `start()` begins reading after the feed's current end.
+    public init(
+        url: RedisURL, loop: EventLoop, node: String, configuration: Configuration = Configuration(),
+        deliver: @escaping Deliver
+    ) throws(RedisClientError) {
+        var clientConfiguration = configuration.client
+        clientConfiguration.requestTimeout = max(clientConfiguration.requestTimeout, configuration.block + .seconds(2))
+        client = try RedisClient(url: url, loop: loop, configuration: clientConfiguration)
+        self.configuration = configuration
+        self.deliver = deliver
+        state = Mutex(State(cursor: RedisFeedCursor(node: node, after: "0-0")))
+    }
+
+    /// Notes games this node already holds (loaded from the journal), so their next entries are checked for gaps.
+    public func know(_ game: GameID, through sequence: Int) {
+        state.withLock { $0.cursor.know(game, through: sequence) }
+    }
+
+    /// Starts reading after the feed's current last entry (found with `XREVRANGE … COUNT 1`).
+    public func start() {
+        let first = state.withLock { state -> Bool in
+            defer { state.started = true }
+            return !state.started
+        }
+        guard first else { return }
+        client.send(RESPCommand("XREVRANGE", .string(RedisJournalKeys.feed), "+", "-", "COUNT", 1)) { [self] result in
+            switch result {
+            case .success(let reply):
+                let last = reply.elements?.first?.elements?.first?.string ?? "0-0"
+                state.withLock { $0.cursor.move(after: last) }
+                readNext()
+            case .failure:
+                retry { self.started(again: true) }
+            }
+        }
+    }
+
+    /// Stops reading; a read in flight is answered and dropped.
+    public func stop() {
+        state.withLock { $0.stopped = true }
+        client.close()
+    }
+
+    private func started(again: Bool) {
+        state.withLock { $0.started = false }
+        start()
+    }
+
+    private var isStopped: Bool { state.withLock { $0.stopped } }
+
+    private func readNext() {
+        guard !isStopped else { return }
+        let after = state.withLock { $0.cursor.lastID }
+        let blockMilliseconds = Int(configuration.block / .milliseconds(1))
+        let command = RESPCommand(
+            "XREAD", "COUNT", .integer(configuration.count), "BLOCK", .integer(blockMilliseconds), "STREAMS",
+            .string(RedisJournalKeys.feed), .string(after))
+        client.send(command) { [self] result in
+            switch result {
+            case .success(let reply):
+                guard let entries = Self.entries(of: reply) else {
+                    retry { self.readNext() }
+                    return
+                }
+                process(entries[...])
+            case .failure:
+                retry { self.readNext() }
+            }
+        }
+    }
+
+    /// Decides about each entry in order; a repair reads the missing events before going on.
+    private func process(_ entries: ArraySlice<(id: String, entry: RedisFeedEntry)>) {
+        var ready: [RedisFeedEntry] = []
+        var rest = entries
+        while let (id, entry) = rest.first {
+            rest = rest.dropFirst()
+            switch state.withLock({ $0.cursor.accept(entry, id: id) }) {
+            case .deliver(let entry):
+                ready.append(entry)
+            case .skipOwn, .skipDuplicate:
+                continue
+            case .repair(let game, let from, let through, let then):
+                if !ready.isEmpty { deliver(ready) }
+                let remaining = rest
+                repair(game, from: from, through: through) { [self] repaired in
+                    deliver(repaired + [then])
+                    process(remaining)
+                }
+                return
+            }
+        }
+        if !ready.isEmpty { deliver(ready) }
+        readNext()
+    }
+
+    private func repair(
+        _ game: GameID, from: Int, through: Int, then: @escaping @Sendable ([RedisFeedEntry]) -> Void
+    ) {
+        let command = RESPCommand(
+            "XRANGE", .string(RedisJournalKeys.events(game)), .string("\(from)-0"), .string("\(through)-0"))
+        client.send(command) { [self] result in
+            guard case .success(let reply) = result, let entries = reply.elements else {
+                retry { self.repair(game, from: from, through: through, then: then) }
+                return
+            }
+            let json = JournalJSON()
+            let repaired = entries.compactMap { entry -> RedisFeedEntry? in
+                guard let event = try? RedisJournalKeys.decodeEvent(entry, game: game, json: json) else { return nil }
+                return RedisFeedEntry(gameID: game, event: event, node: "")
+            }
+            then(repaired)
+        }
+    }
+
+    private func retry(_ body: @escaping @Sendable () -> Void) {
+        guard !isStopped else { return }
+        let delay = configuration.retryDelay
+        client.loop.execute { context in
+            context.scheduleTimer(after: delay) { _ in body() }
+        }
+    }
+
+    /// The entries of an `XREAD` reply (RESP3 map or RESP2 array of `[key, entries]`); an empty list on timeout
+    /// (null), nil for a reply of another shape.
+    static func entries(of reply: RESPValue) -> [(id: String, entry: RedisFeedEntry)]? {
+        let streams: [RESPValue]
+        switch reply {
+        case .null: return []
+        case .map(let pairs): streams = pairs.map(\.value)
+        case .array(let pairs): streams = pairs.compactMap { $0.elements?.last }
+        default: return nil
+        }
+        let json = JournalJSON()
+        var result: [(id: String, entry: RedisFeedEntry)] = []
+        for stream in streams {
+            for item in stream.elements ?? [] {
+                guard let parts = item.elements, parts.count == 2, let id = parts[0].string,
+                    let values = parts[1].elements?.compactMap(\.bytes)
+                else { continue }
+                var fields: [String: [UInt8]] = [:]
+                for index in stride(from: 0, to: values.count - 1, by: 2) {
+                    fields[String(decoding: values[index], as: UTF8.self)] = values[index + 1]
+                }
+                guard let game = fields["g"].map({ GameID(String(decoding: $0, as: UTF8.self)) }),
+                    let presentation = fields["p"].flatMap({ Int(String(decoding: $0, as: UTF8.self)) }),
+                    let body = fields["e"],
+                    let event = try? json.decode(GameEvent.self, from: body, game: game, sequence: nil)
+                else { continue }
+                let node = fields["n"].map { String(decoding: $0, as: UTF8.self) } ?? ""
+                result.append(
+                    (
+                        id,
+                        RedisFeedEntry(
+                            gameID: game, event: JournaledEvent(event, presentationSequence: presentation), node: node)
+                    ))
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,127 @@
+/// The Redis Functions library (Redis 7, `FUNCTION LOAD REPLACE`) through which every journal write goes. A
+/// function runs atomically (no other command runs meanwhile) and is stored with the data (in the AOF and RDB),
+/// so it survives a Redis restart; `RedisJournal` loads it at start-up anyway, replacing an older version.
+///
+/// Keys, with the game id in a hash tag so one game's keys would share a Cluster slot:
+/// - `courtside:games`: list of game ids in creation order;
+/// - `courtside:game:{ID}`: hash `setup`, `token`, `created`, `metadata`, `archived` (0/1), `archived_at`,
+///   `watermark`, `last_seq`, `last_pseq`;
+/// - `courtside:events:{ID}`: the game's authoritative log, a stream whose entry ids are `<seq>-0`, fields
+///   `p` (presentation sequence), `c` (`=` + command id, or empty), `e` (the event's JSON);
+/// - `courtside:cids:{ID}`: hash command id → sequence;
+/// - `courtside:feed`: one capped stream for every game (`MAXLEN ~`), fields `g`, `s`, `p`, `n` (the writing node),
+///   `e`, for other nodes.
+///
+/// Refusals are error replies whose first word is a code the journal maps to `JournalError` (`UNKNOWNGAME`,
+/// `DUPGAME`, `ARCHIVED`, `SEQUENCE expected got`, `PRESENTATION seq previous got`, `DUPCID index`). The checks and
+/// their order are those of `JournalRules`, so SQLite and Redis refuse the same writes. A write that repeats one
+/// already stored byte for byte (a retry after a lost reply) answers `DUP`: the original answer, stored once.
+enum RedisJournalLibrary {
+    static let name = "courtside"
+    /// Bumped with every change of the code below (the journal checks it at start-up).
+    static let version = 2
+
+    static let source = """
+        #!lua name=courtside
+
+        local function missing(game)
+          return redis.call('EXISTS', game) == 0
+        end
+
+        -- keys: game, games. args: id, setup, token, created, metadata.
+        redis.register_function('courtside_create', function(keys, args)
+          if not missing(keys[1]) then
+            local stored = redis.call('HMGET', keys[1], 'setup', 'token', 'created', 'metadata')
+            if stored[1] == args[2] and stored[2] == args[3] and stored[3] == args[4] and stored[4] == args[5] then
+              return 'DUP'
+            end
+            return redis.error_reply('DUPGAME')
+          end
+          redis.call('HSET', keys[1], 'setup', args[2], 'token', args[3], 'created', args[4], 'metadata', args[5],
+            'archived', '0', 'watermark', '0', 'last_seq', '0', 'last_pseq', '0')
+          redis.call('RPUSH', keys[2], args[1])
+          return 'OK'
+        end)
+
+        -- keys: game, events, cids, feed. args: id, feed length, node, count, then per event: seq, pseq, cid, json.
+        redis.register_function('courtside_append', function(keys, args)
+          local tail = redis.call('HMGET', keys[1], 'archived', 'last_seq', 'last_pseq', 'watermark')
+          if not tail[1] then return redis.error_reply('UNKNOWNGAME') end
+          local count = tonumber(args[4])
+          local last = tonumber(tail[2])
+          -- A batch already stored byte for byte is a retry whose reply was lost: answer as the first time.
+          if count > 0 and tonumber(args[5]) + count - 1 <= last then
+            local same = true
+            for i = 0, count - 1 do
+              local seq = args[5 + 4 * i]
+              local entry = redis.call('XRANGE', keys[2], seq .. '-0', seq .. '-0')
+              local fields = entry[1] and entry[1][2]
+              if not fields or fields[2] ~= args[6 + 4 * i] or fields[4] ~= args[7 + 4 * i]
+                or fields[6] ~= args[8 + 4 * i] then
+                same = false
+                break
+              end
+            end
+            if same then return 'DUP' end
+          end
+          if tail[1] == '1' then return redis.error_reply('ARCHIVED') end
+          local expected = last + 1
+          local previous = math.max(tonumber(tail[3]), tonumber(tail[4]))
+          local seen = {}
+          for i = 0, count - 1 do
+            local seq = tonumber(args[5 + 4 * i])
+            local pseq = tonumber(args[6 + 4 * i])
+            local cid = args[7 + 4 * i]
+            if seq ~= expected then
+              return redis.error_reply('SEQUENCE ' .. expected .. ' ' .. seq)
+            end
+            if pseq < math.max(previous, 0) then
+              return redis.error_reply('PRESENTATION ' .. seq .. ' ' .. previous .. ' ' .. pseq)
+            end
+            if cid ~= '' then
+              if seen[cid] or redis.call('HEXISTS', keys[3], cid) == 1 then
+                return redis.error_reply('DUPCID ' .. i)
+              end
+              seen[cid] = true
+            end
+            expected = expected + 1
+            previous = pseq
+          end
+          for i = 0, count - 1 do
+            local seq = args[5 + 4 * i]
+            local cid = args[7 + 4 * i]
+            redis.call('XADD', keys[2], seq .. '-0', 'p', args[6 + 4 * i], 'c', cid, 'e', args[8 + 4 * i])
+            if cid ~= '' then redis.call('HSET', keys[3], cid, seq) end
+            redis.call('XADD', keys[4], 'MAXLEN', '~', args[2], '*', 'g', args[1], 's', seq, 'p', args[6 + 4 * i],
+              'n', args[3], 'e', args[8 + 4 * i])
+          end
+          if count > 0 then
+            redis.call('HSET', keys[1], 'last_seq', expected - 1, 'last_pseq', previous)
+          end
+          return 'OK'
+        end)
+
+        -- keys: game. args: archived-at.
+        redis.register_function('courtside_archive', function(keys, args)
+          local archived = redis.call('HGET', keys[1], 'archived')
+          if not archived then return redis.error_reply('UNKNOWNGAME') end
+          if archived == '0' then
+            redis.call('HSET', keys[1], 'archived', '1', 'archived_at', args[1])
+          end
+          return 'OK'
+        end)
+
+        -- keys: game. args: presentation sequence.
+        redis.register_function('courtside_watermark', function(keys, args)
+          local watermark = redis.call('HGET', keys[1], 'watermark')
+          if not watermark then return redis.error_reply('UNKNOWNGAME') end
+          if tonumber(args[1]) > tonumber(watermark) then
+            redis.call('HSET', keys[1], 'watermark', args[1])
+          end
+          return 'OK'
+        end)
+
+        redis.register_function{function_name = 'courtside_version', callback = function() return \(version) end,
+          flags = {'no-writes'}}
+        """
+}
