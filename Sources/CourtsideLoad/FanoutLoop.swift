@@ -36,7 +36,7 @@ final class FanoutLoop {
 
     func run() -> FanoutTally {
         if let code = loop.start() {
-            tally.recordFailure(.connectFailed(errno: code))
+            tally.failures.record(.connectFailed(errno: code))
             progress.connected.store(true, ordering: .releasing)
             progress.finished.store(true, ordering: .releasing)
             return tally
@@ -123,7 +123,7 @@ extension FanoutSubscriber: LoopClient {
             return .upgraded
         case .closeSocket(let failure):
             if let failure {
-                tally.counts.recordFailure(failure)
+                tally.counts.failures.record(failure)
                 // A subscriber that was receiving no longer holds the watermark back.
                 if live { tally.watermark.subscriberEnded() }
             }
