@@ -22,11 +22,14 @@ struct SlowConsumerTests {
             port: app.port, path: "/ws/games/\(game.id)", timeout: .seconds(10), receiveBufferBytes: 2048)
         let scorer = try app.scorer(game)
         _ = try scorer.readJSON()
-        let total = 4000
         let moves = ["rebound", "assist", "foul"]
-        // In bursts of 200 (below the game's limit of writes waiting for the disk), each answered before the next.
-        for burst in 0..<(total / 200) {
-            for index in (burst * 200)..<((burst + 1) * 200) {
+        // In bursts of 200 (below the game's limit of writes waiting for the disk), each answered before the next,
+        // until the server has resynced the sleeper. How many bytes the kernel absorbs first depends on how far it
+        // grew the socket's send buffer (on loopback, up to megabytes), so the test waits for the condition, bounded
+        // at 100 bursts (some 3 MB of patches), instead of assuming a count.
+        var total = 0
+        for _ in 0..<100 {
+            for index in total..<(total + 200) {
                 try scorer.send(json: command("c\(index)", move: moves[index % 3], player: "home-\(index % 3)"))
             }
             var acks = 0
@@ -35,6 +38,9 @@ struct SlowConsumerTests {
                 #expect(message["type"] != "error")
                 if message["type"] == "ack" { acks += 1 }
             }
+            total += 200
+            let metrics = try app.request("GET", "/metrics").text
+            if total >= 4000 && !metrics.contains("courtside_slow_consumers_total{action=\"resynced\"} 0") { break }
         }
         // The game went on while the spectator slept: every command was acked.
         let final = try app.snapshot(game.id)
