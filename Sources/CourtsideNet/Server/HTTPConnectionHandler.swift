@@ -204,15 +204,17 @@ final class HTTPConnectionHandler: ConnectionHandler {
 
     private func upgrade(_ request: HTTPRequest, to handler: any WebSocketHandler) {
         var deflate: PerMessageDeflateConnection?
+        var limits: WebSocketMessageLimits?
         let outcome = WebSocketHandshake.negotiate(request.head) { upgradeRequest in
             let decision = handler.shouldAccept(upgradeRequest)
+            if case .accept(_, _, let routeLimits) = decision { limits = routeLimits }
             // The server negotiates permessage-deflate (RFC 7692 §7.1) unless the handler answered extensions
             // itself; no acceptable offer means no extension, and the connection proceeds without it.
-            guard case .accept(let subprotocol, nil) = decision, let preferences = configuration.perMessageDeflate,
+            guard case .accept(let subprotocol, nil, _) = decision, let preferences = configuration.perMessageDeflate,
                 let parameters = preferences.negotiate(upgradeRequest.extensionOffers)
             else { return decision }
             deflate = PerMessageDeflateConnection(parameters: parameters, configuration: preferences)
-            return .accept(subprotocol: subprotocol, extensions: parameters.responseHeaderValue)
+            return .accept(subprotocol: subprotocol, extensions: parameters.responseHeaderValue, limits: limits)
         }
         switch outcome {
         case .reject(let response, _):
@@ -224,7 +226,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
             finish()
             let socket = WebSocket(
                 connection: connection, state: state, handler: handler, request: upgradeRequest,
-                subprotocol: subprotocol, deflate: deflate)
+                subprotocol: subprotocol, deflate: deflate, limits: limits)
             socket.start(leftover: leftover)
         }
     }

@@ -53,6 +53,11 @@ extension HTTPServer {
         /// same buffers: the budget bounds what one connection pins, not a per-connection copy. A message larger
         /// than the budget still goes out when the queue is empty.
         public var webSocketSendBudgetBytes: Int
+        /// How long bytes queued for a connection may wait for the peer to read any of them (open or closing)
+        /// before the connection is reset; also its `TCP_USER_TIMEOUT`. Default 30 s: a phone on a bad link
+        /// reads something well within it, while a client that never reads (to pin the server's memory, or
+        /// simply gone) holds its queue and descriptor for at most that long.
+        public var writeTimeout: Duration
 
         public init(
             host: String = "127.0.0.1", port: Int = 0, threadCount: Int = EventLoopGroup.coreCount,
@@ -62,7 +67,8 @@ extension HTTPServer {
             eventStreamKeepAliveInterval: Duration = .seconds(15),
             webSocket: WebSocketConnectionStateMachine.Configuration = .server,
             maxQueuedResponseBytes: Int = 1024 * 1024,
-            perMessageDeflate: PerMessageDeflateConfiguration? = nil, webSocketSendBudgetBytes: Int = 256 * 1024
+            perMessageDeflate: PerMessageDeflateConfiguration? = nil, webSocketSendBudgetBytes: Int = 256 * 1024,
+            writeTimeout: Duration = .seconds(30)
         ) {
             self.host = host
             self.port = port
@@ -79,6 +85,7 @@ extension HTTPServer {
             self.maxQueuedResponseBytes = maxQueuedResponseBytes
             self.perMessageDeflate = perMessageDeflate
             self.webSocketSendBudgetBytes = webSocketSendBudgetBytes
+            self.writeTimeout = writeTimeout
         }
     }
 }

@@ -48,7 +48,9 @@ final class ServerLoopState {
             close(fd)
             return
         }
-        let connection = Connection(fd: fd, remoteAddress: remote, context: context)
+        Sockets.setUserTimeout(fd, configuration.writeTimeout)
+        let connection = Connection(
+            fd: fd, remoteAddress: remote, context: context, writeTimeout: configuration.writeTimeout)
         let http = HTTPConnectionHandler(connection: connection, state: self)
         connection.handler = http
         if let tls = server.tlsContextForNewConnections {

@@ -5,6 +5,14 @@ import Glibc
 /// at the end of the loop iteration, closes gracefully (flush, `shutdown(SHUT_WR)`, linger briefly for the peer's
 /// FIN so unread input cannot turn the close into a reset that destroys the last response).
 ///
+/// **Write progress.** While the kernel pushes back (bytes queued, socket not writable), the connection must make
+/// progress (the peer reads something) within `writeTimeout`, whether it is open or closing; otherwise it is reset
+/// (`abort()`), so a peer that never reads cannot pin its queue and its descriptor. The kernel bounds the same
+/// thing for unacknowledged data with `TCP_USER_TIMEOUT`, set at accept.
+///
+/// **Reading paused.** `pauseReading()` drops EPOLLIN interest and ends the current read burst, so a handler past
+/// its send budget gets no more input until its queue drains.
+///
 /// Loop-confined; every method must run on its loop's thread.
 final class Connection: EventHandler, LoopClosable {
     enum State: Equatable {
@@ -25,6 +33,8 @@ final class Connection: EventHandler, LoopClosable {
 
     let fd: Int32
     let context: LoopContext
+    /// How long queued bytes may wait for the peer to read anything before the connection is reset.
+    let writeTimeout: Duration
     let remoteAddress: SocketAddress?
     var handler: (any ConnectionHandler)?
     var transform: (any ConnectionTransform)?
@@ -40,11 +50,25 @@ final class Connection: EventHandler, LoopClosable {
     private var readingPaused = false
     private var drainWanted = false
     private var lingerTimer: TimerID?
+    /// Armed while the kernel pushes back: fires `writeTimeout` after the last write progress.
+    private var writeTimer: TimerID?
+    /// When bytes last left the queue, or when the kernel started pushing back.
+    private var lastWriteProgress: ContinuousClock.Instant
+    /// Why the connection was reset, when it was (tests and metrics).
+    private(set) var abortReason: AbortReason?
 
-    init(fd: Int32, remoteAddress: SocketAddress?, context: LoopContext) {
+    /// Why a connection was reset rather than closed in order.
+    enum AbortReason: Equatable {
+        /// Bytes were queued and the peer read none of them for `writeTimeout`.
+        case writeTimedOut
+    }
+
+    init(fd: Int32, remoteAddress: SocketAddress?, context: LoopContext, writeTimeout: Duration = .seconds(30)) {
         self.fd = fd
         self.remoteAddress = remoteAddress
         self.context = context
+        self.writeTimeout = writeTimeout
+        self.lastWriteProgress = context.now
     }
 
     /// Starts polling for input. Call once, after `handler` is set.
@@ -70,7 +94,7 @@ final class Connection: EventHandler, LoopClosable {
         // With TLS, closing queued the close_notify already: nothing may follow it.
         guard state == .open || (state == .closingAfterFlush && transform == nil), !bytes.isEmpty else { return }
         if transform != nil {
-            plaintext.append(WriteQueue.Chunk(bytes: bytes, tag: tag))
+            WriteQueue.Chunk.append(bytes, tag: tag, to: &plaintext)
             plaintextBytes += bytes.count
         } else {
             queue.append(bytes, tag: tag)
@@ -119,13 +143,17 @@ final class Connection: EventHandler, LoopClosable {
     private func flushNow() {
         guard state != .closed else { return }
         encodePendingPlaintext()
-        switch queue.write(to: fd, iovecs: context.iovecs, maxIOVecs: LoopContext.maxIOVecs) {
+        let queuedBefore = queue.byteCount
+        let outcome = queue.write(to: fd, iovecs: context.iovecs, maxIOVecs: LoopContext.maxIOVecs)
+        if queue.byteCount < queuedBefore { lastWriteProgress = context.now }
+        switch outcome {
         case .drained:
             let wasBlocked = writeBlocked
             if writeBlocked {
                 writeBlocked = false
                 updateInterest()
             }
+            cancelWriteTimer()
             if wasBlocked || drainWanted {
                 drainWanted = false
                 handler?.connectionDrained(self, context: context)
@@ -134,11 +162,48 @@ final class Connection: EventHandler, LoopClosable {
         case .wouldBlock:
             if !writeBlocked {
                 writeBlocked = true
+                lastWriteProgress = context.now  // the wait for the peer starts now
                 updateInterest()
             }
+            armWriteTimer()
         case .failed:
             close()
         }
+    }
+
+    // MARK: write progress
+
+    private func armWriteTimer() {
+        guard writeTimer == nil else { return }  // it re-arms itself from `lastWriteProgress` when it fires
+        // Strong capture: `close` cancels the timer, so it never outlives the connection's use.
+        writeTimer = context.scheduleTimer(at: lastWriteProgress + writeTimeout) { context in
+            self.writeTimer = nil
+            self.writeTimerFired(now: context.now)
+        }
+    }
+
+    private func cancelWriteTimer() {
+        if let writeTimer { context.cancelTimer(writeTimer) }
+        writeTimer = nil
+    }
+
+    private func writeTimerFired(now: ContinuousClock.Instant) {
+        guard state != .closed, writeBlocked else { return }
+        if now - lastWriteProgress >= writeTimeout {
+            abort(.writeTimedOut)
+        } else {
+            armWriteTimer()
+        }
+    }
+
+    /// Resets the connection (`SO_LINGER` 0: the kernel drops what is queued and sends RST instead of FIN), for a
+    /// peer that stopped reading: an orderly close would leave our unread bytes in the kernel for minutes.
+    func abort(_ reason: AbortReason) {
+        guard state != .closed else { return }
+        abortReason = reason
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close()
     }
 
     /// Asks for `connectionDrained` once everything queued so far has been written.
@@ -222,6 +287,7 @@ final class Connection: EventHandler, LoopClosable {
         state = .closed
         if let lingerTimer { context.cancelTimer(lingerTimer) }
         lingerTimer = nil
+        cancelWriteTimer()
         context.deregister(fd: fd)
         Glibc.close(fd)
         queue.removeAll()
@@ -262,6 +328,8 @@ final class Connection: EventHandler, LoopClosable {
                     deliver(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                 }
                 if count < buffer.count { return }
+                // The handler paused reading (its queue passed its budget): the rest waits in the kernel.
+                if readingPaused && state == .open { return }
             } else if count == 0 {
                 inputEnded()
                 return
