@@ -34,10 +34,14 @@ final class HTTPConnectionHandler: ConnectionHandler {
     private var closeAfterResponse = false
     /// Stopped parsing because too many response bytes are queued; resumed when the queue drains.
     private var waitingForDrain = false
+    /// The answer for a connection over a connection cap: sent as soon as the connection can carry it (at once,
+    /// or after the TLS handshake), without reading a request, and the connection closes.
+    private let refusal: HTTPResponse?
 
-    init(connection: Connection, state: ServerLoopState) {
+    init(connection: Connection, state: ServerLoopState, refusal: HTTPResponse? = nil) {
         self.connection = connection
         self.state = state
+        self.refusal = refusal
         self.parser = HTTPRequestParser(limits: state.configuration.parserLimits)
         let secure = state.configuration.tls != nil
         phase = secure ? .tlsHandshake : .request
@@ -49,6 +53,10 @@ final class HTTPConnectionHandler: ConnectionHandler {
     private var configuration: HTTPServer.Configuration { state.configuration }
 
     func start() {
+        if phase == .request, let refusal {
+            respond(refusal, to: nil, keepAlive: false)
+            return
+        }
         armTimer()
     }
 
@@ -56,6 +64,10 @@ final class HTTPConnectionHandler: ConnectionHandler {
     func tlsHandshakeCompleted() {
         guard phase == .tlsHandshake else { return }
         phase = .request
+        if let refusal {
+            respond(refusal, to: nil, keepAlive: false)
+            return
+        }
         deadline = context.now + configuration.requestTimeout
         armTimer()
     }

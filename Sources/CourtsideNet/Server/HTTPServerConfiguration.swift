@@ -58,6 +58,8 @@ extension HTTPServer {
         /// reads something well within it, while a client that never reads (to pin the server's memory, or
         /// simply gone) holds its queue and descriptor for at most that long.
         public var writeTimeout: Duration
+        /// Connections held at once, in all and per peer address (every kind counts); over either, 503.
+        public var connectionCaps: ConnectionCaps
 
         public init(
             host: String = "127.0.0.1", port: Int = 0, threadCount: Int = EventLoopGroup.coreCount,
@@ -68,7 +70,7 @@ extension HTTPServer {
             webSocket: WebSocketConnectionStateMachine.Configuration = .server,
             maxQueuedResponseBytes: Int = 1024 * 1024,
             perMessageDeflate: PerMessageDeflateConfiguration? = nil, webSocketSendBudgetBytes: Int = 256 * 1024,
-            writeTimeout: Duration = .seconds(30)
+            writeTimeout: Duration = .seconds(30), connectionCaps: ConnectionCaps = ConnectionCaps()
         ) {
             self.host = host
             self.port = port
@@ -86,6 +88,7 @@ extension HTTPServer {
             self.perMessageDeflate = perMessageDeflate
             self.webSocketSendBudgetBytes = webSocketSendBudgetBytes
             self.writeTimeout = writeTimeout
+            self.connectionCaps = connectionCaps
         }
     }
 }

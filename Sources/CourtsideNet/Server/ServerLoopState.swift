@@ -51,7 +51,9 @@ final class ServerLoopState {
         Sockets.setUserTimeout(fd, configuration.writeTimeout)
         let connection = Connection(
             fd: fd, remoteAddress: remote, context: context, writeTimeout: configuration.writeTimeout)
-        let http = HTTPConnectionHandler(connection: connection, state: self)
+        let refusal = server.connectionCounter.admit(remote)
+        let http = HTTPConnectionHandler(
+            connection: connection, state: self, refusal: refusal.map(Self.refusalResponse))
         connection.handler = http
         if let tls = server.tlsContextForNewConnections {
             guard let transform = TLSTransform(context: tls) else {
@@ -64,12 +66,29 @@ final class ServerLoopState {
         do {
             try connection.activate()
         } catch {
+            if refusal == nil { server.connectionCounter.release(remote) }
             close(fd)
             return
         }
-        connection.onClose = { [unowned self] connection in self.connectionClosed(connection) }
+        let counted = refusal == nil
+        connection.onClose = { [unowned self] connection in
+            if counted { self.server.connectionCounter.release(connection.remoteAddress) }
+            self.connectionClosed(connection)
+        }
         connections[ObjectIdentifier(connection)] = connection
         http.start()
+    }
+
+    /// The answer to a connection over a cap: 503, which also refuses an upgrade asked on it (RFC 9110 §15.6.4:
+    /// the server cannot handle the request now; a client may retry later).
+    static func refusalResponse(_ refusal: ConnectionCounter.Refusal) -> HTTPResponse {
+        var response = HTTPResponse.text(
+            .serviceUnavailable,
+            refusal == .maxConnections
+                ? "503 Service Unavailable: the server holds its maximum of connections\n"
+                : "503 Service Unavailable: too many connections from your address\n")
+        response.headers.add(name: "Retry-After", value: "5")
+        return response
     }
 
     private func connectionClosed(_ connection: Connection) {
