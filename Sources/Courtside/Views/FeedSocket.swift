@@ -72,6 +72,11 @@ class FeedSocket: WebSocketHandler, JoiningSubscriber {
 
     // MARK: WebSocketHandler
 
+    /// Accepts with the limits of this kind of socket: the upgrade decision carries them to the connection.
+    func shouldAccept(_ request: WebSocketUpgradeRequest) -> WebSocketUpgradeDecision {
+        .accept(limits: SocketMessageLimits.initial(for: kind))
+    }
+
     func webSocketDidOpen(_ socket: WebSocket) {
         self.socket = socket
         metrics.connectionOpened(kind)

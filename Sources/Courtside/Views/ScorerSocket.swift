@@ -9,7 +9,8 @@ import CourtsideViewModels
 /// token, the socket is closed with 1008 (policy violation, RFC 6455 §7.4.1). Once authenticated it gets
 /// `{"v":1,"type":"authenticated","game":id}`, the snapshot and every patch, like a spectator, and each command it
 /// sends is answered with an ack (after the command's event is durable) or an error. Commands past the
-/// connection's token bucket are answered `rate_limited` and not applied. Loop-confined.
+/// connection's token bucket are answered `rate_limited` and not applied. Messages are limited by length before
+/// anything parses them (`SocketMessageLimits`): 1 KiB until authenticated, 4 KiB after. Loop-confined.
 final class ScorerSocket: FeedSocket {
     /// Time to authenticate after the upgrade: enough for a page to send its first message over a slow link, short
     /// enough that unauthenticated sockets do not pile up.
@@ -87,6 +88,7 @@ final class ScorerSocket: FeedSocket {
         }
         if case .awaitingAuthentication(let timer?) = phase { socket.loopContext.cancelTimer(timer) }
         phase = .authenticated
+        socket.messageLimits = SocketMessageLimits.scorerCommands
         let answer: JSONValue = [
             "v": .int(WireFormat.version), "type": "authenticated", "game": .string(game.id.rawValue),
         ]
