@@ -34,6 +34,12 @@ final class HTTPConnectionHandler: ConnectionHandler {
     private var closeAfterResponse = false
     /// Stopped parsing because too many response bytes are queued; resumed when the queue drains.
     private var waitingForDrain = false
+    /// Stopped parsing because this iteration's share of requests was answered; resumed next iteration.
+    private var yieldTimer: TimerID?
+
+    /// Pipelined requests answered per loop iteration before the rest waits for the next one, so one client's
+    /// pipeline (hundreds of requests in one read) cannot hold the loop from every other connection on it.
+    static let requestsPerIteration = 16
     /// The answer for a connection over a connection cap: sent as soon as the connection can carry it (at once,
     /// or after the TLS handshake), without reading a request, and the connection closes.
     private let refusal: HTTPResponse?
@@ -87,7 +93,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
     func connectionDrained(_ connection: Connection, context: LoopContext) {
         guard waitingForDrain else { return }
         waitingForDrain = false
-        connection.resumeReading()
+        if yieldTimer == nil { connection.resumeReading() }
         processRequests()
     }
 
@@ -104,15 +110,19 @@ final class HTTPConnectionHandler: ConnectionHandler {
     }
 
     func connectionClosed(_ connection: Connection, context: LoopContext) {
-        cancelTimer()
-        phase = .handedOver
+        finish()
     }
 
     // MARK: requests
 
     private func processRequests() {
         var completedOne = false
+        var answered = 0
         while phase == .request || phase == .keepAlive, connection.isOpen {
+            if answered == Self.requestsPerIteration {
+                yieldUntilNextIteration()
+                return
+            }
             if connection.bufferedBytes > configuration.maxQueuedResponseBytes {
                 // The client pipelines faster than it reads: stop until what we sent is read (backpressure).
                 waitingForDrain = true
@@ -123,6 +133,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
             switch parser.next() {
             case .request(let request):
                 completedOne = true
+                answered += 1
                 handle(request)
             case .needMoreData:
                 settleAfterBatch(completedOne: completedOne)
@@ -132,6 +143,18 @@ final class HTTPConnectionHandler: ConnectionHandler {
                 respond(.error(error), to: nil, keepAlive: false)
                 return
             }
+        }
+    }
+
+    private func yieldUntilNextIteration() {
+        connection.pauseReading()
+        guard yieldTimer == nil else { return }
+        // A timer due now runs in the next iteration, after every other ready connection had its turn.
+        yieldTimer = context.scheduleTimer(at: context.now) { [self] _ in
+            yieldTimer = nil
+            guard phase == .request || phase == .keepAlive, connection.isOpen, !waitingForDrain else { return }
+            connection.resumeReading()
+            processRequests()
         }
     }
 
@@ -254,6 +277,8 @@ final class HTTPConnectionHandler: ConnectionHandler {
     private func finish() {
         phase = .handedOver
         cancelTimer()
+        if let yieldTimer { context.cancelTimer(yieldTimer) }
+        yieldTimer = nil
     }
 
     // MARK: timer

@@ -39,6 +39,8 @@ public final class WebSocket: ConnectionHandler {
     private var finished = false
     /// Reading stopped because the queue passed the budget; resumed by `connectionDrained`.
     private var pausedForBudget = false
+    /// Reading stopped because this iteration's share of frames was taken; resumed by a timer next iteration.
+    private var yieldTimer: TimerID?
     /// True while a message from a received batch is being delivered and the machine was open when the batch began.
     /// The machine computes a whole read's actions at once, so by the time a message is delivered it may already have
     /// queued a close for a protocol error found later in the same read. The application's answer to that message
@@ -50,6 +52,10 @@ public final class WebSocket: ConnectionHandler {
     /// answers to one step (64 frames, at most a few KiB each for an application's replies) overshoot the budget
     /// by little; large enough that a normal read is one step.
     static let framesPerStep = 64
+    /// Steps one socket may take per loop iteration. Past them the rest waits for the next iteration (reading
+    /// paused meanwhile), so a client that packs thousands of tiny frames into one read cannot hold the loop from
+    /// every other connection on it (256 frames, each possibly answered, is well under a millisecond in release).
+    static let stepsPerIteration = 4
 
     init(
         connection: Connection, state: ServerLoopState, handler: any WebSocketHandler,
@@ -210,6 +216,8 @@ public final class WebSocket: ConnectionHandler {
         finished = true
         if let timer { loopContext.cancelTimer(timer) }
         timer = nil
+        if let yieldTimer { loopContext.cancelTimer(yieldTimer) }
+        yieldTimer = nil
         state.unregister(self)
         for subscription in subscriptions.reversed() { subscription.channel.remove(self) }
         subscriptions = []
@@ -231,7 +239,6 @@ public final class WebSocket: ConnectionHandler {
         if pausedForBudget {
             pausedForBudget = false
             receivePending(now: context.now)
-            if !pausedForBudget { connection.resumeReading() }
         }
         guard !finished else { return }
         handler?.webSocketDidDrain(self)
@@ -247,7 +254,10 @@ public final class WebSocket: ConnectionHandler {
 
     /// Takes buffered frames a step at a time while the queue is within budget; past it, stops reading until the
     /// queue drains (the frames not taken stay in the machine's decoder).
+    ///
+    /// Reading resumes only when nothing is left to take: frames waiting in the decoder are taken first.
     private func receivePending(now: ContinuousClock.Instant) {
+        var steps = 1  // the caller took one
         while !finished {
             if connection.bufferedBytes > sendBudgetBytes {
                 pausedForBudget = true
@@ -255,9 +265,32 @@ public final class WebSocket: ConnectionHandler {
                 connection.notifyWhenDrained()
                 return
             }
-            guard machine.hasPendingFrames else { return }
+            guard machine.hasPendingFrames else {
+                if yieldTimer == nil { connection.resumeReading() }
+                return
+            }
+            if steps == Self.stepsPerIteration {
+                yieldUntilNextIteration()
+                return
+            }
+            steps += 1
             let wasOpen = machine.isOpen
             perform(machine.receivePending(now: now, frameLimit: Self.framesPerStep), batchStartedOpen: wasOpen)
+        }
+    }
+
+    private func yieldUntilNextIteration() {
+        connection.pauseReading()
+        guard yieldTimer == nil else { return }
+        // A timer due now runs in the next iteration, after every other ready connection had its turn.
+        yieldTimer = loopContext.scheduleTimer(at: loopContext.now) { context in
+            self.yieldTimer = nil
+            guard !self.finished, !self.pausedForBudget else { return }
+            let wasOpen = self.machine.isOpen
+            self.perform(
+                self.machine.receivePending(now: context.now, frameLimit: Self.framesPerStep),
+                batchStartedOpen: wasOpen)
+            self.receivePending(now: context.now)
         }
     }
 
