@@ -90,5 +90,12 @@ extension HTTPServer {
             self.writeTimeout = writeTimeout
             self.connectionCaps = connectionCaps
         }
+
+        /// The part of this configuration each connection's `HTTPConnectionStateMachine` runs by.
+        var httpConnection: HTTPConnectionStateMachine.Configuration {
+            HTTPConnectionStateMachine.Configuration(
+                parserLimits: parserLimits, requestTimeout: requestTimeout, keepAliveTimeout: keepAliveTimeout,
+                tlsHandshakeTimeout: tlsHandshakeTimeout, maxQueuedResponseBytes: maxQueuedResponseBytes)
+        }
     }
 }
