@@ -61,12 +61,18 @@ let package = Package(
         .executableTarget(
             name: "CourtsideFuzzWebSocket", dependencies: ["CourtsideFuzzSupport", "CourtsideWebSocket"]),
 
+        // Shared by the test targets: running blocking test clients off Swift concurrency's cooperative pool.
+        .target(name: "CourtsideTestSupport", path: "Tests/CourtsideTestSupport"),
         .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel"]),
         .testTarget(name: "CourtsideViewModelTests", dependencies: ["CourtsideViewModels", "CourtsideModel"]),
         .testTarget(
             name: "CourtsideTests",
-            dependencies: ["Courtside", "CourtsideNet", "CourtsideModel", "CourtsideViewModels", "CourtsideJournal"]),
-        .testTarget(name: "CourtsideJournalTests", dependencies: ["CourtsideJournal", "CourtsideModel"]),
+            dependencies: [
+                "Courtside", "CourtsideNet", "CourtsideModel", "CourtsideViewModels", "CourtsideJournal",
+                "CourtsideTestSupport",
+            ]),
+        .testTarget(
+            name: "CourtsideJournalTests", dependencies: ["CourtsideJournal", "CourtsideModel", "CourtsideTestSupport"]),
         .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP"]),
         .testTarget(name: "CourtsideWebSocketTests", dependencies: ["CourtsideWebSocket", "CourtsideHTTP"]),
         .testTarget(name: "CourtsideTLSTests", dependencies: ["CourtsideTLS"]),
@@ -75,7 +81,9 @@ let package = Package(
             dependencies: ["CourtsideWebSocketDeflate", "CourtsideWebSocket", "CourtsideHTTP", "CZlib"]),
         .testTarget(
             name: "CourtsideNetTests",
-            dependencies: ["CourtsideNet", "CourtsideHTTP", "CourtsideWebSocket", "CourtsideTLS", "CLinux"]),
+            dependencies: [
+                "CourtsideNet", "CourtsideHTTP", "CourtsideWebSocket", "CourtsideTLS", "CLinux", "CourtsideTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

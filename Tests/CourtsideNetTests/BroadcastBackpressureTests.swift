@@ -1,3 +1,4 @@
+import CourtsideTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -15,7 +16,7 @@ private final class PublishLog: Sendable {
     let times = LockedValue<[Int: ContinuousClock.Instant]>([:])
 }
 
-@Suite("Broadcast backpressure over loopback", .serialized)
+@Suite("Broadcast backpressure over loopback", .serialized, .ownThread)
 struct BroadcastBackpressureTests {
     static let budget = 64 * 1024
     static let messages = 3000

@@ -1,8 +1,9 @@
 import CourtsideNet
+import CourtsideTestSupport
 import Foundation
 import Testing
 
-@Suite("Broadcast channel over loopback", .serialized)
+@Suite("Broadcast channel over loopback", .serialized, .ownThread)
 struct BroadcastChannelTests {
     @Test("a publish reaches plain and deflate subscribers on every loop, in order, encoded once")
     func fanOut() async throws {

@@ -1,3 +1,4 @@
+import CourtsideTestSupport
 import Testing
 
 @testable import CourtsideNet
@@ -24,7 +25,7 @@ final class Collector<T: Sendable>: Sendable {
     }
 }
 
-@Suite("Event loop core")
+@Suite("Event loop core", .ownThread)
 struct EventLoopTests {
     @Test("execute runs tasks on the loop thread in submission order")
     func executeOrder() async throws {

@@ -1,8 +1,9 @@
 import CourtsideNet
+import CourtsideTestSupport
 import Glibc
 import Testing
 
-@Suite("HTTP/1.1 over loopback", .serialized)
+@Suite("HTTP/1.1 over loopback", .serialized, .ownThread)
 struct HTTPServerTests {
     @Test("pipelined requests are answered in order on one connection")
     func pipelining() async throws {

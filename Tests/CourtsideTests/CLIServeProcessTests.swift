@@ -1,3 +1,4 @@
+import CourtsideTestSupport
 import Foundation
 import Testing
 
@@ -109,7 +110,7 @@ private func httpGet(port: Int, path: String) -> String? {
     return String(text[split.upperBound...])
 }
 
-@Suite("courtside serve, run as a process", .serialized)
+@Suite("courtside serve, run as a process", .serialized, .ownThread)
 struct CLIServeProcessTests {
     @Test("serve --demo prints the token once, the URL and the demo game, plays it, and stops with 0 on SIGTERM")
     func demo() throws {

@@ -1,4 +1,5 @@
 import CourtsideModel
+import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
 import Synchronization
@@ -47,6 +48,16 @@ final class FakeDemoHost: DemoHost {
     }
 }
 
+/// Ends every pause at once (the runner's pacing is not under test here), and remembers the pauses asked for.
+final class ImmediateDemoScheduler: DemoScheduler {
+    let requested = Mutex<[Double]>([])
+
+    func schedule(after seconds: Double, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        requested.withLock { $0.append(seconds) }
+        queue.async(execute: work)
+    }
+}
+
 private func fastTiming() -> DemoRunner.Timing {
     var timing = DemoRunner.Timing()
     timing.moveInterval = 0.001
@@ -65,14 +76,16 @@ private func eventually(_ seconds: Double, _ condition: () -> Bool) async throws
     return condition()
 }
 
-@Suite("Demo runner")
+@Suite("Demo runner", .ownThread)
 struct DemoRunnerTests {
     @Test("plays a whole game through the host, then creates the next one")
     func playsGamesOverAndOver() async throws {
         let host = FakeDemoHost()
         let announced = Mutex<[DemoGame]>([])
+        let scheduler = ImmediateDemoScheduler()
+        let timing = fastTiming()
         let runner = DemoRunner(
-            host: host, timing: fastTiming(), logger: .disabled, seed: 1,
+            host: host, timing: timing, scheduler: scheduler, logger: .disabled, seed: 1,
             onGameCreated: { game in announced.withLock { $0.append(game) } })
         runner.start()
         defer { runner.stop() }
@@ -82,12 +95,18 @@ struct DemoRunnerTests {
         #expect(first.isFinished)
         #expect(commands.first?.contains(#""action":"start""#) == true)
         #expect(announced.withLock { $0.first } == DemoGame(id: GameID(rawValue: "g1"), spectatorLink: "/games/g1"))
+        // The pacing asked of the scheduler: moves within moveInterval × (1 ± jitter), and the rest after a game.
+        let pauses = scheduler.requested.withLock { $0 }
+        let moves = timing.moveInterval * (1 - timing.jitter)...timing.moveInterval * (1 + timing.jitter)
+        #expect(pauses.contains(timing.restBetweenGames))
+        #expect(pauses.filter { $0 != timing.restBetweenGames }.allSatisfy { moves.contains($0) })
     }
 
     @Test("the demo's copy of its game matches the host's")
     func copyMatches() async throws {
         let host = FakeDemoHost()
-        let runner = DemoRunner(host: host, timing: fastTiming(), logger: .disabled, seed: 2)
+        let runner = DemoRunner(
+            host: host, timing: fastTiming(), scheduler: ImmediateDemoScheduler(), logger: .disabled, seed: 2)
         runner.start()
         #expect(try await eventually(20) { (runner.currentGame?.events.count ?? 0) >= 20 })
         runner.stop()
@@ -107,7 +126,8 @@ struct DemoRunnerTests {
     func startsOverAfterRefusals() async throws {
         let host = FakeDemoHost()
         host.state.withLock { $0.refuseAll = true }
-        let runner = DemoRunner(host: host, timing: fastTiming(), logger: .disabled, seed: 3)
+        let runner = DemoRunner(
+            host: host, timing: fastTiming(), scheduler: ImmediateDemoScheduler(), logger: .disabled, seed: 3)
         runner.start()
         #expect(try await eventually(20) { host.state.withLock { $0.created.count >= 2 } })
         runner.stop()
@@ -118,7 +138,8 @@ struct DemoRunnerTests {
     @Test("stop() ends the play: no command is sent afterwards")
     func stops() async throws {
         let host = FakeDemoHost()
-        let runner = DemoRunner(host: host, timing: fastTiming(), logger: .disabled, seed: 4)
+        let runner = DemoRunner(
+            host: host, timing: fastTiming(), scheduler: ImmediateDemoScheduler(), logger: .disabled, seed: 4)
         runner.start()
         #expect(try await eventually(20) { host.state.withLock { $0.commands.count >= 3 } })
         runner.stop()

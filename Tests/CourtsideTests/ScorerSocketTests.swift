@@ -1,8 +1,9 @@
 import Courtside
+import CourtsideTestSupport
 import CourtsideViewModels
 import Testing
 
-@Suite("Scorer socket")
+@Suite("Scorer socket", .ownThread)
 struct ScorerSocketTests {
     @Test("an authenticated scorer gets the snapshot, then each command's patch and its ack")
     func commandsAreAcked() throws {
