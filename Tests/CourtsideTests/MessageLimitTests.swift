@@ -1,5 +1,6 @@
 import Courtside
 import CourtsideNet
+import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
 import Testing

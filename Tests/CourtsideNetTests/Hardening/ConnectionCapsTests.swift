@@ -1,3 +1,4 @@
+import CourtsideTestSupport
 import Glibc
 import Testing
 

@@ -2,16 +2,6 @@ import Foundation
 
 @testable import CourtsideNet
 
-// Stand-in for main's CourtsideTestSupport `offPool` until this branch merges it: runs blocking test work on a fresh
-// thread so the cooperative pool (2 threads here) is never held by socket reads or waits.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            continuation.resume(with: Result { try body() })
-        }
-    }
-}
-
 /// Starts a server on an ephemeral loopback port, runs the blocking `body`, and always shuts it down. For tests
 /// whose whole body runs inside `offPool`.
 func withBlockingServer<T>(
