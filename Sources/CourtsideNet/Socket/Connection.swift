@@ -49,11 +49,9 @@ final class Connection: EventHandler, LoopClosable {
     private var writeBlocked = false
     private var readingPaused = false
     private var drainWanted = false
-    private var lingerTimer: TimerID?
-    /// Armed while the kernel pushes back: fires `writeTimeout` after the last write progress.
-    private var writeTimer: TimerID?
-    /// When bytes last left the queue, or when the kernel started pushing back.
-    private var lastWriteProgress: ContinuousClock.Instant
+    /// The write-progress deadline and the close linger, decided by a value; one loop timer performs both.
+    private var deadlines: TransportDeadlines
+    private var timer: TimerID?
     /// Why the connection was reset, when it was (tests and metrics).
     private(set) var abortReason: AbortReason?
 
@@ -68,7 +66,7 @@ final class Connection: EventHandler, LoopClosable {
         self.remoteAddress = remoteAddress
         self.context = context
         self.writeTimeout = writeTimeout
-        self.lastWriteProgress = context.now
+        deadlines = TransportDeadlines(writeTimeout: writeTimeout, lingerTimeout: Self.lingerTimeout)
     }
 
     /// Starts polling for input. Call once, after `handler` is set.
@@ -145,7 +143,10 @@ final class Connection: EventHandler, LoopClosable {
         encodePendingPlaintext()
         let queuedBefore = queue.byteCount
         let outcome = queue.write(to: fd, iovecs: context.iovecs, maxIOVecs: LoopContext.maxIOVecs)
-        if queue.byteCount < queuedBefore { lastWriteProgress = context.now }
+        if outcome == .drained || outcome == .wouldBlock {
+            let progressed = queue.byteCount < queuedBefore
+            perform(deadlines.flushed(progressed: progressed, drained: outcome == .drained, now: context.now))
+        }
         switch outcome {
         case .drained:
             let wasBlocked = writeBlocked
@@ -153,7 +154,6 @@ final class Connection: EventHandler, LoopClosable {
                 writeBlocked = false
                 updateInterest()
             }
-            cancelWriteTimer()
             if wasBlocked || drainWanted {
                 drainWanted = false
                 handler?.connectionDrained(self, context: context)
@@ -162,37 +162,30 @@ final class Connection: EventHandler, LoopClosable {
         case .wouldBlock:
             if !writeBlocked {
                 writeBlocked = true
-                lastWriteProgress = context.now  // the wait for the peer starts now
                 updateInterest()
             }
-            armWriteTimer()
         case .failed:
             close()
         }
     }
 
-    // MARK: write progress
+    // MARK: deadlines
 
-    private func armWriteTimer() {
-        guard writeTimer == nil else { return }  // it re-arms itself from `lastWriteProgress` when it fires
-        // Strong capture: `close` cancels the timer, so it never outlives the connection's use.
-        writeTimer = context.scheduleTimer(at: lastWriteProgress + writeTimeout) { context in
-            self.writeTimer = nil
-            self.writeTimerFired(now: context.now)
-        }
-    }
-
-    private func cancelWriteTimer() {
-        if let writeTimer { context.cancelTimer(writeTimer) }
-        writeTimer = nil
-    }
-
-    private func writeTimerFired(now: ContinuousClock.Instant) {
-        guard state != .closed, writeBlocked else { return }
-        if now - lastWriteProgress >= writeTimeout {
-            abort(.writeTimedOut)
-        } else {
-            armWriteTimer()
+    private func perform(_ actions: [TransportDeadlines.Action]) {
+        for action in actions {
+            switch action {
+            case .scheduleTimer(let deadline):
+                if let timer { context.cancelTimer(timer) }
+                // Strong capture: `close` cancels the timer, so it never outlives the connection's use.
+                timer = context.scheduleTimer(at: deadline) { context in
+                    self.timer = nil
+                    self.perform(self.deadlines.timerFired(now: context.now))
+                }
+            case .abortWriteTimedOut:
+                abort(.writeTimedOut)
+            case .close:
+                close()
+            }
         }
     }
 
@@ -274,20 +267,15 @@ final class Connection: EventHandler, LoopClosable {
             return
         }
         updateInterest()
-        // Strong capture: `close` cancels the timer, so it never outlives the connection's use.
-        lingerTimer = context.scheduleTimer(after: Self.lingerTimeout) { _ in
-            self.lingerTimer = nil
-            self.close()
-        }
+        perform(deadlines.writeSideShutDown(now: context.now))
     }
 
     /// Closes the fd now, dropping anything queued. Idempotent.
     func close() {
         guard state != .closed else { return }
         state = .closed
-        if let lingerTimer { context.cancelTimer(lingerTimer) }
-        lingerTimer = nil
-        cancelWriteTimer()
+        if let timer { context.cancelTimer(timer) }
+        timer = nil
         context.deregister(fd: fd)
         Glibc.close(fd)
         queue.removeAll()
