@@ -44,7 +44,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// connections get 503.
     public var maxConnections: Int?
     /// How long bytes queued for a connection may wait for the client to read any of them before it is reset
-    /// (also the sockets' `TCP_USER_TIMEOUT`).
+    /// (also the sockets' `TCP_USER_TIMEOUT`, for bytes the kernel holds).
     public var writeTimeout: Duration = .seconds(30)
     /// Patch messages each game keeps so a spectator resuming with `since=N` gets just what it missed.
     public var resumeWindow: Int = 1024

@@ -18,6 +18,9 @@ extension ServerMetrics {
             "# TYPE courtside_connections_refused_total counter",
             "courtside_connections_refused_total{cap=\"max_connections\"} \(statistics.refusedOverMaxConnections)",
             "courtside_connections_refused_total{cap=\"per_address\"} \(statistics.refusedOverMaxPerAddress)",
+            "# HELP courtside_write_timeouts_total Connections reset: the client read nothing for --write-timeout.",
+            "# TYPE courtside_write_timeouts_total counter",
+            "courtside_write_timeouts_total \(statistics.writeTimeouts)",
         ]
     }
 }

@@ -39,7 +39,7 @@ public struct ConnectionCaps: Sendable {
     }
 }
 
-/// What the caps have seen, for metrics.
+/// What the caps (and the write-progress deadline) have seen, for metrics.
 public struct ConnectionStatistics: Sendable, Hashable {
     /// Connections open now (every kind: HTTP, WebSocket, event stream).
     public var open: Int
@@ -47,6 +47,8 @@ public struct ConnectionStatistics: Sendable, Hashable {
     public var refusedOverMaxConnections: Int
     /// Connections refused because their address held `maxConnectionsPerAddress`.
     public var refusedOverMaxPerAddress: Int
+    /// Connections reset because the client read nothing of what was queued for `writeTimeout`.
+    public var writeTimeouts: Int = 0
 }
 
 /// The counts behind ``ConnectionCaps``, shared by every loop of a server. One lock per accept and per close, never
@@ -62,6 +64,7 @@ final class ConnectionCounter: Sendable {
         var perAddress: [String: Int] = [:]
         var refusedOverMaxConnections = 0
         var refusedOverMaxPerAddress = 0
+        var writeTimeouts = 0
     }
 
     let caps: ConnectionCaps
@@ -102,11 +105,16 @@ final class ConnectionCounter: Sendable {
         }
     }
 
+    /// Counts a connection reset by the write-progress deadline.
+    func writeTimedOut() {
+        counts.withLock { $0.writeTimeouts += 1 }
+    }
+
     var statistics: ConnectionStatistics {
         counts.withLock { counts in
             ConnectionStatistics(
                 open: counts.open, refusedOverMaxConnections: counts.refusedOverMaxConnections,
-                refusedOverMaxPerAddress: counts.refusedOverMaxPerAddress)
+                refusedOverMaxPerAddress: counts.refusedOverMaxPerAddress, writeTimeouts: counts.writeTimeouts)
         }
     }
 

@@ -54,7 +54,8 @@ extension HTTPServer {
         /// than the budget still goes out when the queue is empty.
         public var webSocketSendBudgetBytes: Int
         /// How long bytes queued for a connection may wait for the peer to read any of them (open or closing)
-        /// before the connection is reset; also its `TCP_USER_TIMEOUT`. Default 30 s: a phone on a bad link
+        /// before the connection is reset; also the sockets' `TCP_USER_TIMEOUT`, the same deadline for bytes the
+        /// kernel holds. Default 30 s: a phone on a bad link
         /// reads something well within it, while a client that never reads (to pin the server's memory, or
         /// simply gone) holds its queue and descriptor for at most that long.
         public var writeTimeout: Duration

@@ -48,6 +48,7 @@ final class ServerLoopState {
             close(fd)
             return
         }
+        // The write deadline for bytes the kernel holds once our queue drained into it (ours sees only our queue).
         Sockets.setUserTimeout(fd, configuration.writeTimeout)
         let connection = Connection(
             fd: fd, remoteAddress: remote, context: context, writeTimeout: configuration.writeTimeout)
@@ -73,6 +74,7 @@ final class ServerLoopState {
         let counted = refusal == nil
         connection.onClose = { [unowned self] connection in
             if counted { self.server.connectionCounter.release(connection.remoteAddress) }
+            if connection.abortReason == .writeTimedOut { self.server.connectionCounter.writeTimedOut() }
             self.connectionClosed(connection)
         }
         connections[ObjectIdentifier(connection)] = connection

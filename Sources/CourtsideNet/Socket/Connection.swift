@@ -8,7 +8,8 @@ import Glibc
 /// **Write progress.** While the kernel pushes back (bytes queued, socket not writable), the connection must make
 /// progress (the peer reads something) within `writeTimeout`, whether it is open or closing; otherwise it is reset
 /// (`abort()`), so a peer that never reads cannot pin its queue and its descriptor. The kernel bounds the same
-/// thing for unacknowledged data with `TCP_USER_TIMEOUT`, set at accept.
+/// thing for data already handed to it (`TCP_USER_TIMEOUT`, set at accept): on loopback, where the kernel's send
+/// buffer starts at megabytes, that is where a non-reader's answers wait.
 ///
 /// **Reading paused.** `pauseReading()` drops EPOLLIN interest and ends the current read burst, so a handler past
 /// its send budget gets no more input until its queue drains.
@@ -164,9 +165,16 @@ final class Connection: EventHandler, LoopClosable {
                 writeBlocked = true
                 updateInterest()
             }
-        case .failed:
-            close()
+        case .failed(let err):
+            closeAfterError(err)
         }
+    }
+
+    /// Closes after a failed read or write; `ETIMEDOUT` is the kernel's `TCP_USER_TIMEOUT`: data it held went
+    /// unacknowledged (or the window stayed shut) too long, which is the write-progress deadline in the kernel.
+    private func closeAfterError(_ err: Int32) {
+        if err == ETIMEDOUT, state != .closed { abortReason = .writeTimedOut }
+        close()
     }
 
     // MARK: deadlines
@@ -325,7 +333,7 @@ final class Connection: EventHandler, LoopClosable {
                 let err = errno
                 if err == EINTR { continue }
                 if err == EAGAIN || err == EWOULDBLOCK { return }
-                close()
+                closeAfterError(err)
                 return
             }
         }
