@@ -36,6 +36,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
     func tlsHandshakeCompleted() {
         guard !finished else { return }
         perform(machine.tlsHandshakeCompleted(now: context.now))
+        pump()  // a request that arrived with the handshake's last flight
     }
 
     // MARK: ConnectionHandler
