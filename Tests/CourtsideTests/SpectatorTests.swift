@@ -125,6 +125,8 @@ struct SpectatorTests {
     func perAddressCap() throws {
         let app = try TestApp(configure: { $0.maxConnectionsPerAddress = 2 })
         let game = try app.createGame()
+        // The creating request's connection counts until the server has seen it close (bounded wait).
+        for _ in 0..<200 where !app.app.metrics.render().contains("courtside_connections 0\n") { usleep(10_000) }
         let a = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)")
         let b = try WebSocketClient(port: app.port, path: "/ws/games")
         _ = try a.readJSON()

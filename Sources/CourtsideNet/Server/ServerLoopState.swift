@@ -52,15 +52,20 @@ final class ServerLoopState {
         Sockets.setUserTimeout(fd, configuration.writeTimeout)
         let connection = Connection(
             fd: fd, remoteAddress: remote, context: context, writeTimeout: configuration.writeTimeout)
+        var transform: TLSTransform?
+        if let tls = server.tlsContextForNewConnections {
+            guard let made = TLSTransform(context: tls) else {
+                close(fd)
+                return
+            }
+            transform = made
+        }
+        // Counted from here until the descriptor closes (`onClose` below), or refused with a 503.
         let refusal = server.connectionCounter.admit(remote)
         let http = HTTPConnectionHandler(
             connection: connection, state: self, refusal: refusal.map(Self.refusalResponse))
         connection.handler = http
-        if let tls = server.tlsContextForNewConnections {
-            guard let transform = TLSTransform(context: tls) else {
-                close(fd)
-                return
-            }
+        if let transform {
             transform.onHandshakeComplete = { [weak http] in http?.tlsHandshakeCompleted() }
             connection.transform = transform
         }
