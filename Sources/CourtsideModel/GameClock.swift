@@ -8,11 +8,15 @@ public struct GameClock: Sendable, Hashable, Codable {
     public private(set) var accumulatedMs: Int64
     /// When the current run started, or nil while paused.
     public private(set) var runningSince: Timestamp?
+    /// When the clock last stopped (a pause, the time limit, the winning basket), or nil if it never ran. Part of
+    /// the state so that a game rebuilt from its events shows the same stopped reading as the live one did.
+    public private(set) var stoppedAt: Timestamp?
 
     /// A paused clock at 0.
     public init() {
         self.accumulatedMs = 0
         self.runningSince = nil
+        self.stoppedAt = nil
     }
 
     public var isRunning: Bool { runningSince != nil }
@@ -39,6 +43,7 @@ public struct GameClock: Sendable, Hashable, Codable {
         guard runningSince != nil else { return false }
         accumulatedMs = elapsedMs(at: now)
         runningSince = nil
+        stoppedAt = now
         return true
     }
 

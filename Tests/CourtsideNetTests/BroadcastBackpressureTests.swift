@@ -83,7 +83,7 @@ struct BroadcastBackpressureTests {
                     while ContinuousClock.now < deadline,
                         readers.contains(where: { $0.received.withLock { $0.count } < seq + 1 })
                     {
-                        try await Task.sleep(for: .milliseconds(1))
+                        await pause(for: .milliseconds(1))
                     }
                 }
                 if seq % 100 == 99 {

@@ -19,7 +19,7 @@ final class Collector<T: Sendable>: Sendable {
         while ContinuousClock.now < deadline {
             let current = snapshot
             if current.count >= count { return current }
-            try? await Task.sleep(for: .milliseconds(5))
+            await pause(for: .milliseconds(5))
         }
         return snapshot
     }
@@ -55,7 +55,7 @@ struct EventLoopTests {
             context.cancelTimer(cancelled)
         }
         let result = await fired.wait(for: 2)
-        try await Task.sleep(for: .milliseconds(80))
+        await pause(for: .milliseconds(80))
         #expect(result == ["early", "late"])
         #expect(fired.snapshot == ["early", "late"])
     }

@@ -146,7 +146,7 @@ struct HTTPServerTests {
             let start = ContinuousClock.now
             for piece in ["GET / HT", "TP/1.1\r\n", "Host: x\r\n"] {
                 try client.send(piece)
-                try await Task.sleep(for: .milliseconds(80))
+                await pause(for: .milliseconds(80))
             }
             let response = try client.readResponse()
             #expect(response.status == 408)

@@ -17,6 +17,9 @@ final class FakeDemoHost: DemoHost {
     }
 
     let state = Mutex(State())
+    /// Replies come on a queue of the host's own, as the server's come from its loops: never on Dispatch's global
+    /// queues, which on Linux are the two threads of Swift concurrency's pool.
+    private let replies = DispatchQueue(label: "fake-demo-host.replies")
 
     func createDemoGame(_ teams: DemoTeams, completion: @escaping @Sendable (Result<DemoGame, any Error>) -> Void) {
         let created = state.withLock { state in
@@ -44,7 +47,7 @@ final class FakeDemoHost: DemoHost {
                 }
             }
         }
-        DispatchQueue.global().async { completion(reply.bytes) }
+        replies.async { completion(reply.bytes) }
     }
 }
 
@@ -71,7 +74,7 @@ private func eventually(_ seconds: Double, _ condition: () -> Bool) async throws
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }
-        try await Task.sleep(nanoseconds: 5_000_000)
+        await pause(for: .milliseconds(5))
     }
     return condition()
 }
@@ -143,9 +146,9 @@ struct DemoRunnerTests {
         runner.start()
         #expect(try await eventually(20) { host.state.withLock { $0.commands.count >= 3 } })
         runner.stop()
-        try await Task.sleep(nanoseconds: 50_000_000)
+        await pause(for: .milliseconds(50))
         let count = host.state.withLock { $0.commands.count }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        await pause(for: .milliseconds(100))
         #expect(host.state.withLock { $0.commands.count } == count)
     }
 }

@@ -83,8 +83,8 @@ final class HTTPConnectionHandler: ConnectionHandler {
             case .write(let response, let head, let keepAlive):
                 connection.write(
                     HTTPResponseEncoder.encode(
-                        response, method: head?.method ?? .GET, keepAlive: keepAlive,
-                        requestVersion: head?.version ?? .http1_1, date: state.date))
+                        state.configuration.decorate(response, path: head?.path), method: head?.method ?? .GET,
+                        keepAlive: keepAlive, requestVersion: head?.version ?? .http1_1, date: state.date))
             case .pauseReading:
                 connection.pauseReading()
             case .resumeReading:
@@ -179,7 +179,10 @@ final class HTTPConnectionHandler: ConnectionHandler {
             perform(machine.respond(response, now: context.now, close: true))
         case .upgrade(let upgradeRequest, let response, let subprotocol):
             let leftover = machine.handOver()
-            connection.write(HTTPResponseEncoder.head(response, framing: .none, keepAlive: true, date: state.date))
+            connection.write(
+                HTTPResponseEncoder.head(
+                    state.configuration.decorate(response, path: request.head.path), framing: .none, keepAlive: true,
+                    date: state.date))
             finish()
             let socket = WebSocket(
                 connection: connection, state: state, handler: handler, request: upgradeRequest,

@@ -61,6 +61,12 @@ extension HTTPServer {
         public var writeTimeout: Duration
         /// Connections held at once, in all and per peer address (every kind counts); over either, 503.
         public var connectionCaps: ConnectionCaps
+        /// Headers added to every response the server writes (routed answers, static files, its own 400/408/503,
+        /// upgrade refusals, the 101 and an event stream's head) unless the response has a field of that name. The
+        /// application chooses them from the request's path, or nil when no request was parsed (a malformed one).
+        /// For security headers (`X-Content-Type-Options`, `Content-Security-Policy`, ...), which must be on error
+        /// answers too. Nil (the default) adds nothing.
+        public var responseHeaders: (@Sendable (_ path: String?) -> HTTPHeaders)?
 
         public init(
             host: String = "127.0.0.1", port: Int = 0, threadCount: Int = EventLoopGroup.coreCount,
@@ -71,7 +77,8 @@ extension HTTPServer {
             webSocket: WebSocketConnectionStateMachine.Configuration = .server,
             maxQueuedResponseBytes: Int = 1024 * 1024,
             perMessageDeflate: PerMessageDeflateConfiguration? = nil, webSocketSendBudgetBytes: Int = 256 * 1024,
-            writeTimeout: Duration = .seconds(30), connectionCaps: ConnectionCaps = ConnectionCaps()
+            writeTimeout: Duration = .seconds(30), connectionCaps: ConnectionCaps = ConnectionCaps(),
+            responseHeaders: (@Sendable (_ path: String?) -> HTTPHeaders)? = nil
         ) {
             self.host = host
             self.port = port
@@ -90,6 +97,7 @@ extension HTTPServer {
             self.webSocketSendBudgetBytes = webSocketSendBudgetBytes
             self.writeTimeout = writeTimeout
             self.connectionCaps = connectionCaps
+            self.responseHeaders = responseHeaders
         }
 
         /// The part of this configuration each connection's `HTTPConnectionStateMachine` runs by.
@@ -97,6 +105,14 @@ extension HTTPServer {
             HTTPConnectionStateMachine.Configuration(
                 parserLimits: parserLimits, requestTimeout: requestTimeout, keepAliveTimeout: keepAliveTimeout,
                 tlsHandshakeTimeout: tlsHandshakeTimeout, maxQueuedResponseBytes: maxQueuedResponseBytes)
+        }
+
+        /// `response` with the `responseHeaders` for `path` added where it has none of its own.
+        func decorate(_ response: HTTPResponse, path: String?) -> HTTPResponse {
+            guard let responseHeaders else { return response }
+            var decorated = response
+            decorated.headers.addAbsent(responseHeaders(path))
+            return decorated
         }
     }
 }

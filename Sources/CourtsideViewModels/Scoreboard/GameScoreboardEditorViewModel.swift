@@ -210,15 +210,19 @@ public final class GameScoreboardEditorViewModel {
         return TimeFormatting.label(elapsedMs: game.isClockRunning ? elapsed / 1000 * 1000 : elapsed)
     }
 
-    /// A running clock is read at the instant it started, a stopped one when it stopped (the previous reading is
-    /// kept while nothing changed), so the reading changes only when the clock does.
+    /// A running clock is read at the instant it started, a stopped one at the instant it stopped (the model's, not
+    /// the batch's: a basket that wins the game or a command that passes the time limit stops it at the event's
+    /// own instant), so the reading changes only when the clock does and a game rebuilt from its events shows the
+    /// same bytes. A clock that never ran keeps its first reading (the game's creation).
     static func clockData(of game: Game, now: Timestamp, previous: ClockData?) -> ClockData {
         let clock = game.clock
         if let runningSince = clock.runningSince {
             return ClockData(running: true, elapsedMs: clock.accumulatedMs, asOf: runningSince)
         }
-        if let previous, !previous.running, previous.elapsedMs == clock.accumulatedMs { return previous }
-        return ClockData(running: false, elapsedMs: clock.accumulatedMs, asOf: now)
+        if let stoppedAt = clock.stoppedAt {
+            return ClockData(running: false, elapsedMs: clock.accumulatedMs, asOf: stoppedAt)
+        }
+        return previous ?? ClockData(running: false, elapsedMs: clock.accumulatedMs, asOf: now)
     }
 }
 
