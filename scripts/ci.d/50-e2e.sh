@@ -12,24 +12,8 @@ source scripts/lib/servers.sh
 source Tests/e2e/env.sh
 
 python=$(e2e_python)
-courtside=$(build_courtside debug)
-work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-e2e.XXXXXX")
-token="e2e-admin-token-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
-port=$(free_loopback_port)
-mkdir -p "$work/public"
-start_server "$work/server.log" "$courtside" serve --host 127.0.0.1 --port "$port" --data "$work/data" \
-    --public "$work/public" --admin-token "$token"
-trap 'stop_servers; rm -rf "$work"' EXIT
-wait_for_port "$port" "$SERVER_PID" 60
-status=0
-timeout -k 5 240 "$python" Tests/e2e/game_e2e.py --url "http://127.0.0.1:$port" --admin-token "$token" \
-    --spectators 50 || status=$?
-if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-    echo "50-e2e: the server exited during the test" >&2
-    status=1
-fi
-if [ "$status" -ne 0 ]; then
-    echo "--- server log (last 40 lines)" >&2
-    tail -n 40 "$work/server.log" >&2 || true
-fi
-exit "$status"
+game_e2e() {
+    timeout -k 5 240 "$python" Tests/e2e/game_e2e.py --url "http://127.0.0.1:$port" --admin-token "$token" \
+        --spectators 50
+}
+serve_and_check e2e debug game_e2e
