@@ -5,9 +5,12 @@
 /// limits: `Game` stops it at the limit and when the game finishes.
 public struct GameClock: Sendable, Hashable, Codable {
     /// Game time run before the current run (all of it while paused).
-    public private(set) var accumulatedMs: Int64
+    public internal(set) var accumulatedMs: Int64
     /// When the current run started, or nil while paused.
-    public private(set) var runningSince: Timestamp?
+    public internal(set) var runningSince: Timestamp?
+    /// When the clock last started, stopped or was set (nil before): the instant its reading is taken at, so a
+    /// replayed game shows the same reading as the live one.
+    public internal(set) var changedAt: Timestamp?
 
     /// A paused clock at 0.
     public init() {
@@ -30,6 +33,7 @@ public struct GameClock: Sendable, Hashable, Codable {
     public mutating func start(at now: Timestamp) -> Bool {
         guard runningSince == nil else { return false }
         runningSince = now
+        changedAt = now
         return true
     }
 
@@ -39,11 +43,27 @@ public struct GameClock: Sendable, Hashable, Codable {
         guard runningSince != nil else { return false }
         accumulatedMs = elapsedMs(at: now)
         runningSince = nil
+        changedAt = now
         return true
     }
 
     /// The instant at which the running clock shows `elapsedMs`, or nil while paused.
     public func instant(whenElapsedIs elapsedMs: Int64) -> Timestamp? {
         runningSince?.advanced(byMilliseconds: elapsedMs - accumulatedMs)
+    }
+}
+
+extension GameClock {
+    /// A stopped clock at 0, as a new period's, set at `now`.
+    init(resetAt now: Timestamp) {
+        self.init()
+        changedAt = now
+    }
+
+    /// Sets the elapsed time (a scorer's correction); a running clock runs on from it.
+    mutating func set(elapsedMs: Int64, at now: Timestamp) {
+        accumulatedMs = elapsedMs
+        if runningSince != nil { runningSince = now }
+        changedAt = now
     }
 }

@@ -216,8 +216,8 @@ public final class CourtsideApplication: Sendable {
         if game.isClockRunning { return last.at }
         let clockEvent = events.last { event in
             switch event.kind {
-            case .clock, .timeLimitReached: true
-            case .move, .undo: false
+            case .clock, .timeLimitReached, .timeout, .setClock, .final: true
+            default: false
             }
         }
         return clockEvent?.at ?? journaled.record.createdAt

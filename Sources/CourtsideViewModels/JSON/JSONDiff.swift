@@ -1,8 +1,9 @@
 /// The smallest-reasonable RFC 6902 operations that turn one JSON value into another at a given path.
 ///
 /// Objects are compared member by member (removed keys, then added, then changed, each in canonical key order);
-/// arrays of equal length element by element; an array whose length changed is replaced whole (our arrays are the
-/// three players of a team, so there is no list diffing to gain). Equal values give no operations.
+/// arrays element by element over their common length, then the new elements are added at the end (RFC 6902 §4.1:
+/// `add` at index `count` appends) or the surplus removed from the end backwards, so that a play-by-play that grows
+/// by one play costs one `add`. Equal values give no operations.
 enum JSONDiff {
     static func operations(from old: JSONValue?, to new: JSONValue?, at path: JSONPointer) -> [JSONPatchOperation] {
         var operations: [JSONPatchOperation] = []
@@ -34,9 +35,15 @@ enum JSONDiff {
                     append(from: oldValue, to: newValue, at: path.appending(key), into: &operations)
                 }
             }
-        case (.array(let oldElements)?, .array(let newElements)?) where oldElements.count == newElements.count:
+        case (.array(let oldElements)?, .array(let newElements)?):
             for (index, (oldValue, newValue)) in zip(oldElements, newElements).enumerated() {
                 append(from: oldValue, to: newValue, at: path.appending(index), into: &operations)
+            }
+            for index in oldElements.count..<max(oldElements.count, newElements.count) {
+                operations.append(.add(path: path.appending(index), value: newElements[index]))
+            }
+            for index in (newElements.count..<max(oldElements.count, newElements.count)).reversed() {
+                operations.append(.remove(path: path.appending(index)))
             }
         case (_?, let new?):
             operations.append(.replace(path: path, value: new))

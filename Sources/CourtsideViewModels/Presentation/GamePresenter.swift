@@ -69,6 +69,20 @@ public final class GamePresenter {
         bind(viewModel.isFinished, to: GameDocument.isFinished) { .bool($0) }
         bind(viewModel.winner, to: GameDocument.winner) { $0.map { .string($0.rawValue) } ?? .null }
         bind(viewModel.clock, to: GameDocument.clock, GameDocument.clockJSON)
+        viewModel.status.bindAndFire { [unowned self] status in
+            for (key, value) in GameDocument.statusMembers(status) {
+                publisher.set(value, at: JSONPointer(tokens: [key]))
+            }
+            for (key, players) in [("homePlayers", viewModel.homePlayers), ("awayPlayers", viewModel.awayPlayers)] {
+                for (index, player) in players.enumerated() {
+                    let onCourt = status.onCourt?[player.playerID]
+                    publisher.set(
+                        onCourt.map { .bool($0) } ?? .null,
+                        at: JSONPointer(tokens: [key, String(index), "onCourt"]))
+                }
+            }
+        }.store(in: bindings)
+        bind(viewModel.plays, to: GameDocument.plays) { .array($0.map(GameDocument.playJSON)) }
         for (key, players) in [("homePlayers", viewModel.homePlayers), ("awayPlayers", viewModel.awayPlayers)] {
             for (index, player) in players.enumerated() {
                 let path = JSONPointer(tokens: [key, String(index)])

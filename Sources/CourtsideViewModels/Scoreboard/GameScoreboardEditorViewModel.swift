@@ -38,6 +38,10 @@ public final class GameScoreboardEditorViewModel {
     public var winner: Dynamic<TeamSide?> { mutableWinner }
     /// The clock reading pages animate from.
     public var clock: Dynamic<ClockData> { mutableClock }
+    /// Period, shot clock, team fouls, timeouts, possession, the lock and who is on court.
+    public var status: Dynamic<GameStatus> { mutableStatus }
+    /// The play-by-play, oldest first.
+    public var plays: Dynamic<[PlayRow]> { mutablePlays }
     /// One line for the lobby.
     public var summary: Dynamic<GameSummary> { mutableSummary }
     /// The number of batches that changed something (see the type's documentation).
@@ -56,6 +60,8 @@ public final class GameScoreboardEditorViewModel {
     private let mutableIsPaused: MutableDynamic<Bool>
     private let mutableWinner: MutableDynamic<TeamSide?>
     private let mutableClock: MutableDynamic<ClockData>
+    private let mutableStatus: MutableDynamic<GameStatus>
+    private let mutablePlays: MutableDynamic<[PlayRow]>
     private let mutableSummary: MutableDynamic<GameSummary>
     private let mutableRevision: MutableDynamic<Int>
     private let mutableRecordedEvents: MutableDynamic<[GameEvent]>
@@ -67,8 +73,12 @@ public final class GameScoreboardEditorViewModel {
     private var localCommandNumber = 0
 
     /// A view model owning `game`, showing it as of `now`; `clock` dates the tutorial's argumentless buttons, and
-    /// `revision` continues a numbering (0 for a new document).
-    public init(game: Game, now: Timestamp, clock: @escaping () -> Timestamp, revision: Int = 0) {
+    /// `revision` continues a numbering (0 for a new document) in which `acceptedRevisions` answered the commands
+    /// accepted before (from a journal: they date the plays).
+    public init(
+        game: Game, now: Timestamp, clock: @escaping () -> Timestamp, revision: Int = 0,
+        acceptedRevisions: [CommandID: Int] = [:]
+    ) {
         self.game = game
         self.gameID = game.id
         self.homeTeam = game.homeTeam.name
@@ -84,6 +94,9 @@ public final class GameScoreboardEditorViewModel {
         self.mutableIsPaused = MutableDynamic(game.isPaused)
         self.mutableWinner = MutableDynamic(game.winner)
         self.mutableClock = MutableDynamic(clockData)
+        self.acceptedRevisions = acceptedRevisions
+        self.mutableStatus = MutableDynamic(GameStatus(game: game))
+        self.mutablePlays = MutableDynamic(Self.playRows(of: game, seqs: acceptedRevisions, nextSeq: nil))
         self.mutableSummary = MutableDynamic(GameSummary(game: game))
         self.mutableRevision = MutableDynamic(revision)
         self.mutableRecordedEvents = MutableDynamic([])
@@ -153,6 +166,12 @@ public final class GameScoreboardEditorViewModel {
         }
     }
 
+    /// Reopens a game a scorer confirmed final (an administrator's decision) at `now`; one batch, like a command.
+    public func reopen(now: Timestamp) throws(GameError) {
+        let event = try game.reopen(at: now)
+        publishBatch(events: [event], now: now)
+    }
+
     /// Lets time pass up to `now`: records the time limit when the clock reached it, and refreshes ``time``.
     public func tick(now: Timestamp) {
         let events = game.advance(to: now).map { [$0] } ?? []
@@ -196,6 +215,11 @@ public final class GameScoreboardEditorViewModel {
         changed = mutableIsPaused.update(game.isPaused) || changed
         changed = mutableWinner.update(game.winner) || changed
         changed = mutableClock.update(Self.clockData(of: game, now: now, previous: mutableClock.value)) || changed
+        changed = mutableStatus.update(GameStatus(game: game)) || changed
+        // A play recorded in this batch is first shown by the revision this batch makes.
+        changed =
+            mutablePlays.update(
+                Self.playRows(of: game, seqs: acceptedRevisions, nextSeq: mutableRevision.value + 1)) || changed
         for player in homePlayers + awayPlayers {
             changed = player.refresh(from: game.moveCounts(for: player.playerID) ?? MoveCounts()) || changed
         }
@@ -210,15 +234,26 @@ public final class GameScoreboardEditorViewModel {
         return TimeFormatting.label(elapsedMs: game.isClockRunning ? elapsed / 1000 * 1000 : elapsed)
     }
 
-    /// A running clock is read at the instant it started, a stopped one when it stopped (the previous reading is
-    /// kept while nothing changed), so the reading changes only when the clock does.
+    /// A running clock is read at the instant it started, a stopped one when it stopped or was set (a clock never
+    /// operated keeps its first reading), so the reading changes only when the clock does, and a game rebuilt from
+    /// its events reads the same.
     static func clockData(of game: Game, now: Timestamp, previous: ClockData?) -> ClockData {
         let clock = game.clock
+        let length = game.periodLengthMs
         if let runningSince = clock.runningSince {
-            return ClockData(running: true, elapsedMs: clock.accumulatedMs, asOf: runningSince)
+            return ClockData(running: true, elapsedMs: clock.accumulatedMs, asOf: runningSince, periodLengthMs: length)
         }
-        if let previous, !previous.running, previous.elapsedMs == clock.accumulatedMs { return previous }
-        return ClockData(running: false, elapsedMs: clock.accumulatedMs, asOf: now)
+        let asOf = clock.changedAt ?? previous?.asOf ?? now
+        return ClockData(running: false, elapsedMs: clock.accumulatedMs, asOf: asOf, periodLengthMs: length)
+    }
+
+    /// The play-by-play: each play dated by the revision that answered its command (`nextSeq` for the batch being
+    /// made).
+    static func playRows(of game: Game, seqs: [CommandID: Int], nextSeq: Int?) -> [PlayRow] {
+        game.plays.map { play in
+            PlayRow(
+                play: play, seq: seqs[play.commandID] ?? nextSeq, period: game.rules.isTimed ? play.period : nil)
+        }
     }
 }
 
