@@ -8,6 +8,9 @@ struct CommandRequest: Sendable {
     let bytes: [UInt8]
     let receivedAt: ContinuousClock.Instant
     let reply: @Sendable (CommandReply) -> Void
+    /// An administrator's reopen of a locked game (`POST /api/games/{id}/reopen`) instead of a scorer's command:
+    /// it takes the same path (arrival order, one journal write, answered once durable); `bytes` are empty.
+    var isReopen = false
 }
 
 extension WireErrorCode {
@@ -19,6 +22,8 @@ extension WireErrorCode {
     static let unknownGame = WireErrorCode(rawValue: "unknown_game")
     /// The game is archived and takes no more commands (docs/protocol.md).
     static let gameArchived = WireErrorCode(rawValue: "game_archived")
+    /// A reopen of a game that is not locked (`POST /api/games/{id}/reopen`).
+    static let notLocked = WireErrorCode(ModelErrorCode.notLocked)
     /// A spectator (or lobby) socket sent something: these sockets are read-only.
     static let readOnly = WireErrorCode(rawValue: "read_only")
 }

@@ -73,7 +73,7 @@ extension JSONValue {
     }
 
     /// Sets (or, with `nil`, removes) the value at `pointer`, creating nothing on the way: every parent must exist.
-    /// Returns whether it could.
+    /// An array element may be set at the array's length, which appends it. Returns whether it could.
     @discardableResult
     public mutating func setValue(_ newValue: JSONValue?, at pointer: JSONPointer) -> Bool {
         setValue(newValue, tokens: pointer.tokens[...])
@@ -97,9 +97,16 @@ extension JSONValue {
             self = .object(members)
             return true
         case .array(var elements):
-            guard let index = Int(token), String(index) == token, elements.indices.contains(index) else { return false }
+            guard let index = Int(token), String(index) == token else { return false }
+            if rest.isEmpty, index == elements.count, let newValue {
+                // Appending (RFC 6902 §4.1 `add` at the array's length): how the play-by-play grows.
+                elements.append(newValue)
+                self = .array(elements)
+                return true
+            }
+            guard elements.indices.contains(index) else { return false }
             if rest.isEmpty {
-                guard let newValue else { return false }  // only fixed-length arrays are edited in place
+                guard let newValue else { return false }  // elements are replaced or appended, never removed
                 elements[index] = newValue
             } else {
                 guard elements[index].setValue(newValue, tokens: rest) else { return false }

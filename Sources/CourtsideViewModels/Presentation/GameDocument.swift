@@ -36,6 +36,7 @@ enum GameDocument {
             "rules": rulesJSON(viewModel.rules),
             "homePlayers": players(viewModel.homePlayers),
             "awayPlayers": players(viewModel.awayPlayers),
+            "plays": [],
         ]
     }
 

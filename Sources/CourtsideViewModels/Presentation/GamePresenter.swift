@@ -82,7 +82,15 @@ public final class GamePresenter {
                 }
             }
         }.store(in: bindings)
-        bind(viewModel.plays, to: GameDocument.plays) { .array($0.map(GameDocument.playJSON)) }
+        // Only the plays a batch changed are written, each at its index (a new one appends), so a long game's
+        // play-by-play costs one operation per play, not a diff of the whole list.
+        let writePlays = { [unowned self] (rows: [PlayRow]) in
+            for row in rows {
+                publisher.set(GameDocument.playJSON(row), at: GameDocument.plays.appending(row.play.number - 1))
+            }
+        }
+        writePlays(viewModel.plays)
+        viewModel.changedPlays.bind(writePlays).store(in: bindings)
         for (key, players) in [("homePlayers", viewModel.homePlayers), ("awayPlayers", viewModel.awayPlayers)] {
             for (index, player) in players.enumerated() {
                 let path = JSONPointer(tokens: [key, String(index)])

@@ -40,8 +40,12 @@ public final class GameScoreboardEditorViewModel {
     public var clock: Dynamic<ClockData> { mutableClock }
     /// Period, shot clock, team fouls, timeouts, possession, the lock and who is on court.
     public var status: Dynamic<GameStatus> { mutableStatus }
-    /// The play-by-play, oldest first.
-    public var plays: Dynamic<[PlayRow]> { mutablePlays }
+    /// The play-by-play, oldest first (row `i` is play `i + 1`).
+    public private(set) var plays: [PlayRow]
+    /// The rows the latest batch added or changed (every row at creation; a presenter starts from ``plays``): what a
+    /// presenter writes, so a long
+    /// game's play-by-play costs one write per play and command, not one per play already recorded.
+    public var changedPlays: Dynamic<[PlayRow]> { mutableChangedPlays }
     /// One line for the lobby.
     public var summary: Dynamic<GameSummary> { mutableSummary }
     /// The number of batches that changed something (see the type's documentation).
@@ -61,7 +65,7 @@ public final class GameScoreboardEditorViewModel {
     private let mutableWinner: MutableDynamic<TeamSide?>
     private let mutableClock: MutableDynamic<ClockData>
     private let mutableStatus: MutableDynamic<GameStatus>
-    private let mutablePlays: MutableDynamic<[PlayRow]>
+    private let mutableChangedPlays: MutableDynamic<[PlayRow]>
     private let mutableSummary: MutableDynamic<GameSummary>
     private let mutableRevision: MutableDynamic<Int>
     private let mutableRecordedEvents: MutableDynamic<[GameEvent]>
@@ -96,7 +100,8 @@ public final class GameScoreboardEditorViewModel {
         self.mutableClock = MutableDynamic(clockData)
         self.acceptedRevisions = acceptedRevisions
         self.mutableStatus = MutableDynamic(GameStatus(game: game))
-        self.mutablePlays = MutableDynamic(Self.playRows(of: game, seqs: acceptedRevisions, nextSeq: nil))
+        self.plays = Self.playRows(of: game, seqs: acceptedRevisions, nextSeq: nil)
+        self.mutableChangedPlays = MutableDynamic(plays)
         self.mutableSummary = MutableDynamic(GameSummary(game: game))
         self.mutableRevision = MutableDynamic(revision)
         self.mutableRecordedEvents = MutableDynamic([])
@@ -216,10 +221,7 @@ public final class GameScoreboardEditorViewModel {
         changed = mutableWinner.update(game.winner) || changed
         changed = mutableClock.update(Self.clockData(of: game, now: now, previous: mutableClock.value)) || changed
         changed = mutableStatus.update(GameStatus(game: game)) || changed
-        // A play recorded in this batch is first shown by the revision this batch makes.
-        changed =
-            mutablePlays.update(
-                Self.playRows(of: game, seqs: acceptedRevisions, nextSeq: mutableRevision.value + 1)) || changed
+        changed = refreshPlays(after: events) || changed
         for player in homePlayers + awayPlayers {
             changed = player.refresh(from: game.moveCounts(for: player.playerID) ?? MoveCounts()) || changed
         }
@@ -245,6 +247,34 @@ public final class GameScoreboardEditorViewModel {
         }
         let asOf = clock.changedAt ?? previous?.asOf ?? now
         return ClockData(running: false, elapsedMs: clock.accumulatedMs, asOf: asOf, periodLengthMs: length)
+    }
+
+    /// Updates the play rows the batch's events touched (a move adds one; an undo, edit or deletion changes one), so
+    /// a long game costs no rebuild of its whole play-by-play per command. Returns whether any changed.
+    private func refreshPlays(after events: [GameEvent]) -> Bool {
+        var touched: [Int] = []
+        for event in events {
+            switch event.kind {
+            case .move: touched.append(plays.count + touched.filter { $0 >= plays.count }.count)
+            case .editPlay(let play, _, _), .deletePlay(let play): touched.append(play - 1)
+            case .undo(let undoes):
+                if let index = game.plays.lastIndex(where: { $0.sequence == undoes }) { touched.append(index) }
+            default: break
+            }
+        }
+        let isTimed = game.rules.isTimed
+        var changed: [PlayRow] = []
+        for index in touched {
+            let play = game.plays[index]
+            // A play recorded in this batch is first shown by the revision this batch makes.
+            let row = PlayRow(
+                play: play, seq: acceptedRevisions[play.commandID] ?? mutableRevision.value + 1,
+                period: isTimed ? play.period : nil)
+            if index < plays.count { plays[index] = row } else { plays.append(row) }
+            changed.append(row)
+        }
+        mutableChangedPlays.value = changed
+        return !changed.isEmpty
     }
 
     /// The play-by-play: each play dated by the revision that answered its command (`nextSeq` for the batch being
