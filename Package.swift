@@ -14,6 +14,8 @@ let package = Package(
         .executable(name: "courtside-load", targets: ["CourtsideLoad"]),
         .executable(name: "courtside-fuzz-http", targets: ["CourtsideFuzzHTTP"]),
         .executable(name: "courtside-fuzz-websocket", targets: ["CourtsideFuzzWebSocket"]),
+        .executable(name: "courtside-fuzz-json", targets: ["CourtsideFuzzJSON"]),
+        .executable(name: "courtside-fuzz-inflate", targets: ["CourtsideFuzzInflate"]),
     ],
     targets: [
         // C libraries from Debian packages, with `static inline` shims for the macros Swift cannot import.
@@ -60,22 +62,33 @@ let package = Package(
         .executableTarget(name: "CourtsideFuzzHTTP", dependencies: ["CourtsideFuzzSupport", "CourtsideHTTP"]),
         .executableTarget(
             name: "CourtsideFuzzWebSocket", dependencies: ["CourtsideFuzzSupport", "CourtsideWebSocket"]),
+        .executableTarget(name: "CourtsideFuzzJSON", dependencies: ["CourtsideFuzzSupport", "CourtsideViewModels"]),
+        .executableTarget(
+            name: "CourtsideFuzzInflate", dependencies: ["CourtsideFuzzSupport", "CourtsideWebSocketDeflate"]),
 
+        // Shared by the test targets: running blocking test clients off Swift concurrency's cooperative pool.
+        .target(name: "CourtsideTestSupport", path: "Tests/CourtsideTestSupport"),
         .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel"]),
         .testTarget(name: "CourtsideViewModelTests", dependencies: ["CourtsideViewModels", "CourtsideModel"]),
         .testTarget(
             name: "CourtsideTests",
-            dependencies: ["Courtside", "CourtsideNet", "CourtsideModel", "CourtsideViewModels", "CourtsideJournal"]),
-        .testTarget(name: "CourtsideJournalTests", dependencies: ["CourtsideJournal", "CourtsideModel"]),
+            dependencies: [
+                "Courtside", "CourtsideNet", "CourtsideModel", "CourtsideViewModels", "CourtsideJournal",
+                "CourtsideTestSupport",
+            ]),
+        .testTarget(
+            name: "CourtsideJournalTests", dependencies: ["CourtsideJournal", "CourtsideModel", "CourtsideTestSupport"]),
         .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP"]),
         .testTarget(name: "CourtsideWebSocketTests", dependencies: ["CourtsideWebSocket", "CourtsideHTTP"]),
-        .testTarget(name: "CourtsideTLSTests", dependencies: ["CourtsideTLS"]),
+        .testTarget(name: "CourtsideTLSTests", dependencies: ["CourtsideTLS", "CourtsideTestSupport"]),
         .testTarget(
             name: "CourtsideWebSocketDeflateTests",
             dependencies: ["CourtsideWebSocketDeflate", "CourtsideWebSocket", "CourtsideHTTP", "CZlib"]),
         .testTarget(
             name: "CourtsideNetTests",
-            dependencies: ["CourtsideNet", "CourtsideHTTP", "CourtsideWebSocket", "CourtsideTLS", "CLinux"]),
+            dependencies: [
+                "CourtsideNet", "CourtsideHTTP", "CourtsideWebSocket", "CourtsideTLS", "CLinux", "CourtsideTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,8 +1,5 @@
+import CourtsideFuzzSupport
 import CourtsideHTTP
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The properties every input must keep, whatever its bytes. A violation aborts, which libFuzzer reports as a
 /// crash with the input saved; in replay mode it fails the run.
@@ -33,39 +30,41 @@ enum HTTPParserInvariants {
             let a = Int(input[0]) * 31 + Int(input[input.count - 1])
             splits = [a % input.count, (a * 7 + 13) % input.count, input.count / 2].sorted()
         }
-        require(parse(input, splits: splits) == whole, "split feeding differs from whole feeding")
+        FuzzCheck.require(parse(input, splits: splits) == whole, "split feeding differs from whole feeding")
         if input.count <= 1024 {
-            require(parse(input, splits: Array(0..<input.count)) == whole, "byte-by-byte feeding differs")
+            FuzzCheck.require(parse(input, splits: Array(0..<input.count)) == whole, "byte-by-byte feeding differs")
         }
 
-        require(whole.requests.count <= input.count / 16 + 1, "more requests than the bytes can hold")
+        FuzzCheck.require(whole.requests.count <= input.count / 16 + 1, "more requests than the bytes can hold")
         if let error = whole.error {
-            require(statuses.contains(error.status.code), "unexpected status \(error.status) for \(error)")
-            require(!error.description.isEmpty, "error without description")
+            FuzzCheck.require(statuses.contains(error.status.code), "unexpected status \(error.status) for \(error)")
+            FuzzCheck.require(!error.description.isEmpty, "error without description")
         }
         for request in whole.requests { checkRequest(request) }
     }
 
     static func checkRequest(_ request: HTTPRequest) {
         let head = request.head
-        require(request.body.count <= limits.maxBodyBytes, "body over the limit")
-        require(head.headers.count <= limits.maxHeaderCount, "too many headers")
-        require(head.target.utf8.count <= limits.maxRequestLineBytes, "target over the request line limit")
-        require(head.version == .http1_0 || head.version == .http1_1, "unsupported version \(head.version)")
-        require(head.path == "*" || head.path.hasPrefix("/"), "path does not start with / : \(head.path)")
-        require(!head.path.utf8.contains(0), "NUL in path")
+        FuzzCheck.require(request.body.count <= limits.maxBodyBytes, "body over the limit")
+        FuzzCheck.require(head.headers.count <= limits.maxHeaderCount, "too many headers")
+        FuzzCheck.require(head.target.utf8.count <= limits.maxRequestLineBytes, "target over the request line limit")
+        FuzzCheck.require(head.version == .http1_0 || head.version == .http1_1, "unsupported version \(head.version)")
+        FuzzCheck.require(head.path == "*" || head.path.hasPrefix("/"), "path does not start with / : \(head.path)")
+        FuzzCheck.require(!head.path.utf8.contains(0), "NUL in path")
         let decodedSlashes = head.path.utf8.filter { $0 == UInt8(ascii: "/") }.count
         let rawSlashes = head.target.utf8.filter { $0 == UInt8(ascii: "/") }.count
-        require(decodedSlashes <= max(rawSlashes, 1), "decoding created a slash")
+        FuzzCheck.require(decodedSlashes <= max(rawSlashes, 1), "decoding created a slash")
         for (name, value) in head.headers {
-            require(!name.isEmpty && !name.utf8.contains { $0 <= 0x20 || $0 == UInt8(ascii: ":") }, "bad name")
-            require(!value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }, "line break or NUL in a value")
-            require(value.first != " " && value.last != " ", "untrimmed value")
+            FuzzCheck.require(
+                !name.isEmpty && !name.utf8.contains { $0 <= 0x20 || $0 == UInt8(ascii: ":") }, "bad name")
+            FuzzCheck.require(
+                !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }, "line break or NUL in a value")
+            FuzzCheck.require(value.first != " " && value.last != " ", "untrimmed value")
         }
         let connection = head.headers.tokens(for: "Connection")
         let expectedKeepAlive =
             !connection.contains("close") && (head.version == .http1_1 || connection.contains("keep-alive"))
-        require(head.keepAlive == expectedKeepAlive, "keep-alive disagrees with the Connection header")
+        FuzzCheck.require(head.keepAlive == expectedKeepAlive, "keep-alive disagrees with the Connection header")
         _ = head.queryItems
         _ = HTTPPath.hasDotSegment(head.path)
         checkRoundTrip(request)
@@ -82,14 +81,14 @@ enum HTTPParserInvariants {
         var parser = HTTPRequestParser(limits: roomy)
         parser.feed(Array(text.utf8) + request.body)
         guard case .request(let again) = parser.next() else {
-            fail("re-serialised request does not parse: \(text.debugDescription)")
+            FuzzCheck.fail("re-serialised request does not parse: \(text.debugDescription)")
         }
-        require(again.body == request.body, "round trip changed the body")
-        require(again.head.target == request.head.target, "round trip changed the target")
-        require(again.head.path == request.head.path, "round trip changed the path")
-        require(again.head.method == request.head.method, "round trip changed the method")
-        require(again.head.keepAlive == request.head.keepAlive, "round trip changed keep-alive")
-        require(parser.next() == .needMoreData && parser.bufferedByteCount == 0, "round trip left bytes")
+        FuzzCheck.require(again.body == request.body, "round trip changed the body")
+        FuzzCheck.require(again.head.target == request.head.target, "round trip changed the target")
+        FuzzCheck.require(again.head.path == request.head.path, "round trip changed the path")
+        FuzzCheck.require(again.head.method == request.head.method, "round trip changed the method")
+        FuzzCheck.require(again.head.keepAlive == request.head.keepAlive, "round trip changed keep-alive")
+        FuzzCheck.require(parser.next() == .needMoreData && parser.bufferedByteCount == 0, "round trip left bytes")
     }
 
     /// Feeds `input` cut at `splits`, collecting everything `next()` returns.
@@ -109,26 +108,17 @@ enum HTTPParserInvariants {
                 case .needMoreData:
                     break
                 case .failed(let error):
-                    require(parser.bufferedByteCount == 0, "a failed parser holds bytes")
-                    require(parser.next() == result, "failure is not sticky")
+                    FuzzCheck.require(parser.bufferedByteCount == 0, "a failed parser holds bytes")
+                    FuzzCheck.require(parser.next() == result, "failure is not sticky")
                     outcome.error = error
                     return outcome
                 }
                 break
             }
-            require(parser.bufferedByteCount <= input.count, "buffer larger than the input")
-            require(parser.bufferedByteCount <= maxBuffered, "parser holds \(parser.bufferedByteCount) bytes")
+            FuzzCheck.require(parser.bufferedByteCount <= input.count, "buffer larger than the input")
+            FuzzCheck.require(parser.bufferedByteCount <= maxBuffered, "parser holds \(parser.bufferedByteCount) bytes")
         }
         return outcome
     }
 
-    static func require(_ condition: Bool, _ message: @autoclosure () -> String) {
-        if !condition { fail(message()) }
-    }
-
-    static func fail(_ message: String) -> Never {
-        let line = "invariant violated: \(message)\n"
-        _ = line.withCString { write(2, $0, strlen($0)) }
-        abort()
-    }
 }

@@ -68,6 +68,11 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         }
     }
 
+    /// Appends each field of `defaults` whose name is not present yet: a response's own value wins over a default.
+    public mutating func addAbsent(_ defaults: HTTPHeaders) {
+        for field in defaults where !contains(field.name) { fields.append(field) }
+    }
+
     /// Removes every field named `name`.
     public mutating func remove(name: String) { fields.removeAll { Self.sameName($0.name, name) } }
 

@@ -25,6 +25,11 @@ public protocol GameJournal: Sendable {
     /// Everything stored, games in creation order with their events in order. Blocks: call it at start-up.
     func loadGames() throws(JournalError) -> [JournaledGame]
 
+    /// The same, with each game whose records cannot be read back set aside (`JournalContents.quarantined`) instead
+    /// of failing the load, so one damaged game does not keep the others from being served. Defaults to
+    /// `loadGames()` with nothing quarantined.
+    func loadContents() throws(JournalError) -> JournalContents
+
     /// Completes every write already submitted, then releases the storage; later writes fail with `.closed`.
     /// Calling it again does nothing. Blocks until the pending writes are done.
     func close()

@@ -29,6 +29,9 @@ public enum JournalError: Error, Sendable, Hashable {
     case notADatabase(path: String, SQLiteFailure)
     /// The database was written by a newer Courtside: its schema version is beyond what this build knows.
     case schemaTooNew(path: String, found: Int, supported: Int)
+    /// `PRAGMA quick_check` found damage at open (a torn page, a broken index): the first `problems` it reported.
+    /// The server refuses to run on it; restore a backup or salvage it with `sqlite3 FILE .recover`.
+    case integrityCheckFailed(path: String, problems: [String])
     /// Any other SQLite failure.
     case sqlite(SQLiteFailure)
     /// The journal was closed before the operation ran.
@@ -58,6 +61,10 @@ extension JournalError: CustomStringConvertible {
         case .notADatabase(let path, let failure): return "\(path) is not a usable SQLite database: \(failure)"
         case .schemaTooNew(let path, let found, let supported):
             return "\(path) has schema version \(found); this build knows up to \(supported)"
+        case .integrityCheckFailed(let path, let problems):
+            return
+                "\(path) failed PRAGMA quick_check (\(problems.joined(separator: "; "))): restore a backup, or salvage"
+                + " it with sqlite3 \(path) .recover"
         case .sqlite(let failure): return "\(failure)"
         case .closed: return "the journal is closed"
         }

@@ -73,13 +73,25 @@ public final class SQLiteJournal: GameJournal {
     }
 
     public func loadGames() throws(JournalError) -> [JournaledGame] {
-        let waiter = CompletionWaiter<[JournaledGame]>()
+        try loadContents().gamesOrFirstError()
+    }
+
+    /// Every game, with those whose rows cannot be read back set aside (`JournalContents.quarantined`).
+    public func loadContents() throws(JournalError) -> JournalContents {
+        let waiter = CompletionWaiter<JournalContents>()
         guard writer.enqueue(.load { waiter.complete($0) }) else { throw .closed }
         return try waiter.wait().get()
     }
 
     public func close() {
         writer.close()
+    }
+
+    /// The live connection's settings, read on the writer thread (`SQLiteJournalSettings`). Blocks.
+    public func settings() throws(JournalError) -> SQLiteJournalSettings {
+        let waiter = CompletionWaiter<SQLiteJournalSettings>()
+        guard writer.enqueue(.settings { waiter.complete($0) }) else { throw .closed }
+        return try waiter.wait().get()
     }
 
     /// Creates the directory (0700) and the database file (0600) before SQLite opens it, since SQLite would

@@ -75,6 +75,41 @@ enum SQLiteJournalSchema {
         }
     }
 
+    /// The most problems `PRAGMA quick_check` lists: enough to say what is wrong without reading a whole damaged
+    /// file into a log line.
+    static let quickCheckProblemLimit = 5
+
+    /// `PRAGMA quick_check` (SQLite's O(N) structural check: every page, every b-tree, record formats; not index
+    /// contents against their tables, which `integrity_check` adds at a far higher cost on a large journal): a
+    /// damaged file is refused at start rather than found by the first write that touches the bad page.
+    static func quickCheck(_ connection: SQLiteConnection) throws(JournalError) {
+        let statement = try connection.prepare("PRAGMA quick_check(5)")
+        defer { statement.finalize() }
+        var problems: [String] = []
+        do throws(JournalError) {
+            try statement.query { row in problems.append(row.text(0)) }
+        } catch .sqlite(let failure) where [SQLITE_NOTADB, SQLITE_CORRUPT].contains(failure.code) {
+            throw .integrityCheckFailed(path: connection.path, problems: ["\(failure)"])
+        }
+        guard problems == ["ok"] else {
+            throw .integrityCheckFailed(path: connection.path, problems: Array(problems.prefix(quickCheckProblemLimit)))
+        }
+    }
+
+    /// What the connection runs with (`PRAGMA journal_mode`, `synchronous`, `foreign_keys`), read back.
+    static func settings(_ connection: SQLiteConnection) throws(JournalError) -> SQLiteJournalSettings {
+        func read(_ statement: SQLiteStatement) throws(JournalError) -> String {
+            defer { statement.finalize() }
+            var value = ""
+            try statement.query { row in value = row.text(0) }
+            return value
+        }
+        let journalMode = try read(try connection.prepare("PRAGMA journal_mode"))
+        let synchronous = Int(try read(try connection.prepare("PRAGMA synchronous"))) ?? -1
+        let foreignKeys = try read(try connection.prepare("PRAGMA foreign_keys")) == "1"
+        return SQLiteJournalSettings(journalMode: journalMode, synchronous: synchronous, foreignKeys: foreignKeys)
+    }
+
     /// Brings the database to `currentVersion`.
     static func migrate(_ connection: SQLiteConnection) throws(JournalError) {
         let found = try userVersion(connection)

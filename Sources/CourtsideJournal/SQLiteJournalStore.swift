@@ -37,6 +37,7 @@ final class SQLiteJournalStore {
             try SQLiteJournalSchema.configure(
                 connection, busyTimeoutMs: busyTimeoutMs, autoCheckpointPages: autoCheckpointPages)
             try SQLiteJournalSchema.migrate(connection)
+            try SQLiteJournalSchema.quickCheck(connection)
         } catch .sqlite(let failure) {
             // Name the file: at start-up, which database failed matters more than which pragma.
             throw .cannotOpen(path: path, failure)
@@ -79,6 +80,11 @@ final class SQLiteJournalStore {
     }
 
     var isInTransaction: Bool { connection.isInTransaction }
+
+    /// The connection's durability settings as SQLite reports them now.
+    func settings() throws(JournalError) -> SQLiteJournalSettings {
+        try SQLiteJournalSchema.settings(connection)
+    }
 
     func beginTransaction() throws(JournalError) {
         try begin.run()
@@ -162,28 +168,46 @@ final class SQLiteJournalStore {
         }
     }
 
-    /// Reads every game and its events, checking that each row is what this journal writes.
-    func loadGames() throws(JournalError) -> [JournaledGame] {
-        var games: [JournaledGame] = []
+    /// Reads every game and its events; a game with a row that is not what this journal writes (bad JSON, a setup
+    /// naming another game, events out of sequence) is set aside as quarantined, the others load.
+    func loadContents() throws(JournalError) -> JournalContents {
+        var rows: [(id: GameID, read: () throws(JournalError) -> JournaledGame)] = []
         try selectGames.query { row throws(JournalError) in
             let id = GameID(row.text(0))
-            let setup = try decode(GameSetup.self, from: row.text(1), game: id, sequence: nil)
-            guard setup.id == id else {
-                throw .corruptRecord(id, sequence: nil, reason: "the setup names game \(setup.id)")
-            }
-            let record = GameRecord(
-                setup: setup, scorerTokenSHA256: row.blob(2), createdAt: Timestamp(milliseconds: row.int64(3)),
-                metadata: try decode([String: String].self, from: row.text(4), game: id, sequence: nil))
+            let setupJSON = row.text(1)
+            let digest = row.blob(2)
+            let createdAt = Timestamp(milliseconds: row.int64(3))
+            let metadataJSON = row.text(4)
+            let isArchived = row.int64(5) != 0
             let archivedAt = row.isNull(6) ? nil : Timestamp(milliseconds: row.int64(6))
-            games.append(
-                JournaledGame(
-                    record: record, isArchived: row.int64(5) != 0, archivedAt: archivedAt,
-                    presentationWatermark: Int(row.int64(7))))
+            let watermark = Int(row.int64(7))
+            rows.append(
+                (
+                    id,
+                    { [self] () throws(JournalError) in
+                        let setup = try decode(GameSetup.self, from: setupJSON, game: id, sequence: nil)
+                        guard setup.id == id else {
+                            throw .corruptRecord(id, sequence: nil, reason: "the setup names game \(setup.id)")
+                        }
+                        let record = GameRecord(
+                            setup: setup, scorerTokenSHA256: digest, createdAt: createdAt,
+                            metadata: try decode([String: String].self, from: metadataJSON, game: id, sequence: nil))
+                        return JournaledGame(
+                            record: record, isArchived: isArchived, archivedAt: archivedAt,
+                            events: try loadEvents(of: id), presentationWatermark: watermark)
+                    }
+                ))
         }
-        for index in games.indices {
-            games[index].events = try loadEvents(of: games[index].id)
+        var contents = JournalContents(games: [])
+        for row in rows {
+            do throws(JournalError) {
+                contents.games.append(try row.read())
+            } catch .corruptRecord(let id, let sequence, let reason) {
+                let error = JournalError.corruptRecord(id, sequence: sequence, reason: reason)
+                contents.quarantined.append(QuarantinedGame(id: row.id, problem: error.description, error: error))
+            }
         }
-        return games
+        return contents
     }
 
     private func loadEvents(of id: GameID) throws(JournalError) -> [JournaledEvent] {

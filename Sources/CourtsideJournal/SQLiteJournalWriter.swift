@@ -11,7 +11,9 @@ import Synchronization
 final class SQLiteJournalWriter: Sendable {
     enum Request {
         case write(JournalWrite, JournalCompletion)
-        case load(@Sendable (Result<[JournaledGame], JournalError>) -> Void)
+        case load(@Sendable (Result<JournalContents, JournalError>) -> Void)
+        /// Reads the connection's settings (tests and diagnostics), after the writes queued before it.
+        case settings(@Sendable (Result<SQLiteJournalSettings, JournalError>) -> Void)
     }
 
     private struct Queue {
@@ -93,14 +95,14 @@ final class SQLiteJournalWriter: Sendable {
                         group.removeAll(keepingCapacity: true)
                     }
                 case .load(let completion):
-                    // Writes queued before the load are committed first, so it sees them.
+                    // Writes queued before the load (or the settings read) are committed first, so it sees them.
                     commit(group, to: store)
                     group.removeAll(keepingCapacity: true)
-                    do throws(JournalError) {
-                        completion(.success(try store.loadGames()))
-                    } catch {
-                        completion(.failure(error))
-                    }
+                    completion(Result { () throws(JournalError) in try store.loadContents() })
+                case .settings(let completion):
+                    commit(group, to: store)
+                    group.removeAll(keepingCapacity: true)
+                    completion(Result { () throws(JournalError) in try store.settings() })
                 }
             }
             commit(group, to: store)

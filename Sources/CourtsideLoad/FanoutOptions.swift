@@ -19,6 +19,9 @@ struct FanoutOptions: Sendable {
     var messages = 1_000_000
     /// Offer permessage-deflate on every subscriber.
     var deflate = false
+    /// Fail the run unless every subscriber agreed permessage-deflate (a smoke test of the deflate path must not
+    /// pass on plain frames because the server declined).
+    var requireDeflate = false
     /// Event-loop threads the subscribers are spread over (the publisher has its own thread).
     var threads = 1
     /// Source addresses 127.0.0.1 ... 127.0.0.`sources` the subscribers are spread over: each gives another
@@ -50,6 +53,7 @@ struct FanoutOptions: Sendable {
           --duration S         seconds of publishing (default 10, at most 600)
           --messages M         messages published at most (default 1000000)
           --deflate            offer permessage-deflate (client_max_window_bits) and inflate what comes compressed
+          --require-deflate    --deflate, and fail unless every subscriber agreed it
           --threads T          subscriber event-loop threads, 1...4 (default 1)
           --sources K          spread subscribers over 127.0.0.1...127.0.0.K (1...8, default 8)
           --server-pid PID     read the server's RSS (/proc/PID/status) idle and CPU time (/proc/PID/stat)
@@ -57,7 +61,8 @@ struct FanoutOptions: Sendable {
           --connect-timeout S  seconds for all handshakes (default 60)
           --drain-timeout S    seconds for the last messages after publishing stops (default 10)
           --json               print the result as JSON
-        Exit status 0 only if every subscriber connected and received every message exactly once, in order.
+        Exit status 0 only if every subscriber connected (agreeing deflate, with --require-deflate) and received
+        every message exactly once, in order.
         """
 
     static func parse(_ arguments: [String]) -> Result<FanoutOptions, LoadOptionsError> {
@@ -102,6 +107,9 @@ struct FanoutOptions: Sendable {
                 case "--duration": options.duration = try number(argument, 0.1...LoadOptions.maxDuration).get()
                 case "--messages": options.messages = try number(argument, 1...100_000_000).get()
                 case "--deflate": options.deflate = true
+                case "--require-deflate":
+                    options.deflate = true
+                    options.requireDeflate = true
                 case "--threads": options.threads = try number(argument, 1...4).get()
                 case "--sources": options.sources = try number(argument, 1...8).get()
                 case "--server-pid": options.serverPID = try number(argument, Int32(1)...Int32.max).get()

@@ -14,6 +14,7 @@ struct FanoutReport: Sendable, Encodable {
     var subscribers: Int
     var threads: Int
     var deflateOffered: Bool
+    var deflateRequired: Bool
     /// Messages per second asked for; nil at `--rate max`.
     var rate: Double?
     var window: Int
@@ -64,6 +65,7 @@ struct FanoutReport: Sendable, Encodable {
         subscribers = options.subscribers
         threads = options.threads
         deflateOffered = options.deflate
+        deflateRequired = options.requireDeflate
         rate = options.rate
         window = options.window
         fileLimit = measured.fileLimit
@@ -113,9 +115,11 @@ struct FanoutReport: Sendable, Encodable {
         loadCPUSeconds = measured.loadCPUSeconds
     }
 
-    /// Every subscriber connected and received every published message exactly once, in order, intact.
+    /// Every subscriber connected (agreeing deflate when it was required) and received every published message
+    /// exactly once, in order, intact.
     var succeeded: Bool {
-        publisherFailure == nil && published > 0 && connected == subscribers && failed == 0 && missing == 0
+        (!deflateRequired || deflateNegotiated == connected) && publisherFailure == nil && published > 0
+            && connected == subscribers && failed == 0 && missing == 0
             && outOfOrder == 0 && decodeErrors == 0 && delivered == expectedDeliveries && drained
     }
 

@@ -5,17 +5,19 @@
 /// limits: `Game` stops it at the limit and when the game finishes.
 public struct GameClock: Sendable, Hashable, Codable {
     /// Game time run before the current run (all of it while paused).
-    public internal(set) var accumulatedMs: Int64
+    public private(set) var accumulatedMs: Int64
     /// When the current run started, or nil while paused.
-    public internal(set) var runningSince: Timestamp?
-    /// When the clock last started, stopped or was set (nil before): the instant its reading is taken at, so a
-    /// replayed game shows the same reading as the live one.
-    public internal(set) var changedAt: Timestamp?
+    public private(set) var runningSince: Timestamp?
+    /// When the clock last stopped (a pause, the time limit, the winning basket) or, stopped, was set (a correction,
+    /// a new period), or nil if it never ran. Part of the state so that a game rebuilt from its events shows the
+    /// same stopped reading as the live one did.
+    public private(set) var stoppedAt: Timestamp?
 
     /// A paused clock at 0.
     public init() {
         self.accumulatedMs = 0
         self.runningSince = nil
+        self.stoppedAt = nil
     }
 
     public var isRunning: Bool { runningSince != nil }
@@ -33,7 +35,6 @@ public struct GameClock: Sendable, Hashable, Codable {
     public mutating func start(at now: Timestamp) -> Bool {
         guard runningSince == nil else { return false }
         runningSince = now
-        changedAt = now
         return true
     }
 
@@ -43,7 +44,7 @@ public struct GameClock: Sendable, Hashable, Codable {
         guard runningSince != nil else { return false }
         accumulatedMs = elapsedMs(at: now)
         runningSince = nil
-        changedAt = now
+        stoppedAt = now
         return true
     }
 
@@ -57,13 +58,16 @@ extension GameClock {
     /// A stopped clock at 0, as a new period's, set at `now`.
     init(resetAt now: Timestamp) {
         self.init()
-        changedAt = now
+        stoppedAt = now
     }
 
     /// Sets the elapsed time (a scorer's correction); a running clock runs on from it.
     mutating func set(elapsedMs: Int64, at now: Timestamp) {
         accumulatedMs = elapsedMs
-        if runningSince != nil { runningSince = now }
-        changedAt = now
+        if runningSince != nil {
+            runningSince = now
+        } else {
+            stoppedAt = now
+        }
     }
 }

@@ -9,9 +9,14 @@ enum Serve {
         let logger = Logger(format: configuration.logFormat, level: options.logLevel)
         let token: String
         do throws(AdminTokenError) {
+            if case .tightened(let previous) = try DataDirectory.secure(configuration.dataDirectory) {
+                logger.notice(
+                    "data directory was open to other users; its mode is now 0700",
+                    ["path": configuration.dataDirectory, "was": DataDirectory.octal(previous)])
+            }
             token = try AdminTokenFile.prepare(
-                configured: configuration.adminToken, dataDirectory: configuration.dataDirectory, logger: logger,
-                announce: { say($0) })
+                configured: configuration.adminToken, tokenFile: configuration.adminTokenFile,
+                dataDirectory: configuration.dataDirectory, logger: logger, announce: { say($0) })
         } catch {
             return fail("\(error)", logger)
         }

@@ -48,6 +48,11 @@ public final class TLSContext: @unchecked Sendable {
         try applyCommonPolicy(minimumVersion: .tls1_2, maximumVersion: nil)
         // RFC 9325 §4.1 (BCP 195): servers should enforce their own cipher preference.
         SSL_CTX_set_options(ctx, cossl_op_cipher_server_preference())
+        // TLS 1.2: forward secrecy and AEAD only (RFC 9325 §4.2); TLS 1.3 keeps OpenSSL's suites, all of them AEAD
+        // with ephemeral keys. Without this OpenSSL's DEFAULT offers CBC suites (LUCKY13) and static RSA.
+        guard SSL_CTX_set_cipher_list(ctx, Self.serverTLS12CipherList) == 1 else {
+            throw .contextSetupFailed(step: "cipher list", openSSL: OpenSSLErrorQueue.drain())
+        }
 
         try TLSFiles.loadCertificateChain(configuration.certificateChainPath, into: ctx)
         try TLSFiles.loadPrivateKey(
@@ -63,6 +68,16 @@ public final class TLSContext: @unchecked Sendable {
         }
         SSL_CTX_set_alpn_select_cb(ctx, selectHTTP11, nil)
     }
+
+    /// The TLS 1.2 suites a server offers, in preference order: ECDHE key exchange (forward secrecy) with AES-GCM or
+    /// ChaCha20-Poly1305 (AEAD), for ECDSA and RSA certificates. The list of RFC 9325 §4.2 and of Mozilla's
+    /// "intermediate" profile minus DHE (finite-field groups cost more and add nothing a TLS 1.2 client lacks: every
+    /// client with an AEAD suite also has ECDHE). No CBC (LUCKY13, RFC 9325 §4.2), no static RSA, no SHA-1 MAC.
+    public static let serverTLS12CipherList = [
+        "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-RSA-AES128-GCM-SHA256",
+        "ECDHE-ECDSA-AES256-GCM-SHA384", "ECDHE-RSA-AES256-GCM-SHA384",
+        "ECDHE-ECDSA-CHACHA20-POLY1305", "ECDHE-RSA-CHACHA20-POLY1305",
+    ].joined(separator: ":")
 
     /// A client context, for tests and the load generator.
     ///

@@ -1,4 +1,5 @@
 import CourtsideModel
+import CourtsideTestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -10,7 +11,7 @@ import Testing
 /// after creation and the WAL only grows, so a copy of the two files taken at any moment is what `kill -9` at that
 /// moment would leave on disk (the kernel keeps a killed process's writes). Opening the copy runs SQLite's
 /// recovery exactly as a restart after a crash would. (Power loss is the fsync's job: `synchronous=FULL`.)
-@Suite("SQLite journal: crash images")
+@Suite("SQLite journal: crash images", .ownThread)
 struct CrashImageTests {
     static var crashConfiguration: SQLiteJournal.Configuration {
         var configuration = SQLiteJournal.Configuration()

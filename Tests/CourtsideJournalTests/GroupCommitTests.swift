@@ -1,5 +1,6 @@
 import CourtsideJournal
 import CourtsideModel
+import CourtsideTestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -38,7 +39,7 @@ final class CompletionLog: Sendable {
     }
 }
 
-@Suite("Group commit")
+@Suite("Group commit", .ownThread)
 struct GroupCommitTests {
     static let threads = 4
     static let gamesPerThread = 2

@@ -1,9 +1,10 @@
 import CourtsideJournal
 import CourtsideModel
+import CourtsideTestSupport
 import Testing
 
 /// What every `GameJournal` must do, run against SQLite and the in-memory journal alike.
-@Suite("GameJournal conformance")
+@Suite("GameJournal conformance", .ownThread)
 struct JournalConformanceTests {
     @Test(
         "random games round-trip: the loaded events replay to the model's games, before and after a restart",

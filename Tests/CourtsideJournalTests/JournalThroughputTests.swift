@@ -1,11 +1,12 @@
 import CourtsideJournal
 import CourtsideModel
+import CourtsideTestSupport
 import Foundation
 import Testing
 
 /// Prints how fast durable writes go on this machine, for docs/journal.md. It asserts only correctness (every
 /// write stored); the figures vary with the disk and the load, so no speed is asserted. Bounded in count and time.
-@Suite("SQLite journal: throughput figures")
+@Suite("SQLite journal: throughput figures", .ownThread)
 struct JournalThroughputTests {
     @Test("one event per transaction vs group commit: prints writes/s, asserts every write stored")
     func throughput() throws {

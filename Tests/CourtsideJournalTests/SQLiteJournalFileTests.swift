@@ -1,11 +1,12 @@
 import CSQLite
 import CourtsideModel
+import CourtsideTestSupport
 import Foundation
 import Testing
 
 @testable import CourtsideJournal
 
-@Suite("SQLite journal: files, schema and errors")
+@Suite("SQLite journal: files, schema and errors", .ownThread)
 struct SQLiteJournalFileTests {
     @Test("the database file and its WAL are created with mode 0600")
     func fileModes() throws {

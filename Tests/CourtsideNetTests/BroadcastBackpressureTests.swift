@@ -1,3 +1,4 @@
+import CourtsideTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -15,7 +16,7 @@ private final class PublishLog: Sendable {
     let times = LockedValue<[Int: ContinuousClock.Instant]>([:])
 }
 
-@Suite("Broadcast backpressure over loopback", .serialized)
+@Suite("Broadcast backpressure over loopback", .serialized, .ownThread)
 struct BroadcastBackpressureTests {
     static let budget = 64 * 1024
     static let messages = 3000
@@ -82,7 +83,7 @@ struct BroadcastBackpressureTests {
                     while ContinuousClock.now < deadline,
                         readers.contains(where: { $0.received.withLock { $0.count } < seq + 1 })
                     {
-                        try await Task.sleep(for: .milliseconds(1))
+                        await pause(for: .milliseconds(1))
                     }
                 }
                 if seq % 100 == 99 {

@@ -1,8 +1,9 @@
 import CourtsideNet
+import CourtsideTestSupport
 import Foundation
 import Testing
 
-@Suite("Broadcast channel over loopback", .serialized)
+@Suite("Broadcast channel over loopback", .serialized, .ownThread)
 struct BroadcastChannelTests {
     @Test("a publish reaches plain and deflate subscribers on every loop, in order, encoded once")
     func fanOut() async throws {
@@ -169,7 +170,7 @@ struct BroadcastChannelTests {
             try closing.client.send(TestClient.frame(opcode: 0x8, payload: [0x03, 0xE8]))
             #expect(try closing.client.readCloseCode() == 1000)
             for _ in 0..<200 where server.channel.statistics.subscribers != 1 {
-                try await Task.sleep(for: .milliseconds(5))
+                await pause(for: .milliseconds(5))
             }
             #expect(server.channel.statistics.subscribers == 1)
             server.channel.publish(text: "after")

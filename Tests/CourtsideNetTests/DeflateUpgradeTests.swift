@@ -1,8 +1,9 @@
+import CourtsideTestSupport
 import Testing
 
 @testable import CourtsideNet
 
-@Suite("permessage-deflate at the upgrade", .serialized)
+@Suite("permessage-deflate at the upgrade", .serialized, .ownThread)
 struct DeflateUpgradeTests {
     private let offer = "permessage-deflate; client_max_window_bits"
 

@@ -1,10 +1,11 @@
 import CourtsideNet
+import CourtsideTestSupport
 import Foundation
 import Glibc
 import Testing
 
 /// The `courtside-echo` executable, run as a child process (it sits next to the test bundle).
-@Suite("courtside-echo", .serialized)
+@Suite("courtside-echo", .serialized, .ownThread)
 struct EchoServerTests {
     var echoPath: String { "\(productsDirectory)/courtside-echo" }
 
@@ -117,7 +118,7 @@ struct EchoServerTests {
     }
 }
 
-@Suite("Command-line clients against the server", .serialized)
+@Suite("Command-line clients against the server", .serialized, .ownThread)
 struct ToolInteropTests {
     @Test("curl fetches a static file over http and https, and openssl s_client completes a handshake")
     func curlAndOpenSSL() async throws {

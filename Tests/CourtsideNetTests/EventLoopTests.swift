@@ -1,3 +1,4 @@
+import CourtsideTestSupport
 import Testing
 
 @testable import CourtsideNet
@@ -18,13 +19,13 @@ final class Collector<T: Sendable>: Sendable {
         while ContinuousClock.now < deadline {
             let current = snapshot
             if current.count >= count { return current }
-            try? await Task.sleep(for: .milliseconds(5))
+            await pause(for: .milliseconds(5))
         }
         return snapshot
     }
 }
 
-@Suite("Event loop core")
+@Suite("Event loop core", .ownThread)
 struct EventLoopTests {
     @Test("execute runs tasks on the loop thread in submission order")
     func executeOrder() async throws {
@@ -54,7 +55,7 @@ struct EventLoopTests {
             context.cancelTimer(cancelled)
         }
         let result = await fired.wait(for: 2)
-        try await Task.sleep(for: .milliseconds(80))
+        await pause(for: .milliseconds(80))
         #expect(result == ["early", "late"])
         #expect(fired.snapshot == ["early", "late"])
     }

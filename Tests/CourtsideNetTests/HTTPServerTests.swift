@@ -1,8 +1,9 @@
 import CourtsideNet
+import CourtsideTestSupport
 import Glibc
 import Testing
 
-@Suite("HTTP/1.1 over loopback", .serialized)
+@Suite("HTTP/1.1 over loopback", .serialized, .ownThread)
 struct HTTPServerTests {
     @Test("pipelined requests are answered in order on one connection")
     func pipelining() async throws {
@@ -145,7 +146,7 @@ struct HTTPServerTests {
             let start = ContinuousClock.now
             for piece in ["GET / HT", "TP/1.1\r\n", "Host: x\r\n"] {
                 try client.send(piece)
-                try await Task.sleep(for: .milliseconds(80))
+                await pause(for: .milliseconds(80))
             }
             let response = try client.readResponse()
             #expect(response.status == 408)

@@ -1,3 +1,4 @@
+import CourtsideTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -34,7 +35,7 @@ enum PythonWebsockets {
     static var enabled: Bool { python != nil || ProcessInfo.processInfo.environment["CI"] != nil }
 }
 
-@Suite("Shared deflate stream against Python websockets and raw zlib clients", .serialized)
+@Suite("Shared deflate stream against Python websockets and raw zlib clients", .serialized, .ownThread)
 struct PythonWebsocketsTests {
     static let messages = 600
 

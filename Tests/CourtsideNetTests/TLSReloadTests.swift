@@ -1,7 +1,8 @@
 import CourtsideNet
+import CourtsideTestSupport
 import Testing
 
-@Suite("TLS certificate reload", .serialized)
+@Suite("TLS certificate reload", .serialized, .ownThread)
 struct TLSReloadTests {
     @Test("after reloadTLS new connections get the new certificate while an open wss socket keeps echoing")
     func reloadKeepsOpenSockets() async throws {

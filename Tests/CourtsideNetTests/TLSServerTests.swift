@@ -1,7 +1,8 @@
 import CourtsideNet
+import CourtsideTestSupport
 import Testing
 
-@Suite("TLS over loopback", .serialized)
+@Suite("TLS over loopback", .serialized, .ownThread)
 struct TLSServerTests {
     @Test("a TLS handshake completes and a WebSocket echoes over it (wss)")
     func secureEcho() async throws {

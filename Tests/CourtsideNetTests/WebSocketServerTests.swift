@@ -1,7 +1,8 @@
 import CourtsideNet
+import CourtsideTestSupport
 import Testing
 
-@Suite("WebSocket over loopback", .serialized)
+@Suite("WebSocket over loopback", .serialized, .ownThread)
 struct WebSocketServerTests {
     @Test("the server starts on an ephemeral port and refuses connections once stopped")
     func startStop() async throws {

@@ -1,8 +1,9 @@
 import CourtsideTLS
+import CourtsideTestSupport
 import Foundation
 import Testing
 
-@Suite("Server context start-up errors name the file and the problem")
+@Suite("Server context start-up errors name the file and the problem", .ownThread)
 struct TLSContextTests {
     let files: TestCertificates
 

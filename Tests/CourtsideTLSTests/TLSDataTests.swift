@@ -1,8 +1,9 @@
+import CourtsideTestSupport
 import Testing
 
 @testable import CourtsideTLS
 
-@Suite("Application data and closing over memory BIOs")
+@Suite("Application data and closing over memory BIOs", .ownThread)
 struct TLSDataTests {
     let server: TLSContext
     let client: TLSContext

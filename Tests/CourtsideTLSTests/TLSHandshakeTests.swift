@@ -1,7 +1,8 @@
 import CourtsideTLS
+import CourtsideTestSupport
 import Testing
 
-@Suite("Handshake over memory BIOs")
+@Suite("Handshake over memory BIOs", .ownThread)
 struct TLSHandshakeTests {
     let files: TestCertificates
     let server: TLSContext

@@ -1,4 +1,5 @@
 import CourtsideTLS
+import CourtsideTestSupport
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 
 /// A real loopback socket with the `openssl s_client` CLI as the peer: the memory-BIO connection interoperates
 /// with another TLS implementation's framing and timing, not only with itself.
-@Suite("TLS over a loopback socket with openssl s_client")
+@Suite("TLS over a loopback socket with openssl s_client", .ownThread)
 struct TLSLoopbackTests {
     enum LoopbackError: Error {
         case socket(String, Int32)

@@ -57,6 +57,12 @@ let serveOptionSamples: [ServeOptionSample] = [
     ServeOptionSample(name: "trusted-proxies", value: "127.0.0.1, 10.0.0.0/8") {
         $0.configuration.trustedProxies.map(\.description) == ["127.0.0.1/32", "10.0.0.0/8"]
     },
+    ServeOptionSample(name: "admin-token-file", value: "/run/secrets/courtside") {
+        $0.configuration.adminTokenFile == "/run/secrets/courtside"
+    },
+    ServeOptionSample(name: "frame-ancestors", value: "'self', https://*.venue.example:8443") {
+        $0.configuration.frameAncestors == ["'self'", "https://*.venue.example:8443"]
+    },
 ]
 
 /// The TLS pair must come together; samples for one half get the other half added.
@@ -151,6 +157,10 @@ struct CLIParsingTests {
             (["--resume-window", "-1"], "--resume-window: -1 is out of range (expected at least 1)"),
             (["--max-queued-bytes", "1k"], "--max-queued-bytes: \"1k\" is not a whole number"),
             (["--admin-token", "short"], "--admin-token: the token must be at least 16 characters long"),
+            (
+                ["--admin-token", "abcdefghijklmnop", "--admin-token-file", "/t"],
+                "--admin-token-file: give the admin token once: --admin-token (COURTSIDE_ADMIN_TOKEN) is set as well"
+            ),
             (
                 ["--admin-token", "has spaces in the token"],
                 "--admin-token: the token may only hold letters, digits and - . _ ~ + / = (it is sent as a bearer token)"

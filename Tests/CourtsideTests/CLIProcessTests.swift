@@ -1,3 +1,4 @@
+import CourtsideTestSupport
 import Foundation
 import Testing
 
@@ -44,7 +45,7 @@ private func runCourtside(_ arguments: [String], environment: [String: String] =
         standardError: String(decoding: errData, as: UTF8.self))
 }
 
-@Suite("The courtside executable")
+@Suite("The courtside executable", .ownThread)
 struct CLIProcessTests {
     @Test("courtside --help exits 0 and shows the subcommands")
     func help() throws {

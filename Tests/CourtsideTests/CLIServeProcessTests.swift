@@ -1,3 +1,4 @@
+import CourtsideTestSupport
 import Foundation
 import Testing
 
@@ -109,7 +110,7 @@ private func httpGet(port: Int, path: String) -> String? {
     return String(text[split.upperBound...])
 }
 
-@Suite("courtside serve, run as a process", .serialized)
+@Suite("courtside serve, run as a process", .serialized, .ownThread)
 struct CLIServeProcessTests {
     @Test("serve --demo prints the token once, the URL and the demo game, plays it, and stops with 0 on SIGTERM")
     func demo() throws {
@@ -166,5 +167,30 @@ struct CLIServeProcessTests {
         ])
         #expect(server.waitForExit() == 1)
         #expect(server.errors.contains(missing))
+    }
+
+    @Test("--admin-token-file keeps the token out of /proc/PID/cmdline; an open data directory is fixed to 0700")
+    func tokenFileAndDataDirectory() throws {
+        let data = CLITemporaryDirectory()
+        defer { data.cleanUp() }
+        try FileManager.default.createDirectory(
+            atPath: data.path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let secret = data.path + "-secret"
+        defer { try? FileManager.default.removeItem(atPath: secret) }
+        let token = "file-token-" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+        try (token + "\n").write(toFile: secret, atomically: false, encoding: .utf8)
+        let (server, _) = try startServe(["--data", data.path, "--admin-token-file", secret])
+        let commandLine = try Data(
+            contentsOf: URL(fileURLWithPath: "/proc/\(server.process.processIdentifier)/cmdline"))
+        #expect(String(decoding: commandLine, as: UTF8.self).contains(secret))
+        #expect(!String(decoding: commandLine, as: UTF8.self).contains(token))
+        let mode = (try FileManager.default.attributesOfItem(atPath: data.path)[.posixPermissions] as? NSNumber)?
+            .intValue
+        #expect(mode == 0o700)
+        #expect(server.stop() == 0)
+        #expect(server.errors.contains("data directory was open to other users"))
+        #expect(server.errors.contains("was=0755"))
+        #expect(server.errors.contains("admin token loaded"))
+        #expect(!server.errors.contains(token) && !server.output.contains(token))
     }
 }

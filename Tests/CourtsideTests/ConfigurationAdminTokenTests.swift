@@ -120,9 +120,12 @@ struct ConfigurationAdminTokenTests {
         }
     }
 
-    @Test("an unwritable data directory is an error naming the token file")
+    @Test(
+        "an unwritable data directory is an error naming the token file",
+        .enabled(
+            if: geteuid() != 0, "root writes into a mode-0500 directory anyway; the dangling-link test covers root")
+    )
     func unwritable() throws {
-        guard getuid() != 0 else { return }  // root writes anywhere; the check below would be meaningless
         let directory = CLITemporaryDirectory()
         defer {
             try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
@@ -132,6 +135,19 @@ struct ConfigurationAdminTokenTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: directory.path)
         #expect(throws: AdminTokenError.cannotWrite(path: directory.path + "/admin-token", reason: "Permission denied"))
         {
+            try AdminTokenFile.resolve(configured: nil, dataDirectory: directory.path)
+        }
+    }
+
+    @Test("a token file that cannot be created (a dangling link in its place) is an error naming it, for root too")
+    func uncreatableTokenFile() throws {
+        let directory = CLITemporaryDirectory()
+        defer { directory.cleanUp() }
+        try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
+        let file = directory.path + "/admin-token"
+        // O_CREAT | O_EXCL refuses an existing name, even a link to nowhere, whoever the caller is.
+        try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: directory.path + "/nowhere")
+        #expect(throws: AdminTokenError.cannotWrite(path: file, reason: "File exists")) {
             try AdminTokenFile.resolve(configured: nil, dataDirectory: directory.path)
         }
     }

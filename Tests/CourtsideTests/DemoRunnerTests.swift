@@ -1,4 +1,5 @@
 import CourtsideModel
+import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
 import Synchronization
@@ -16,6 +17,9 @@ final class FakeDemoHost: DemoHost {
     }
 
     let state = Mutex(State())
+    /// Replies come on a queue of the host's own, as the server's come from its loops: never on Dispatch's global
+    /// queues, which on Linux are the two threads of Swift concurrency's pool.
+    private let replies = DispatchQueue(label: "fake-demo-host.replies")
 
     func createDemoGame(_ teams: DemoTeams, completion: @escaping @Sendable (Result<DemoGame, any Error>) -> Void) {
         let created = state.withLock { state in
@@ -43,7 +47,17 @@ final class FakeDemoHost: DemoHost {
                 }
             }
         }
-        DispatchQueue.global().async { completion(reply.bytes) }
+        replies.async { completion(reply.bytes) }
+    }
+}
+
+/// Ends every pause at once (the runner's pacing is not under test here), and remembers the pauses asked for.
+final class ImmediateDemoScheduler: DemoScheduler {
+    let requested = Mutex<[Double]>([])
+
+    func schedule(after seconds: Double, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        requested.withLock { $0.append(seconds) }
+        queue.async(execute: work)
     }
 }
 
@@ -60,19 +74,21 @@ private func eventually(_ seconds: Double, _ condition: () -> Bool) async throws
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }
-        try await Task.sleep(nanoseconds: 5_000_000)
+        await pause(for: .milliseconds(5))
     }
     return condition()
 }
 
-@Suite("Demo runner")
+@Suite("Demo runner", .ownThread)
 struct DemoRunnerTests {
     @Test("plays a whole game through the host, then creates the next one")
     func playsGamesOverAndOver() async throws {
         let host = FakeDemoHost()
         let announced = Mutex<[DemoGame]>([])
+        let scheduler = ImmediateDemoScheduler()
+        let timing = fastTiming()
         let runner = DemoRunner(
-            host: host, timing: fastTiming(), logger: .disabled, seed: 1,
+            host: host, timing: timing, scheduler: scheduler, logger: .disabled, seed: 1,
             onGameCreated: { game in announced.withLock { $0.append(game) } })
         runner.start()
         defer { runner.stop() }
@@ -82,12 +98,18 @@ struct DemoRunnerTests {
         #expect(first.isFinished)
         #expect(commands.first?.contains(#""action":"start""#) == true)
         #expect(announced.withLock { $0.first } == DemoGame(id: GameID(rawValue: "g1"), spectatorLink: "/games/g1"))
+        // The pacing asked of the scheduler: moves within moveInterval × (1 ± jitter), and the rest after a game.
+        let pauses = scheduler.requested.withLock { $0 }
+        let moves = timing.moveInterval * (1 - timing.jitter)...timing.moveInterval * (1 + timing.jitter)
+        #expect(pauses.contains(timing.restBetweenGames))
+        #expect(pauses.filter { $0 != timing.restBetweenGames }.allSatisfy { moves.contains($0) })
     }
 
     @Test("the demo's copy of its game matches the host's")
     func copyMatches() async throws {
         let host = FakeDemoHost()
-        let runner = DemoRunner(host: host, timing: fastTiming(), logger: .disabled, seed: 2)
+        let runner = DemoRunner(
+            host: host, timing: fastTiming(), scheduler: ImmediateDemoScheduler(), logger: .disabled, seed: 2)
         runner.start()
         #expect(try await eventually(20) { (runner.currentGame?.events.count ?? 0) >= 20 })
         runner.stop()
@@ -107,7 +129,8 @@ struct DemoRunnerTests {
     func startsOverAfterRefusals() async throws {
         let host = FakeDemoHost()
         host.state.withLock { $0.refuseAll = true }
-        let runner = DemoRunner(host: host, timing: fastTiming(), logger: .disabled, seed: 3)
+        let runner = DemoRunner(
+            host: host, timing: fastTiming(), scheduler: ImmediateDemoScheduler(), logger: .disabled, seed: 3)
         runner.start()
         #expect(try await eventually(20) { host.state.withLock { $0.created.count >= 2 } })
         runner.stop()
@@ -118,13 +141,14 @@ struct DemoRunnerTests {
     @Test("stop() ends the play: no command is sent afterwards")
     func stops() async throws {
         let host = FakeDemoHost()
-        let runner = DemoRunner(host: host, timing: fastTiming(), logger: .disabled, seed: 4)
+        let runner = DemoRunner(
+            host: host, timing: fastTiming(), scheduler: ImmediateDemoScheduler(), logger: .disabled, seed: 4)
         runner.start()
         #expect(try await eventually(20) { host.state.withLock { $0.commands.count >= 3 } })
         runner.stop()
-        try await Task.sleep(nanoseconds: 50_000_000)
+        await pause(for: .milliseconds(50))
         let count = host.state.withLock { $0.commands.count }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        await pause(for: .milliseconds(100))
         #expect(host.state.withLock { $0.commands.count } == count)
     }
 }

@@ -1,11 +1,12 @@
 import Courtside
 import CourtsideJournal
 import CourtsideModel
+import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
 import Testing
 
-@Suite("Durability and restarts")
+@Suite("Durability and restarts", .ownThread)
 struct DurabilityTests {
     @Test("a command is acked only after its event is durable; spectators see the patch before")
     func ackAfterDurable() throws {

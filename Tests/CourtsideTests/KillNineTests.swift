@@ -1,4 +1,5 @@
 import CourtsideJournal
+import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
 import Testing
@@ -61,7 +62,7 @@ private final class ServerProcess {
     }
 }
 
-@Suite("kill -9", .serialized)
+@Suite("kill -9", .serialized, .ownThread)
 struct KillNineTests {
     /// ISSUE5 §4: the server survives `kill -9` at any moment. A scorer sends commands and retries every unacked one
     /// (same CID) after each restart; at the end every command is in the journal exactly once, and every ack the

@@ -1,10 +1,11 @@
 import Courtside
+import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
 import Testing
 
 /// The routes of a real game: the play-by-play and the box score (JSON and CSV), final and the admin's reopen.
-@Suite("HTTP routes: plays, box score, final and reopen")
+@Suite("HTTP routes: plays, box score, final and reopen", .ownThread)
 struct ReportRouteTests {
     static let fibaGame: JSONValue = [
         "homeTeam": "Lakers",

@@ -1,9 +1,10 @@
 import Courtside
+import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
 import Testing
 
-@Suite("HTTP routes")
+@Suite("HTTP routes", .ownThread)
 struct RouteTests {
     @Test("GET /healthz answers ok")
     func health() throws {
@@ -142,7 +143,7 @@ struct RouteTests {
     }
 }
 
-@Suite("Deferred answers")
+@Suite("Deferred answers", .ownThread)
 struct DeferredAnswerTests {
     @Test("pipelined requests whose answers wait for the disk are answered in order on one connection")
     func pipelined() throws {

@@ -1,8 +1,9 @@
 import Courtside
+import CourtsideTestSupport
 import CourtsideViewModels
 import Testing
 
-@Suite("Scorer socket")
+@Suite("Scorer socket", .ownThread)
 struct ScorerSocketTests {
     @Test("an authenticated scorer gets the snapshot, then each command's patch and its ack")
     func commandsAreAcked() throws {
@@ -110,12 +111,7 @@ struct ScorerSocketTests {
         let game = try app.createGame()
         let scorer = try app.scorer(game)
         _ = try scorer.readJSON()
-        for index in 0..<8 { try scorer.send(json: command("c\(index)", move: "rebound")) }
-        var answers: [String: JSONValue] = [:]
-        while answers.count < 8 {
-            let message = try scorer.readJSON()
-            if let id = message["id"]?.stringValue, message["type"] != "patch" { answers[id] = message }
-        }
+        let answers = try scorer.answers(toCommands: (0..<8).map { "c\($0)" })
         #expect((0..<5).allSatisfy { answers["c\($0)"]?["type"] == "ack" })
         #expect((5..<8).allSatisfy { answers["c\($0)"]?["code"] == "rate_limited" })
         #expect(try app.snapshot(game.id)["seq"] == 5)

@@ -1,9 +1,10 @@
 import Courtside
 import CourtsideJournal
+import CourtsideTestSupport
 import CourtsideViewModels
 import Testing
 
-@Suite("Slow consumers")
+@Suite("Slow consumers", .ownThread)
 struct SlowConsumerTests {
     @Test("a spectator that stops reading is resynced with a fresh snapshot and never blocks the game")
     func slowSpectatorIsResynced() throws {

@@ -1,9 +1,10 @@
 import Courtside
+import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
 import Testing
 
-@Suite("Spectators and the lobby")
+@Suite("Spectators and the lobby", .ownThread)
 struct SpectatorTests {
     @Test("spectators are read-only: what they send is answered with an error and changes nothing")
     func readOnly() throws {

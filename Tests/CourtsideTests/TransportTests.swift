@@ -1,5 +1,6 @@
 import Courtside
 import CourtsideModel
+import CourtsideTestSupport
 import CourtsideViewModels
 import Testing
 
@@ -42,7 +43,7 @@ enum CommandTransport: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-@Suite("One scenario, every transport")
+@Suite("One scenario, every transport", .ownThread)
 struct TransportTests {
     @Test(
         "acks, retries with the original seq, refusals and a reused id answer the same on every path",

@@ -1,9 +1,10 @@
 import Courtside
+import CourtsideTestSupport
 import Testing
 
 /// The per-address connection cap and the logs over real sockets, with and without `--trusted-proxies`: the test
 /// client plays a proxy on 127.0.0.1 that forwards different clients.
-@Suite("Trusted proxies over loopback", .serialized)
+@Suite("Trusted proxies over loopback", .serialized, .ownThread)
 struct TrustedProxyTests {
     func forwarded(_ client: String) -> [String: String] { ["X-Forwarded-For": client] }
 

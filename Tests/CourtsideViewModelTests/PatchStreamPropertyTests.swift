@@ -88,7 +88,8 @@ struct PatchStreamPropertyTests {
         let rebuilt = try Game(setup: setup, replaying: viewModel.game.events)
         #expect(rebuilt == viewModel.game)
         let replayed = GameScoreboardEditorViewModel(
-            game: rebuilt, now: rebuilt.clock.changedAt == nil ? created : lastBatch, clock: { created },
+            game: rebuilt, now: rebuilt.clock.stoppedAt == nil && !rebuilt.clock.isRunning ? created : lastBatch,
+            clock: { created },
             revision: presenter.seq, acceptedRevisions: acks)
         #expect(
             GamePresenter(viewModel: replayed).snapshot().bytes == presenter.snapshot().bytes,

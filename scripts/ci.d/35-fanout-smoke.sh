@@ -2,7 +2,8 @@
 # Smoke test of the fan-out path: courtside-load fanout against courtside-echo's /pub → /sub (debug builds, which
 # scripts/ci has built), small and bounded: 200 subscribers over 8 source addresses, plain and with
 # permessage-deflate, at a fixed rate and at saturation, a few seconds each. Fails on any loss, any message out of
-# order, any decode or inflate error, any subscriber that did not connect, or a run that did not drain.
+# order, any decode or inflate error, any subscriber that did not connect (or, in a deflate run, did not agree
+# permessage-deflate), or a run that did not drain.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -20,7 +21,8 @@ for run in "plain 50" "deflate 50" "plain max" "deflate max"; do
     read -r kind rate <<<"$run"
     flags=(--rate "$rate" --messages 400)
     [ "$rate" = max ] && flags=(--rate max --window 16 --messages 1000)
-    [ "$kind" = deflate ] && flags+=(--deflate)
+    # --require-deflate: the deflate runs fail unless every subscriber agreed permessage-deflate.
+    [ "$kind" = deflate ] && flags+=(--require-deflate)
     echo "--- courtside-load fanout: 200 subscribers, $kind, rate $rate"
     # courtside-load exits non-zero unless every subscriber got every message once, in order, intact.
     timeout -k 5 120 "$bin/courtside-load" fanout --sub-url "ws://127.0.0.1:$port/sub" \

@@ -13,8 +13,18 @@ final class ApplicationCore: Sendable {
     let services: GameServices
     let limiter: ConnectionLimiter
     let origins: OriginPolicy
+    /// Command rate per scorer token (keyed by game), whichever socket carries it (issue 11).
+    let scorerCommandRates: SharedTokenBuckets
+    /// `POST …/commands` rate per client address (issue 11).
+    let addressCommandRates: SharedTokenBuckets
+    let authenticationThrottle = AuthenticationThrottle()
     private let adminTokenSHA256: [UInt8]
-    private let failedGames = Mutex<Set<GameID>>([])
+    /// Games whose journal write failed and is not yet stored again, with the error.
+    private let failedGames = Mutex<[GameID: String]>([:])
+    /// The last game creation the journal refused, until one succeeds.
+    private let creationFailure = Mutex<String?>(nil)
+    /// Games whose stored records could not be read back at start, with the problem (`quarantine`).
+    private let quarantined = Mutex<[GameID: String]>([:])
     private let stopping = Atomic<Bool>(false)
 
     init(
@@ -27,6 +37,10 @@ final class ApplicationCore: Sendable {
         self.services = services
         self.limiter = ConnectionLimiter(limit: configuration.maxConnectionsPerAddress)
         self.origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
+        self.scorerCommandRates = SharedTokenBuckets(
+            burst: configuration.commandBurst, ratePerSecond: configuration.commandsPerSecond)
+        self.addressCommandRates = SharedTokenBuckets(
+            burst: configuration.commandBurst, ratePerSecond: configuration.commandsPerSecond)
         self.adminTokenSHA256 = SecretToken.sha256(adminToken)
     }
 
@@ -37,11 +51,42 @@ final class ApplicationCore: Sendable {
         SecretToken.matches(token, digest: adminTokenSHA256)
     }
 
-    func gameFailed(_ id: GameID) {
-        failedGames.withLock { _ = $0.insert(id) }
+    func gameFailed(_ id: GameID, problem: String) {
+        failedGames.withLock { $0[id] = problem }
     }
 
-    /// Whether every write was stored: only then may a shutdown call itself clean (docs/server.md).
+    func gameRecovered(_ id: GameID) {
+        failedGames.withLock { $0[id] = nil }
+    }
+
+    /// What keeps the server from storing what it serves, for `/healthz`: failed games (their writes are being
+    /// retried) and a refused game creation; empty when the journal writes.
+    var storageProblems: [String] {
+        let games = failedGames.withLock { $0 }.sorted { $0.key < $1.key }.map {
+            "game \($0.key) cannot be saved: \($0.value)"
+        }
+        return games + (creationFailure.withLock { $0 }.map { ["the journal refused a new game: \($0)"] } ?? [])
+    }
+
+    /// Sets a game aside at start: it is not served, its id is never given to a new game, and every route to it
+    /// answers `APIResponse.quarantined` naming the problem.
+    func quarantine(_ game: QuarantinedGame, logger: Logger) {
+        quarantined.withLock { $0[game.id] = game.problem }
+        registry.reserve(game.id)
+        logger.error(
+            "game quarantined: its stored records cannot be used", ["game": game.id.rawValue, "problem": game.problem])
+    }
+
+    /// Why `id` is quarantined, or nil.
+    func quarantineProblem(_ id: GameID) -> String? {
+        quarantined.withLock { $0[id] }
+    }
+
+    /// Every quarantined game and its problem, by id.
+    var quarantinedGames: [GameID: String] { quarantined.withLock { $0 } }
+
+    /// Whether a game has a write not stored (failed, not yet retried): then a shutdown may not call itself clean
+    /// (docs/server.md). A game whose retries stored everything published is whole again.
     var anyGameFailed: Bool { !failedGames.withLock { $0.isEmpty } }
 
     func beginStopping() {
@@ -82,8 +127,10 @@ final class ApplicationCore: Sendable {
             switch result {
             case .failure(let error):
                 logger.error("game not created", ["game": id.rawValue, "error": "\(error)"])
+                creationFailure.withLock { $0 = "\(error)" }
                 completion(.failure(.storage(error)))
             case .success:
+                creationFailure.withLock { $0 = nil }
                 install(
                     game: Game(setup: setup), seq: 0, now: createdAt, restored: false, digest: digest,
                     isArchived: false)

@@ -2,12 +2,11 @@ import CourtsideJournal
 import CourtsideModel
 import CourtsideNet
 
-/// Why the application could not start. Each case names the file, port or game at fault.
+/// Why the application could not start. Each case names the file or port at fault. (A stored game that cannot be
+/// read back or replayed does not stop the start: it is quarantined, see `ApplicationCore.quarantine`.)
 public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     /// The journal in the data directory could not be opened or read.
     case journal(directory: String, JournalError)
-    /// A stored game does not replay to a valid game (an edited or corrupted database).
-    case corruptGame(GameID, GameReplayError)
     /// The TLS certificate or key could not be loaded.
     case tls(TLSError)
     /// The event loops could not start, or the address could not be bound.
@@ -16,7 +15,6 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .journal(let directory, let error): "cannot use the data directory \(directory): \(error)"
-        case .corruptGame(let id, let error): "stored game \(id) does not replay: \(error)"
         case .tls(let error): "TLS: \(error)"
         case .cannotListen(let host, let port, let error): "cannot listen on \(host):\(port): \(error)"
         }

@@ -49,12 +49,13 @@ public final class CourtsideApplication: Sendable {
         self.journal = journal
         markerPath = (configuration.dataDirectory as NSString).appendingPathComponent(Self.cleanShutdownMarker)
         let marked = unlink(markerPath) == 0
-        let stored: [JournaledGame]
+        let contents: JournalContents
         do {
-            stored = try journal.loadGames()
+            contents = try journal.loadContents()
         } catch {
             throw .journal(directory: configuration.dataDirectory, error)
         }
+        let stored = contents.games
         // Nothing stored: nothing was published either (a first start), so there are no numbers to skip.
         let cleanStart = marked || stored.isEmpty
         let loops: EventLoopGroup
@@ -69,16 +70,19 @@ public final class CourtsideApplication: Sendable {
         let lobby = Self.startLobby(on: loops, metrics: metrics)
         let registry = GameRegistry(loops: loops.loops)
         let failures = Mutex<ApplicationCore?>(nil)
-        let limits = GameLimits(resumeWindow: configuration.resumeWindow)
+        var limits = GameLimits(resumeWindow: configuration.resumeWindow)
+        limits.storageRetryInterval = configuration.storageRetryInterval
         let services = GameServices(
             journal: journal, metrics: metrics, logger: logger, clock: clock, limits: limits,
             reportSummary: { summary in lobby.run { $0.upsert(summary) } },
-            reportFailure: { id in failures.withLock { $0?.gameFailed(id) } }, group: loops)
+            reportFailure: { id, problem in failures.withLock { $0?.gameFailed(id, problem: problem) } },
+            reportRecovery: { id in failures.withLock { $0?.gameRecovered(id) } }, group: loops)
         let core = ApplicationCore(
             configuration: configuration, adminToken: adminToken, registry: registry, lobby: lobby, services: services)
         failures.withLock { $0 = core }
         self.core = core
         do throws(ApplicationError) {
+            for game in contents.quarantined { core.quarantine(game, logger: logger) }
             try Self.restore(stored, into: core, cleanStart: cleanStart, limits: limits, logger: logger)
             server = try Self.startServer(configuration: configuration, core: core, group: loops)
         } catch {
@@ -175,7 +179,11 @@ public final class CourtsideApplication: Sendable {
             do {
                 game = try journaled.replayed()
             } catch {
-                throw .corruptGame(journaled.id, error)
+                // One game that does not replay must not keep the others from being served.
+                core.quarantine(
+                    QuarantinedGame(id: journaled.id, problem: "stored game \(journaled.id) does not replay: \(error)"),
+                    logger: logger)
+                continue
             }
             let seq = journaled.lastPresentationSequence + (cleanStart ? 0 : limits.restartMargin)
             if !cleanStart {
@@ -208,19 +216,12 @@ public final class CourtsideApplication: Sendable {
         if !stored.isEmpty { logger.info("games restored", ["count": "\(stored.count)", "clean": "\(cleanStart)"]) }
     }
 
-    /// The instant a restored document is shown as of: the time of the last event that set the clock's reading
-    /// (so a stopped clock's `asOf` is the one published), else of the last event, else the creation time.
+    /// The instant a restored view model starts from: the last event's while the clock runs (the `time` label is
+    /// read then), else the creation time (the first reading of a clock that never ran; a clock that stopped shows
+    /// the instant it stopped, which the model keeps, `GameClock.stoppedAt`).
     static func restoredInstant(of journaled: JournaledGame, game: Game) -> Timestamp {
-        let events = journaled.events.map(\.event)
-        guard let last = events.last else { return journaled.record.createdAt }
-        if game.isClockRunning { return last.at }
-        let clockEvent = events.last { event in
-            switch event.kind {
-            case .clock, .timeLimitReached, .timeout, .setClock, .final: true
-            default: false
-            }
-        }
-        return clockEvent?.at ?? journaled.record.createdAt
+        guard game.isClockRunning, let last = journaled.events.last else { return journaled.record.createdAt }
+        return last.event.at
     }
 
     private static func startServer(configuration: ServerConfiguration, core: ApplicationCore, group: EventLoopGroup)
@@ -240,7 +241,8 @@ public final class CourtsideApplication: Sendable {
             host: configuration.host, port: configuration.port, threadCount: group.loops.count, tls: tls,
             staticFiles: StaticFileServer(root: configuration.publicDirectory),
             perMessageDeflate: PerMessageDeflateConfiguration(),
-            webSocketSendBudgetBytes: configuration.maxQueuedBytesPerConnection)
+            webSocketSendBudgetBytes: configuration.maxQueuedBytesPerConnection,
+            responseHeaders: SecurityHeaders(configuration).headers(forPath:))
         do {
             return try HTTPServer(configuration: serverConfiguration, router: CourtsideRouter(core: core), group: group)
         } catch {

@@ -4,8 +4,9 @@ import Synchronization
 /// host cannot take every descriptor (ISSUE5 §5).
 ///
 /// Checked when a request asks to become long-lived (at the upgrade): over the cap it is answered `429 Too Many
-/// Requests` (the client is told to slow down; 503 would blame the server). Plain requests are not counted: they are
-/// short, and the network core's request and keep-alive timeouts already bound them.
+/// Requests` (the client is told to slow down). It counts by `ClientAddress`, so it matters behind a trusted proxy:
+/// the network core already counts every connection, plain ones included, per TCP peer (`ConnectionCaps`, 503), and
+/// exempts the proxy's address from that count.
 final class ConnectionLimiter: Sendable {
     /// Open long-lived connections allowed per address.
     let limit: Int

@@ -13,16 +13,27 @@ struct TokenBucket {
         self.last = now
     }
 
+    /// Whether the bucket has refilled to its burst by `now` (then it is the same as a new one).
+    func isFull(now: ContinuousClock.Instant) -> Bool {
+        tokens(at: now) >= burst
+    }
+
     /// Takes one token if there is one; false means the command is over the limit.
     mutating func take(now: ContinuousClock.Instant) -> Bool {
         if now > last {
-            let elapsed = now - last
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            tokens = min(burst, tokens + seconds * ratePerSecond)
+            tokens = tokens(at: now)
             last = now
         }
         guard tokens >= 1 else { return false }
         tokens -= 1
         return true
+    }
+
+    /// The tokens there will be at `now` (a time before the last take refills nothing).
+    private func tokens(at now: ContinuousClock.Instant) -> Double {
+        guard now > last else { return tokens }
+        let elapsed = now - last
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return min(burst, tokens + seconds * ratePerSecond)
     }
 }

@@ -8,6 +8,8 @@ public enum AdminTokenError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidFile(path: String, reason: String)
     /// A new token file could not be written.
     case cannotWrite(path: String, reason: String)
+    /// The data directory belongs to another user, or its mode could not be made 0700 (`DataDirectory.secure`).
+    case dataDirectoryNotPrivate(path: String, reason: String)
     /// The kernel's random source failed.
     case randomUnavailable(reason: String)
 
@@ -17,6 +19,8 @@ public enum AdminTokenError: Error, Sendable, Equatable, CustomStringConvertible
         case .cannotRead(let path, let reason): "cannot read the admin token file \(path): \(reason)"
         case .invalidFile(let path, let reason): "the admin token file \(path) \(reason)"
         case .cannotWrite(let path, let reason): "cannot write the admin token file \(path): \(reason)"
+        case .dataDirectoryNotPrivate(let path, let reason):
+            "the data directory \(path) must be private to this user (mode 0700): \(reason)"
         case .randomUnavailable(let reason): "cannot read random bytes from /dev/urandom: \(reason)"
         }
     }

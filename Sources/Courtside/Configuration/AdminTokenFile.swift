@@ -1,6 +1,7 @@
 import Glibc
 
-/// The admin token: given on the command line (or `COURTSIDE_ADMIN_TOKEN`), or kept in `<data>/admin-token`.
+/// The admin token: given on the command line (or `COURTSIDE_ADMIN_TOKEN`), read from `--admin-token-file` (or
+/// `COURTSIDE_ADMIN_TOKEN_FILE`), or kept in `<data>/admin-token`.
 ///
 /// On a first start without a token, one is generated (256 bits from /dev/urandom, base64url, 43 characters),
 /// written to the file with mode 0600 (the data directory is made with mode 0700 if missing) and reported as
@@ -31,10 +32,17 @@ public enum AdminTokenFile {
     /// The token to use, and where it came from.
     /// - Parameter randomBytes: injected for tests; reads /dev/urandom by default.
     public static func resolve(
-        configured: String?, dataDirectory: String,
+        configured: String?, tokenFile: String? = nil, dataDirectory: String,
         randomBytes: (Int) throws(AdminTokenError) -> [UInt8] = AdminTokenFile.urandom
     ) throws(AdminTokenError) -> (token: String, origin: Origin) {
         if let configured { return (configured, .configured) }
+        if let tokenFile {
+            // `--admin-token-file`: the operator's file, read as is, never generated (a missing file is a mistake).
+            guard let given = try read(tokenFile) else {
+                throw .cannotRead(path: tokenFile, reason: errorString(ENOENT))
+            }
+            return given
+        }
         try makeDirectory(dataDirectory)
         let path = path(in: dataDirectory)
         if let existing = try read(path) {
@@ -188,11 +196,11 @@ extension AdminTokenFile {
     /// `resolve`, then what start-up does with the answer: a generated token is announced through `announce` (this
     /// one time: later starts load it silently); a token file others can read is logged as a warning.
     public static func prepare(
-        configured: String?, dataDirectory: String, logger: Logger, announce: (String) -> Void,
-        randomBytes: (Int) throws(AdminTokenError) -> [UInt8] = AdminTokenFile.urandom
+        configured: String?, tokenFile: String? = nil, dataDirectory: String, logger: Logger,
+        announce: (String) -> Void, randomBytes: (Int) throws(AdminTokenError) -> [UInt8] = AdminTokenFile.urandom
     ) throws(AdminTokenError) -> String {
         let (token, origin) = try resolve(
-            configured: configured, dataDirectory: dataDirectory, randomBytes: randomBytes)
+            configured: configured, tokenFile: tokenFile, dataDirectory: dataDirectory, randomBytes: randomBytes)
         switch origin {
         case .configured:
             logger.info("admin token from configuration")

@@ -80,6 +80,14 @@ extension ServeOption {
             options.configuration.adminToken = try adminToken(value, source)
         },
         ServeOption(
+            name: "admin-token-file", environmentVariable: "COURTSIDE_ADMIN_TOKEN_FILE", valueName: "FILE",
+            defaultDescription: "none",
+            summary:
+                "File holding the admin token (kept out of the command line and /proc); instead of --admin-token."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.adminTokenFile = try nonEmpty(value, source)
+        },
+        ServeOption(
             name: "allowed-origins", environmentVariable: "COURTSIDE_ALLOWED_ORIGINS", valueName: "ORIGINS",
             defaultDescription: "any",
             summary: "Comma-separated origins (https://host[:port]) allowed to open a scorer socket."
@@ -155,6 +163,14 @@ extension ServeOption {
                 "Comma-separated proxy addresses or CIDRs (127.0.0.1, 10.0.0.0/8) whose X-Forwarded-For names the client."
         ) { options, value, source throws(CLIError) in
             options.configuration.trustedProxies = try addressRanges(value, source)
+        },
+        ServeOption(
+            name: "frame-ancestors", environmentVariable: "COURTSIDE_FRAME_ANCESTORS", valueName: "SOURCES",
+            defaultDescription: ServerConfiguration().frameAncestors.joined(separator: " "),
+            summary:
+                "Sites that may frame the spectator and display pages (CSP frame-ancestors: *, 'self', 'none', https://host); the lobby and scorer panel never."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.frameAncestors = try frameAncestorSources(value, source)
         },
     ]
 

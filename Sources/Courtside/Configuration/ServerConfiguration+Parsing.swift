@@ -92,6 +92,12 @@ public enum CommandLineParser {
         }
 
         let configuration = options.configuration
+        if configuration.adminToken != nil, configuration.adminTokenFile != nil {
+            // Two sources of one secret: which one wins would be a guess.
+            throw .invalidValue(
+                .flag("--admin-token-file"),
+                problem: "give the admin token once: --admin-token (COURTSIDE_ADMIN_TOKEN) is set as well")
+        }
         switch (configuration.tlsCertificatePath, configuration.tlsKeyPath) {
         case (.some, nil):
             throw .incompleteTLS(given: tlsSources.certificate!, missing: "--tls-key (COURTSIDE_TLS_KEY)")

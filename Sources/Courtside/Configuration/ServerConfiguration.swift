@@ -25,6 +25,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var threads: Int?
     /// Bearer token for creating games; `nil` means read it from the data directory, or generate it on first start.
     public var adminToken: String?
+    /// A file holding the admin token (`--admin-token-file`), so the token is in no process's command line
+    /// (`/proc/PID/cmdline` is readable by every local user) nor environment; exclusive with `adminToken`.
+    public var adminTokenFile: String?
     /// Origins allowed to open a scorer socket; empty allows any (scorers still need their token).
     public var allowedOrigins: [String] = []
     /// Log line format.
@@ -46,6 +49,14 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Reverse proxies whose `X-Forwarded-For` is believed (`ClientAddress`); empty (the default) believes nobody,
     /// because a header any client can send must not decide which address it is counted under.
     public var trustedProxies: [IPAddressRange] = []
+    /// CSP `frame-ancestors` sources allowed to frame the spectator and display pages (`SecurityHeaders`); the
+    /// lobby and the scorer panel are never framed. `*` (the default) lets any site embed a board, as a venue page
+    /// or stream layout does; `'none'` forbids it.
+    public var frameAncestors: [String] = ["*"]
+
+    /// How often a game whose journal write failed (a full disk) tries it again. Not a flag: a second is short
+    /// enough to recover soon after room is made and costs one write a second per failed game; tests shorten it.
+    public var storageRetryInterval: Duration = .seconds(1)
 
     public init() {}
 

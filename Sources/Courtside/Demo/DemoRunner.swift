@@ -43,14 +43,17 @@ public final class DemoRunner: Sendable {
     private let logger: Logger
     private let onGameCreated: @Sendable (DemoGame) -> Void
     private let now: @Sendable () -> Timestamp
+    private let scheduler: any DemoScheduler
     private let queue = DispatchQueue(label: "courtside.demo")
     private let state: Mutex<State>
 
     /// - Parameters:
     ///   - seed: for the random moves; the clock by default (it is a demo, not a model: any game will do).
+    ///   - scheduler: when the pauses of `timing` end; real time by default.
     ///   - onGameCreated: called for each new game, e.g. to print its spectator URL.
     public init(
-        host: any DemoHost, teams: DemoTeams = DemoTeams(), timing: Timing = Timing(), logger: Logger,
+        host: any DemoHost, teams: DemoTeams = DemoTeams(), timing: Timing = Timing(),
+        scheduler: any DemoScheduler = WallClockDemoScheduler(), logger: Logger,
         seed: UInt64 = UInt64(bitPattern: Int64(Logger.wallClock() * 1e6)),
         now: @escaping @Sendable () -> Timestamp = { Timestamp(milliseconds: Int64(Logger.wallClock() * 1000)) },
         onGameCreated: @escaping @Sendable (DemoGame) -> Void = { _ in }
@@ -58,6 +61,7 @@ public final class DemoRunner: Sendable {
         self.host = host
         self.teams = teams
         self.timing = timing
+        self.scheduler = scheduler
         self.logger = logger.with(["component": "demo"])
         self.now = now
         self.onGameCreated = onGameCreated
@@ -188,6 +192,6 @@ public final class DemoRunner: Sendable {
 
     private func schedule(after seconds: Double, _ work: @escaping @Sendable () -> Void) {
         guard !isStopped else { return }
-        queue.asyncAfter(deadline: .now() + seconds, execute: work)
+        scheduler.schedule(after: seconds, on: queue, work)
     }
 }

@@ -22,8 +22,6 @@ extension WireErrorCode {
     static let unknownGame = WireErrorCode(rawValue: "unknown_game")
     /// The game is archived and takes no more commands (docs/protocol.md).
     static let gameArchived = WireErrorCode(rawValue: "game_archived")
-    /// A reopen of a game that is not locked (`POST /api/games/{id}/reopen`).
-    static let notLocked = WireErrorCode(ModelErrorCode.notLocked)
     /// A spectator (or lobby) socket sent something: these sockets are read-only.
     static let readOnly = WireErrorCode(rawValue: "read_only")
 }

@@ -16,7 +16,9 @@ import CourtsideViewModels
 ///   writes before it, so a retry never acks an event that is not yet stored.
 /// - A failed write makes the game *failed*: its memory is ahead of its disk, so it stops taking commands
 ///   (`unavailable`), answers the commands waiting for that write `unavailable` instead of an ack, keeps serving
-///   spectators what they already saw, and logs the error. A restart reads the truth back from the journal.
+///   spectators what they already saw, and logs the error. It then stores the failed writes again, in order, every
+///   `storageRetryInterval` until the journal takes them (a full disk with room again), and takes commands again;
+///   a restart meanwhile reads the truth back from the journal.
 /// - Time passes only at the time-limit deadline (not every second): `time` is refreshed by every patch anyway and
 ///   pages animate from `clock`, and this keeps every published number tied to a journal write.
 ///
@@ -29,16 +31,15 @@ final class GameOwner {
     let feed: GameFeed
     let scorerTokenSHA256: [UInt8]
     let isArchived: Bool
-    /// Whether a journal write failed (see the type's documentation).
-    var isFailed: Bool { failedAtWrite != nil }
-    /// The number of the first write that failed.
-    private var failedAtWrite: Int?
+    /// Whether a journal write failed and is not yet stored by a retry (see the type's documentation).
+    var isFailed: Bool { writes.failedAtWrite != nil }
+    /// The journal writes: counts for the replies, and what to store again after a failure.
+    private var writes = GameWriteLedger()
+    private var retryTimer: TimerID?
     private var window: PatchWindow
     private let services: GameServices
     private let bindings = DynamicBindingBag()
     private var collectedEvents: [GameEvent] = []
-    private var submittedWrites = 0
-    private var confirmedWrites = 0
     private var pendingReplies: [PendingReply] = []
     private var waitingCommands: [CommandRequest] = []
     private var tickTimer: TimerID?
@@ -125,7 +126,7 @@ final class GameOwner {
             release(refusal, for: request)
             return
         }
-        if !waitingCommands.isEmpty || submittedWrites - confirmedWrites >= services.limits.maxUnconfirmedWrites {
+        if !waitingCommands.isEmpty || writes.unconfirmed >= services.limits.maxUnconfirmedWrites {
             guard waitingCommands.count < services.limits.maxWaitingCommands else {
                 release(
                     .refusal(
@@ -145,7 +146,7 @@ final class GameOwner {
         }
         if isFailed {
             return .refusal(
-                .unavailable, "game \(id) could not be saved; it takes no commands until the server restarts",
+                .unavailable, "game \(id) could not be saved; it takes no commands until its writes are stored",
                 bytes: request.bytes)
         }
         return nil
@@ -161,7 +162,7 @@ final class GameOwner {
             reply = .accepted(id: commandID, seq: original)
         }
         journalBatch(before: before)
-        pendingReplies.append(PendingReply(afterWrites: submittedWrites, reply: reply, request: request))
+        pendingReplies.append(PendingReply(afterWrites: writes.submitted, reply: reply, request: request))
         releaseReplies()
         scheduleTick()
     }
@@ -189,7 +190,7 @@ final class GameOwner {
     }
 
     private func submit(_ write: JournalWrite) {
-        submittedWrites += 1
+        writes.submitting(write)
         let owner = LoopBound(self, loop: context.loop)
         services.journal.submit(write) { result in
             owner.loop.execute { _ in owner.value.writeCompleted(result) }
@@ -198,16 +199,19 @@ final class GameOwner {
 
     /// Journal completions arrive in submission order (one submitting thread per game).
     private func writeCompleted(_ result: Result<Void, JournalError>) {
-        confirmedWrites += 1
-        if case .failure(let error) = result, failedAtWrite == nil {
-            failedAtWrite = confirmedWrites
-            services.logger.error(
-                "journal write failed; the game takes no more commands",
-                ["game": id.rawValue, "error": "\(error)"])
-            services.reportFailure(id)
+        switch writes.completed(result) {
+        case .none:
+            break
+        case .failed(let error):
+            reportFailure(error)
+        case .armRetry:
+            armRetry()
+        case .failedAndArmRetry(let error):
+            reportFailure(error)
+            armRetry()
         }
         releaseReplies()
-        while !waitingCommands.isEmpty, submittedWrites - confirmedWrites < services.limits.maxUnconfirmedWrites {
+        while !waitingCommands.isEmpty, writes.unconfirmed < services.limits.maxUnconfirmedWrites {
             let next = waitingCommands.removeFirst()
             if let refusal = refusalBeforeApplying(next) {
                 release(refusal, for: next)
@@ -222,7 +226,7 @@ final class GameOwner {
     private func releaseReplies() {
         var released = 0
         for pending in pendingReplies {
-            if let failedAtWrite, pending.afterWrites >= failedAtWrite {
+            if let failedAtWrite = writes.failedAtWrite, pending.afterWrites >= failedAtWrite {
                 if case .accepted = pending.reply {
                     release(
                         .refusal(.unavailable, "game \(id) could not be saved", bytes: pending.request.bytes),
@@ -230,7 +234,7 @@ final class GameOwner {
                 } else {
                     release(pending.reply, for: pending.request)
                 }
-            } else if pending.afterWrites <= confirmedWrites {
+            } else if pending.afterWrites <= writes.confirmed {
                 release(pending.reply, for: pending.request)
             } else {
                 break
@@ -281,10 +285,57 @@ final class GameOwner {
         scheduleTick()
     }
 
+    // MARK: Recovery (GameWriteLedger decides; this performs)
+
+    private func reportFailure(_ error: JournalError) {
+        services.logger.error(
+            "journal write failed; the game takes no commands until the write is stored",
+            ["game": id.rawValue, "error": "\(error)"])
+        services.reportFailure(id, "\(error)")
+    }
+
+    /// Tries the failed writes again in `storageRetryInterval` (the disk may have room by then).
+    private func armRetry() {
+        guard retryTimer == nil else { return }
+        retryTimer = context.scheduleTimer(after: services.limits.storageRetryInterval) { [unowned self] _ in
+            retryTimer = nil
+            if let write = writes.retryTimerFired() { resubmit(write) }
+        }
+    }
+
+    private func resubmit(_ write: JournalWrite) {
+        let owner = LoopBound(self, loop: context.loop)
+        services.journal.submit(write) { result in
+            owner.loop.execute { _ in owner.value.retryCompleted(result) }
+        }
+    }
+
+    private func retryCompleted(_ result: Result<Void, JournalError>) {
+        switch writes.retryCompleted(result) {
+        case .submit(let next):
+            resubmit(next)
+        case .armRetry:
+            if case .failure(let error) = result {
+                services.logger.debug("journal write retry failed", ["game": id.rawValue, "error": "\(error)"])
+            }
+            armRetry()
+        case .recovered:
+            // Every published batch is stored: memory and disk agree again, the game takes commands.
+            services.logger.notice(
+                "journal writes stored after a failure; the game takes commands again", ["game": id.rawValue])
+            services.reportRecovery(id)
+            scheduleTick()
+        case .stop:
+            break  // the journal closed (shutdown): the next start reads the truth back from it
+        }
+    }
+
     /// Stops timers and observers (server shutdown).
     func stop() {
         if let tickTimer { context.cancelTimer(tickTimer) }
         tickTimer = nil
+        if let retryTimer { context.cancelTimer(retryTimer) }
+        retryTimer = nil
         bindings.removeAll()
         presenter.detach()
     }

@@ -51,9 +51,18 @@ final class GameRegistry: Sendable {
     func insert(_ handle: GameHandle) {
         state.withLock { state in
             if state.games.updateValue(handle, forKey: handle.id) == nil { state.order.append(handle.id) }
-            if handle.id.rawValue.hasPrefix("game-"), let number = Int(handle.id.rawValue.dropFirst(5)) {
-                state.nextNumber = max(state.nextNumber, number + 1)
-            }
+            Self.skipNumber(of: handle.id, in: &state)
+        }
+    }
+
+    /// Keeps `id` from ever being made again (a quarantined game's id stays its own).
+    func reserve(_ id: GameID) {
+        state.withLock { Self.skipNumber(of: id, in: &$0) }
+    }
+
+    private static func skipNumber(of id: GameID, in state: inout State) {
+        if id.rawValue.hasPrefix("game-"), let number = Int(id.rawValue.dropFirst(5)) {
+            state.nextNumber = max(state.nextNumber, number + 1)
         }
     }
 }

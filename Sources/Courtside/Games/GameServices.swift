@@ -14,8 +14,11 @@ struct GameServices: Sendable {
     let limits: GameLimits
     /// Called on the game's loop whenever its lobby line changes.
     let reportSummary: @Sendable (GameSummary) -> Void
-    /// Called once when a game's journal write failed (the application then never claims a clean shutdown).
-    let reportFailure: @Sendable (GameID) -> Void
+    /// Called when a game's journal write failed, with the error (the application then reports it in `/healthz`
+    /// and claims no clean shutdown while it lasts).
+    let reportFailure: @Sendable (GameID, String) -> Void
+    /// Called when a failed game's writes were all stored by retries.
+    let reportRecovery: @Sendable (GameID) -> Void
     /// The server's loops, for the feeds.
     let group: EventLoopGroup
 }
@@ -32,6 +35,8 @@ struct GameLimits: Sendable {
     /// Commands queued behind those writes. 1,024 is ten seconds of a scorer at the sustained rate limit; past it
     /// the game answers `unavailable` rather than buffer without bound.
     var maxWaitingCommands: Int = 1_024
+    /// How often a game whose write failed tries it again (`ServerConfiguration.storageRetryInterval`).
+    var storageRetryInterval: Duration = .seconds(1)
 
     /// How far a restart after a crash moves each game's numbering: every message that may have been published
     /// without reaching the disk (at most the unconfirmed writes, plus one for a time-limit tick) is below it.

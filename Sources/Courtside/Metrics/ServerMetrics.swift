@@ -12,6 +12,7 @@ public final class ServerMetrics: Sendable {
     private let resynced = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
     private let accepted = Atomic<Int>(0)
+    private let authenticationFailures = Atomic<Int>(0)
     private let rejected = Mutex<[String: Int]>([:])
     private let ackLatency = Mutex(LatencyHistogram())
     private let spectators = Mutex<[GameID: Int]>([:])
@@ -58,6 +59,10 @@ public final class ServerMetrics: Sendable {
 
     func commandRejected(code: String) {
         rejected.withLock { $0[code, default: 0] += 1 }
+    }
+
+    func authenticationFailed() {
+        authenticationFailures.add(1, ordering: .relaxed)
     }
 
     func spectatorJoined(_ game: GameID) {
@@ -107,6 +112,8 @@ public final class ServerMetrics: Sendable {
         for (code, count) in rejected.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
             lines.append("courtside_commands_rejected_total{code=\"\(code)\"} \(count)")
         }
+        family("courtside_authentication_failures_total", "counter", "Refused admin or scorer tokens.")
+        lines.append("courtside_authentication_failures_total \(authenticationFailures.load(ordering: .relaxed))")
         family("courtside_command_ack_seconds", "histogram", "From a command's arrival to its ack being sent.")
         lines.append(contentsOf: ackLatency.withLock { $0 }.lines(name: "courtside_command_ack_seconds"))
         family("courtside_game_spectators", "gauge", "Open spectator sockets and event streams per game.")

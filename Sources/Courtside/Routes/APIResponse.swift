@@ -1,3 +1,4 @@
+import CourtsideModel
 import CourtsideNet
 import CourtsideViewModels
 
@@ -31,12 +32,29 @@ enum APIResponse {
         return response
     }
 
+    /// 429 for a client address that must wait after failed authentications (`AuthenticationThrottle`); the token
+    /// it sent was not checked.
+    static func authenticationThrottled(wait: Duration) -> HTTPResponse {
+        let seconds = ApplicationCore.retryAfterSeconds(wait)
+        var response = error(
+            .tooManyRequests, "too_many_failed_authentications",
+            "too many wrong tokens from this address; retry in \(seconds) s")
+        response.headers.add(name: "Retry-After", value: String(seconds))
+        return response
+    }
+
     static func notFound(_ what: String) -> HTTPResponse {
         error(.notFound, "not_found", what)
     }
 
     static func unknownGame(_ id: String) -> HTTPResponse {
         error(.notFound, "unknown_game", "no game \"\(id)\"")
+    }
+
+    /// A game whose stored records could not be read back at start: it exists, but cannot be served until an
+    /// operator repairs or removes it (a retry will not help, so 500 rather than 503).
+    static func quarantined(_ id: GameID, problem: String) -> HTTPResponse {
+        error(.internalServerError, "game_quarantined", "game \(id) is quarantined: \(problem)")
     }
 
     static func methodNotAllowed(_ method: HTTPMethod, path: String, allowed: [String]) -> HTTPResponse {

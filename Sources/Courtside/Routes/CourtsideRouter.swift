@@ -17,7 +17,7 @@ struct CourtsideRouter: HTTPRouter {
             guard head.method == .GET || head.method == .HEAD else {
                 return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "HEAD"]))
             }
-            return .respond(APIResponse.json(.ok, ["status": "ok"]))
+            return .respond(health())
         case "metrics" where segments.count == 1:
             guard head.method == .GET || head.method == .HEAD else {
                 return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "HEAD"]))
@@ -49,7 +49,7 @@ struct CourtsideRouter: HTTPRouter {
         default: break
         }
         let id = GameID(segments[1])
-        guard let game = core.registry.handle(id) else { return .respond(APIResponse.unknownGame(id.rawValue)) }
+        guard let game = core.registry.handle(id) else { return .respond(missingGame(id)) }
         switch (segments.count, segments.dropFirst(2).first, head.method) {
         case (2, nil, .GET), (2, nil, .HEAD):
             return snapshot(game, context)
@@ -84,13 +84,20 @@ struct CourtsideRouter: HTTPRouter {
     }
 
     private func createGame(_ request: HTTPRequest, _ context: RouteContext) -> Route {
+        let client = clientAddress(request.head, context).address
+        let now = context.loopContext.now
+        if let wait = core.authenticationWait(for: client, now: now) {
+            return .respond(APIResponse.authenticationThrottled(wait: wait))
+        }
         guard let token = BearerToken.from(request.head.headers) else {
             return .respond(
                 APIResponse.error(.unauthorized, "unauthorized", "send the admin token as Authorization: Bearer"))
         }
         guard core.acceptsAdminToken(token) else {
+            core.authenticationFailed(client: client, route: request.head.path, credential: "admin token", now: now)
             return .respond(APIResponse.error(.forbidden, "forbidden", "wrong admin token"))
         }
+        core.authenticationSucceeded(client: client)
         let json: JSONValue
         do {
             json = try JSONValue(parsing: request.body)
@@ -140,15 +147,34 @@ struct CourtsideRouter: HTTPRouter {
     }
 
     private func command(_ request: HTTPRequest, game: GameHandle, context: RouteContext) -> Route {
+        let client = clientAddress(request.head, context).address
+        let now = context.loopContext.now
+        if let wait = core.authenticationWait(for: client, now: now) {
+            return .respond(APIResponse.authenticationThrottled(wait: wait))
+        }
         guard let token = BearerToken.from(request.head.headers) else {
             return .respond(
                 APIResponse.error(
                     .unauthorized, "unauthorized", "send the game's scorer token as Authorization: Bearer"))
         }
         guard game.acceptsScorerToken(token) else {
+            core.authenticationFailed(client: client, route: request.head.path, credential: "scorer token", now: now)
             return .respond(APIResponse.error(.forbidden, "forbidden", "wrong scorer token for game \(game.id)"))
         }
+        core.authenticationSucceeded(client: client)
         let body = request.body
+        // Per address (a script or button box reconnects freely), checked after the token so a stranger cannot
+        // spend a scorer's allowance.
+        guard core.addressCommandRates.take(client, now: now) else {
+            core.metrics.commandRejected(code: WireErrorCode.rateLimited.rawValue)
+            let reply = CommandReply.refusal(
+                .rateLimited,
+                "too many commands from \(client) (limit: \(core.addressCommandRates.limitDescription));"
+                    + " retry later", bytes: body)
+            var response = APIResponse.json(.tooManyRequests, bytes: reply.bytes)
+            response.headers.add(name: "Retry-After", value: "1")
+            return .respond(response)
+        }
         return later(context) { respond in
             core.submit(command: body, toGame: game.id, from: nil) { reply in
                 respond(APIResponse.json(APIResponse.status(for: reply), bytes: reply.bytes))
@@ -194,7 +220,7 @@ struct CourtsideRouter: HTTPRouter {
         var game: GameHandle?
         if segments.count >= 2 {
             game = core.registry.handle(GameID(segments[1]))
-            guard game != nil else { return .respond(APIResponse.unknownGame(segments[1])) }
+            guard game != nil else { return .respond(missingGame(GameID(segments[1]))) }
         }
         if segments.count == 3, segments[2] != "scorer" {
             return .respond(APIResponse.notFound("no route \(head.path)"))
@@ -216,14 +242,35 @@ struct CourtsideRouter: HTTPRouter {
         case (3, let game?):
             return .webSocket(
                 ScorerSocket(
-                    game: game, headerToken: BearerToken.from(head.headers), burst: core.configuration.commandBurst,
-                    ratePerSecond: core.configuration.commandsPerSecond, environment: environment))
+                    game: game, headerToken: BearerToken.from(head.headers), core: core, route: head.path,
+                    environment: environment))
         default:
             preconditionFailure("Invalid state: segments \(segments) passed the checks above without a game")
         }
     }
 
     // MARK: Helpers
+
+    /// `GET /healthz`: 503 with the reasons while the journal cannot store what the server serves (a failed game
+    /// retrying its writes, a refused creation); 200 otherwise, listing quarantined games (a restart does not fix
+    /// those, so they must not make an orchestrator restart the server in a loop).
+    private func health() -> HTTPResponse {
+        let problems = core.storageProblems
+        var body: [String: JSONValue] = ["status": problems.isEmpty ? "ok" : "failing"]
+        if !problems.isEmpty { body["problems"] = .array(problems.map { .string($0) }) }
+        let quarantined = core.quarantinedGames.sorted { $0.key < $1.key }
+        if !quarantined.isEmpty {
+            body["quarantined"] = .array(
+                quarantined.map { ["game": .string($0.key.rawValue), "problem": .string($0.value)] })
+        }
+        return APIResponse.json(problems.isEmpty ? .ok : .serviceUnavailable, .object(body))
+    }
+
+    /// The answer for a game id that has no owner: quarantined (naming the problem), or unknown.
+    private func missingGame(_ id: GameID) -> HTTPResponse {
+        if let problem = core.quarantineProblem(id) { return APIResponse.quarantined(id, problem: problem) }
+        return APIResponse.unknownGame(id.rawValue)
+    }
 
     /// Takes a long-lived connection slot for the client's address (released when the socket or stream closes).
     private func admit(_ client: ClientAddress, path: String) -> SocketEnvironment? {

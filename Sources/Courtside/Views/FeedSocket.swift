@@ -16,7 +16,8 @@ class FeedSocket: WebSocketHandler, JoiningSubscriber {
     let kind: ConnectionKind
     let metrics: ServerMetrics
     private let limiter: ConnectionLimiter
-    private let address: String
+    /// The client's address (`ClientAddress`): the per-address cap and the authentication throttle count it.
+    let address: String
     private(set) var socket: WebSocket?
     private var feed: GameFeed?
     private var rejoinWhenDrained = false

@@ -8,8 +8,10 @@ import CourtsideViewModels
 /// message `{"type":"auth","token":"…"}` within ``ScorerSocket/authenticationTimeout``; otherwise, or with a wrong
 /// token, the socket is closed with 1008 (policy violation, RFC 6455 §7.4.1). Once authenticated it gets
 /// `{"v":1,"type":"authenticated","game":id}`, the snapshot and every patch, like a spectator, and each command it
-/// sends is answered with an ack (after the command's event is durable) or an error. Commands past the
-/// connection's token bucket are answered `rate_limited` and not applied. Loop-confined.
+/// sends is answered with an ack (after the command's event is durable) or an error. Commands past the scorer
+/// token's bucket (shared by every socket of the game: reconnecting does not refill it) are answered `rate_limited`
+/// and not applied. A wrong token is logged and counted against the address (`AuthenticationThrottle`); an address
+/// that must wait is refused before its token is looked at. Loop-confined.
 final class ScorerSocket: FeedSocket {
     /// Time to authenticate after the upgrade: enough for a page to send its first message over a slow link, short
     /// enough that unauthenticated sockets do not pile up.
@@ -23,18 +25,17 @@ final class ScorerSocket: FeedSocket {
 
     private let game: GameHandle
     private let headerToken: String?
-    private var bucket: TokenBucket?
-    private let burst: Int
-    private let ratePerSecond: Double
+    /// The application: the command rate per scorer token (shared by every socket of the game, so reconnecting
+    /// does not refill it) and the authentication throttle.
+    private let core: ApplicationCore
+    private let route: String
     private var phase: Phase = .awaitingAuthentication(nil)
 
-    init(
-        game: GameHandle, headerToken: String?, burst: Int, ratePerSecond: Double, environment: SocketEnvironment
-    ) {
+    init(game: GameHandle, headerToken: String?, core: ApplicationCore, route: String, environment: SocketEnvironment) {
         self.game = game
         self.headerToken = headerToken
-        self.burst = burst
-        self.ratePerSecond = ratePerSecond
+        self.core = core
+        self.route = route
         super.init(kind: .scorer, environment: environment)
     }
 
@@ -45,7 +46,6 @@ final class ScorerSocket: FeedSocket {
 
     override func webSocketDidOpen(_ socket: WebSocket) {
         super.webSocketDidOpen(socket)
-        bucket = TokenBucket(burst: burst, ratePerSecond: ratePerSecond, now: socket.loopContext.now)
         if let headerToken {
             authenticate(headerToken, socket: socket)
             return
@@ -81,10 +81,18 @@ final class ScorerSocket: FeedSocket {
     }
 
     private func authenticate(_ token: String, socket: WebSocket) {
+        let now = socket.loopContext.now
+        if let wait = core.authenticationWait(for: address, now: now) {
+            let seconds = ApplicationCore.retryAfterSeconds(wait)
+            refuse(socket, reason: "too many wrong tokens from this address; retry in \(seconds) s")
+            return
+        }
         guard game.acceptsScorerToken(token) else {
+            core.authenticationFailed(client: address, route: route, credential: "scorer token", now: now)
             refuse(socket, reason: "invalid scorer token")
             return
         }
+        core.authenticationSucceeded(client: address)
         if case .awaitingAuthentication(let timer?) = phase { socket.loopContext.cancelTimer(timer) }
         phase = .authenticated
         let answer: JSONValue = [
@@ -110,9 +118,9 @@ final class ScorerSocket: FeedSocket {
         }
         let bytes = Array(text.utf8)
         let now = socket.loopContext.now
-        guard bucket?.take(now: now) ?? false else {
+        guard core.scorerCommandRates.take(game.id.rawValue, now: now) else {
             metrics.commandRejected(code: WireErrorCode.rateLimited.rawValue)
-            let limit = "\(burst) at once, then \(ratePerSecond) a second"
+            let limit = core.scorerCommandRates.limitDescription
             send(
                 json: CommandReply.refusal(
                     .rateLimited, "too many commands (limit: \(limit)); retry later", bytes: bytes

@@ -53,7 +53,8 @@ public final class EventStream: ConnectionHandler {
     func start() {
         connection.handler = self
         let head = HTTPResponseEncoder.head(
-            ServerSentEvent.streamResponse, framing: chunked ? .chunked : .none, keepAlive: chunked,
+            state.configuration.decorate(ServerSentEvent.streamResponse, path: requestHead.path),
+            framing: chunked ? .chunked : .none, keepAlive: chunked,
             requestVersion: requestHead.version, date: state.date)
         connection.write(head)
         if requestHead.method == .HEAD {

@@ -191,7 +191,8 @@ final class HTTPConnectionHandler: ConnectionHandler {
     /// Writes a response; without keep-alive the connection closes once it is flushed.
     private func respond(_ response: HTTPResponse, to head: HTTPRequestHead?, keepAlive: Bool) {
         let bytes = HTTPResponseEncoder.encode(
-            response, method: head?.method ?? .GET, keepAlive: keepAlive, requestVersion: head?.version ?? .http1_1,
+            configuration.decorate(response, path: head?.path), method: head?.method ?? .GET, keepAlive: keepAlive,
+            requestVersion: head?.version ?? .http1_1,
             date: state.date)
         connection.write(bytes)
         if !keepAlive {
@@ -220,7 +221,9 @@ final class HTTPConnectionHandler: ConnectionHandler {
         case .upgrade(let upgradeRequest, let response, let subprotocol):
             let leftover = parser.takeUnconsumedBytes()
             connection.write(
-                HTTPResponseEncoder.head(response, framing: .none, keepAlive: true, date: state.date))
+                HTTPResponseEncoder.head(
+                    configuration.decorate(response, path: request.head.path), framing: .none, keepAlive: true,
+                    date: state.date))
             finish()
             let socket = WebSocket(
                 connection: connection, state: state, handler: handler, request: upgradeRequest,

@@ -53,6 +53,12 @@ extension HTTPServer {
         /// same buffers: the budget bounds what one connection pins, not a per-connection copy. A message larger
         /// than the budget still goes out when the queue is empty.
         public var webSocketSendBudgetBytes: Int
+        /// Headers added to every response the server writes (routed answers, static files, its own 400/408/503,
+        /// upgrade refusals, the 101 and an event stream's head) unless the response has a field of that name. The
+        /// application chooses them from the request's path, or nil when no request was parsed (a malformed one).
+        /// For security headers (`X-Content-Type-Options`, `Content-Security-Policy`, ...), which must be on error
+        /// answers too. Nil (the default) adds nothing.
+        public var responseHeaders: (@Sendable (_ path: String?) -> HTTPHeaders)?
 
         public init(
             host: String = "127.0.0.1", port: Int = 0, threadCount: Int = EventLoopGroup.coreCount,
@@ -62,7 +68,8 @@ extension HTTPServer {
             eventStreamKeepAliveInterval: Duration = .seconds(15),
             webSocket: WebSocketConnectionStateMachine.Configuration = .server,
             maxQueuedResponseBytes: Int = 1024 * 1024,
-            perMessageDeflate: PerMessageDeflateConfiguration? = nil, webSocketSendBudgetBytes: Int = 256 * 1024
+            perMessageDeflate: PerMessageDeflateConfiguration? = nil, webSocketSendBudgetBytes: Int = 256 * 1024,
+            responseHeaders: (@Sendable (_ path: String?) -> HTTPHeaders)? = nil
         ) {
             self.host = host
             self.port = port
@@ -79,6 +86,15 @@ extension HTTPServer {
             self.maxQueuedResponseBytes = maxQueuedResponseBytes
             self.perMessageDeflate = perMessageDeflate
             self.webSocketSendBudgetBytes = webSocketSendBudgetBytes
+            self.responseHeaders = responseHeaders
+        }
+
+        /// `response` with the `responseHeaders` for `path` added where it has none of its own.
+        func decorate(_ response: HTTPResponse, path: String?) -> HTTPResponse {
+            guard let responseHeaders else { return response }
+            var decorated = response
+            decorated.headers.addAbsent(responseHeaders(path))
+            return decorated
         }
     }
 }

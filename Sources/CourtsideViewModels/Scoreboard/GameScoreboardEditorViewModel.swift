@@ -236,16 +236,18 @@ public final class GameScoreboardEditorViewModel {
         return TimeFormatting.label(elapsedMs: game.isClockRunning ? elapsed / 1000 * 1000 : elapsed)
     }
 
-    /// A running clock is read at the instant it started, a stopped one when it stopped or was set (a clock never
-    /// operated keeps its first reading), so the reading changes only when the clock does, and a game rebuilt from
-    /// its events reads the same.
+    /// A running clock is read at the instant it started, a stopped one at the instant it stopped (the model's, not
+    /// the batch's: a basket that wins the game or a command that passes the time limit stops it at the event's
+    /// own instant), so the reading changes only when the clock does and a game rebuilt from its events shows the
+    /// same bytes (a correction or a new period sets that instant too). A clock that never ran keeps its first
+    /// reading (the game's creation).
     static func clockData(of game: Game, now: Timestamp, previous: ClockData?) -> ClockData {
         let clock = game.clock
         let length = game.periodLengthMs
         if let runningSince = clock.runningSince {
             return ClockData(running: true, elapsedMs: clock.accumulatedMs, asOf: runningSince, periodLengthMs: length)
         }
-        let asOf = clock.changedAt ?? previous?.asOf ?? now
+        let asOf = clock.stoppedAt ?? previous?.asOf ?? now
         return ClockData(running: false, elapsedMs: clock.accumulatedMs, asOf: asOf, periodLengthMs: length)
     }
 

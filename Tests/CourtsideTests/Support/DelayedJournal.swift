@@ -1,5 +1,6 @@
 import CourtsideJournal
 import CourtsideModel
+import Glibc
 import Synchronization
 
 /// An `InMemoryJournal` whose completions wait until the test releases them (or fail when told), so a test can
@@ -9,6 +10,7 @@ final class DelayedJournal: GameJournal {
     private struct State {
         var holding = false
         var failing = false
+        var failingCreates = false
         var held: [@Sendable () -> Void] = []
     }
     private let state = Mutex(State())
@@ -22,10 +24,26 @@ final class DelayedJournal: GameJournal {
         state.withLock { $0.holding = true }
     }
 
-    /// From now on, event appends fail with an SQLite-like storage error.
+    /// From now on, event appends fail with a storage error (a full disk), storing nothing.
     func failAppends() {
         state.withLock { $0.failing = true }
     }
+
+    /// From now on, game creations fail with the same storage error.
+    func failCreates() {
+        state.withLock { $0.failingCreates = true }
+    }
+
+    /// The disk has room again: appends and creations are stored from now on.
+    func stopFailing() {
+        state.withLock {
+            $0.failing = false
+            $0.failingCreates = false
+        }
+    }
+
+    /// The error a failing append gets: what a full disk gives.
+    static let diskFull = JournalError.cannotCreate(path: "/var/lib/courtside", operation: "write", errno: ENOSPC)
 
     /// Runs every held completion, in order, and stops holding.
     func release() {
@@ -40,10 +58,15 @@ final class DelayedJournal: GameJournal {
     var heldCount: Int { state.withLock { $0.held.count } }
 
     func submit(_ write: JournalWrite, completion: @escaping JournalCompletion) {
-        let isAppend: Bool
-        if case .appendEvents = write { isAppend = true } else { isAppend = false }
-        if isAppend, state.withLock({ $0.failing }) {
-            completion(.failure(.closed))
+        let failing = state.withLock { state in
+            switch write {
+            case .appendEvents: state.failing
+            case .createGame: state.failingCreates
+            default: false
+            }
+        }
+        if failing {
+            completion(.failure(Self.diskFull))
             return
         }
         inner.submit(write) { [self] result in

@@ -107,3 +107,16 @@ final class AppLogLines: Sendable {
 func command(_ id: String, move: String = "twoPoints", player: String = "home-0") -> JSONValue {
     ["type": "move", "id": .string(id), "player": .string(player), "move": .string(move)]
 }
+
+extension WebSocketClient {
+    /// Sends a `rebound` command for each id and returns each one's answer (ack or error) by id, skipping patches.
+    func answers(toCommands ids: [String]) throws -> [String: JSONValue] {
+        for id in ids { try send(json: command(id, move: "rebound")) }
+        var answers: [String: JSONValue] = [:]
+        while answers.count < ids.count {
+            let message = try readJSON()
+            if let id = message["id"]?.stringValue, message["type"] != "patch" { answers[id] = message }
+        }
+        return answers
+    }
+}

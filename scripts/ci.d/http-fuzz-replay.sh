@@ -1,7 +1,0 @@
-#!/usr/bin/env bash
-# Replays the HTTP parser's seed corpus and saved crashers through the plain (non-fuzzing) build of the fuzz
-# executable, which checks the same invariants as the fuzzer. See docs/fuzzing.md.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-swift build --product courtside-fuzz-http
-.build/debug/courtside-fuzz-http Fuzz/Corpus/http
