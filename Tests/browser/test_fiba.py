@@ -200,3 +200,28 @@ def test_f_5x5_substitution_final_and_screenshots(server, browsers, screenshot_d
     for driver in (scorer, spectator, display):
         assert_page_matches_server(driver, server, gid)
     assert_no_console_errors(browsers)
+
+
+def test_f_the_lobby_creates_a_5x5_game_with_numbered_players(server, browsers):
+    driver = browsers["spectator"]
+    driver.get(server.base + "/?create=1")
+    wait_until(lambda: driver.find_elements(By.ID, "create-form"), 5, what="the create form")
+    driver.execute_script("document.getElementById('create-card').open = true")
+    driver.find_element(By.ID, "admin-token").send_keys(server.admin_token)
+    for field, value in (("homeTeam", "Ravens"), ("homePlayers0", "Ann"), ("homePlayers1", "Bo"), ("homePlayers2", "Cy"), ("awayTeam", "Wolves"), ("awayPlayers0", "Di"), ("awayPlayers1", "Ed"), ("awayPlayers2", "Flo")):
+        driver.find_element(By.ID, field).send_keys(value)
+    Select(driver.find_element(By.ID, "preset")).select_by_value("fiba5x5")
+    press(driver, driver.find_element(By.ID, "create-button"))
+    # Three players are too few for 5x5: the roster's error, in words, beside it.
+    wait_until(lambda: text(driver, '[data-error-for="homePlayers"]'), 5, what="the roster size error")
+    assert "5 to 12" in text(driver, '[data-error-for="homePlayers"]')
+    driver.find_element(By.ID, "homeMore").send_keys("7 Dan\n23 Eve")
+    driver.find_element(By.ID, "awayMore").send_keys("Gus\nHal")
+    press(driver, driver.find_element(By.ID, "create-button"))
+    wait_until(lambda: driver.find_element(By.ID, "created").is_displayed(), 5, what="the created box")
+    gid = driver.find_element(By.ID, "created-watch").get_attribute("href").split("id=")[1]
+    state = server.snapshot(gid)["state"]
+    assert state["rules"]["preset"] == "fiba5x5"
+    assert [(p["playerName"], p["number"], p["onCourt"]) for p in state["homePlayers"]] == [
+        ("Ann", None, True), ("Bo", None, True), ("Cy", None, True), ("Dan", "7", True), ("Eve", "23", True)]
+    assert_no_console_errors(browsers, allowed=("/api/games - Failed to load resource: the server responded with a status of 400",))
