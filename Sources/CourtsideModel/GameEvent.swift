@@ -35,7 +35,7 @@ public struct GameEvent: Sendable, Hashable {
         case reopened
 
         /// The kind recording `action` (an undo records which move it reverted, so it is not made here).
-        init(recording action: GameCommand.Action, undoes: Int? = nil) {
+        public init(recording action: GameCommand.Action, undoes: Int? = nil) {
             switch action {
             case .move(let player, let move): self = .move(player: player, move: move)
             case .clock(let action): self = .clock(action)
