@@ -67,6 +67,18 @@ def test_f_fiba_controls_reach_spectator_and_display(server, browsers):
     within_a_second(lambda: shown(spectator, "[data-shot-clock]") == "OFF" and shown(display, "[data-shot-clock]") == "OFF", "the shot clock off")
     click(scorer, "shot-toggle")
     click(scorer, "clock-button")
+    wait_until(lambda: (page_state(spectator) or {}).get("clock", {}).get("running") is False, 2, what="the clock paused")
+
+    # "Time left" sets the game clock; every page shows the time left in the period.
+    field = scorer.find_element(By.ID, "set-clock")
+    press(scorer, field)
+    field.send_keys("7:30")
+    press(scorer, scorer.find_element(By.CSS_SELECTOR, "#set-clock-form button[type=submit]"))
+    within_a_second(
+        lambda: shown(spectator, "[data-clock-remaining]") == "07:30.0" and shown(display, "[data-clock-remaining]") == "07:30.0",
+        "the corrected clock on the spectator page and the display",
+    )
+    assert page_state(spectator)["clock"]["elapsedMs"] == 150_000
 
     # Seven team fouls: the penalty shows everywhere.
     for n in range(7):
@@ -207,6 +219,7 @@ def test_f_the_lobby_creates_a_5x5_game_with_numbered_players(server, browsers):
     driver.get(server.base + "/?create=1")
     wait_until(lambda: driver.find_elements(By.ID, "create-form"), 5, what="the create form")
     driver.execute_script("document.getElementById('create-card').open = true")
+    driver.find_element(By.ID, "admin-token").clear()
     driver.find_element(By.ID, "admin-token").send_keys(server.admin_token)
     for field, value in (("homeTeam", "Ravens"), ("homePlayers0", "Ann"), ("homePlayers1", "Bo"), ("homePlayers2", "Cy"), ("awayTeam", "Wolves"), ("awayPlayers0", "Di"), ("awayPlayers1", "Ed"), ("awayPlayers2", "Flo")):
         driver.find_element(By.ID, field).send_keys(value)
@@ -224,4 +237,7 @@ def test_f_the_lobby_creates_a_5x5_game_with_numbered_players(server, browsers):
     assert state["rules"]["preset"] == "fiba5x5"
     assert [(p["playerName"], p["number"], p["onCourt"]) for p in state["homePlayers"]] == [
         ("Ann", None, True), ("Bo", None, True), ("Cy", None, True), ("Dan", "7", True), ("Eve", "23", True)]
+    # The tab keeps the admin token; the other tests start from a tab without it.
+    driver.execute_script("sessionStorage.clear()")
+    driver.get(server.base + "/")
     assert_no_console_errors(browsers, allowed=("/api/games - Failed to load resource: the server responded with a status of 400",))
