@@ -214,8 +214,36 @@ function parseClockInput(text) {
   return Math.round((Number(m[1] ?? 0) * 60 + Number(m[2])) * 1000);
 }
 
+/** The player the move keys act on (J / K move it), marked on the panel. */
+let selectedPlayer = null;
+
+function selectPlayer(step) {
+  const cards = [...document.querySelectorAll("article.player")];
+  if (cards.length === 0) return;
+  const index = cards.findIndex((card) => card.dataset.player === selectedPlayer);
+  const next = cards[(index + step + cards.length) % cards.length];
+  selectedPlayer = next.dataset.player;
+  for (const card of cards) card.classList.toggle("selected", card === next);
+  next.scrollIntoView({ block: "nearest" });
+  setText($("selected-player"), `Keys act on ${playerWords(state, selectedPlayer)}`);
+}
+
+function moveKey(move) {
+  return () => {
+    if (!selectedPlayer) selectPlayer(1);
+    document.querySelector(`button.move[data-player="${selectedPlayer}"][data-move="${move}"]`)?.click();
+  };
+}
+
 /** The keyboard shortcuts (shown on the page): never while typing in a field, never with a modifier key. */
 const SHORTCUTS = {
+  j: () => selectPlayer(1),
+  k: () => selectPlayer(-1),
+  1: moveKey("onePoint"),
+  2: moveKey("twoPoints"),
+  a: moveKey("assist"),
+  b: moveKey("rebound"),
+  f: moveKey("foul"),
   " ": () => $("clock-button").click(),
   s: () => $("shot-start").click(),
   r: () => $("shot-reset").click(),

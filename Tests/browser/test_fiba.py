@@ -161,6 +161,15 @@ def test_f_keyboard_shortcuts_and_never_while_typing(server, browsers):
     field.clear()
     body.send_keys("u")
     wait_until(lambda: (page_state(scorer) or {}).get("homeScore") == 0, 2, what="U undid the move")
+    # Moves by keyboard: J selects the next player (marked), then 2 / F record for that player.
+    body.send_keys("j")
+    assert "selected" in scorer.find_element(By.CSS_SELECTOR, 'article.player[data-player="home-0"]').get_attribute("class")
+    body.send_keys("2")
+    wait_until(lambda: (page_state(scorer) or {}).get("homeScore") == 2, 2, what="2: two points for the selected player")
+    body.send_keys("j")
+    body.send_keys("f")
+    wait_until(lambda: (page_state(scorer) or {}).get("homePlayers", [{}, {}])[1].get("foulMoveCount") == "1", 2, what="F: a foul for the next player")
+    assert page_state(scorer)["homePlayers"][0]["twoPointMoveCount"] == "1"
     body.send_keys("?")
     assert scorer.find_element(By.ID, "shortcuts").get_attribute("open") is not None
     wait_until(lambda: pending_count(scorer) == 0, 5, what="every command acked")
