@@ -13,8 +13,10 @@ extension GameCreatorViewModel {
 
     /// The error of one player's name, checked the same way.
     static func nameError(player index: Int, of side: TeamSide, name: String) -> String? {
-        var names = validNames + Array(repeating: "Player", count: max(0, index + 1 - validNames.count))
-        names[index] = name
+        // A name is valid or not wherever it stands, so it is checked in a roster the rules surely allow; the
+        // roster's size is checked once the names are (`GameCreatorField.roster`).
+        var names = validNames
+        names[min(index, names.count - 1)] = name
         return setupError(
             homeTeam: "Home", homePlayers: side == .home ? names : validNames, awayTeam: "Away",
             awayPlayers: side == .away ? names : validNames)

@@ -11,7 +11,7 @@ import CourtsideModel
 public final class GameCreatorViewModel {
     public let homeTeamName = MutableDynamic("")
     public let awayTeamName = MutableDynamic("")
-    /// One name input per player: three to start with (``setPlayerCount(_:for:)`` changes it).
+    /// One name input per player: three to start with, as many as a request fills (``fill(from:)``).
     public private(set) var homePlayerNames: [MutableDynamic<String>] = []
     public private(set) var awayPlayerNames: [MutableDynamic<String>] = []
     /// One shirt-number input per player (empty: no number).
@@ -47,11 +47,6 @@ public final class GameCreatorViewModel {
 
     /// Gives `side` `count` player inputs (at most one more than any rules allow, so that a roster too long is
     /// reported rather than cut); existing inputs keep their values.
-    public func setPlayerCount(_ count: Int, for side: TeamSide) {
-        resize(side, to: count)
-        revalidate()
-    }
-
     private func resize(_ side: TeamSide, to requested: Int) {
         let count = min(max(requested, 0), RosterRules.maxPlayers + 1)
         var names = side == .home ? homePlayerNames : awayPlayerNames
