@@ -13,6 +13,9 @@ struct SlowConsumerTests {
             configure: {
                 $0.maxQueuedBytesPerConnection = 4096
                 $0.commandBurst = 10_000
+                // The sleeper makes no write progress for the whole test, which on a busy machine can pass the
+                // default 30 s write deadline (that deadline has its own tests); here only the resync is tested.
+                $0.writeTimeout = .seconds(600)
             })
         let game = try app.createGame([
             "homeTeam": "A", "homePlayers": ["a", "b", "c"], "awayTeam": "B", "awayPlayers": ["d", "e", "f"],
