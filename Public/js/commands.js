@@ -35,6 +35,18 @@ const ERROR_WORDS = {
   unavailable: "The server cannot save commands right now.",
   read_only: "This connection cannot score.",
   unauthorized: "The scorer token was refused.",
+  game_locked: "The game was confirmed final. An administrator must reopen it before anything changes.",
+  not_in_rules: "This game's rules do not have that (no shot clock, timeouts, possession or substitutions).",
+  no_timeouts_left: "That team has no timeout left.",
+  shot_clock_running: "The shot clock is already running.",
+  shot_clock_stopped: "The shot clock is already stopped.",
+  shot_clock_off: "The shot clock is switched off. Switch it on first.",
+  out_of_range: "That time is outside what the clock can show.",
+  unknown_play: "There is no such play.",
+  play_deleted: "That play was already deleted.",
+  wrong_team: "That player plays for the other team.",
+  not_on_court: "The player going out is not on court.",
+  already_on_court: "The player coming in is already on court.",
 };
 
 export function errorInWords(error) {
@@ -56,7 +68,18 @@ export function describeCommand(command, state) {
     const move = MOVES.find((m) => m.move === command.move);
     return `${name}: ${move ? move.words : command.move}`;
   }
-  return command.type;
+  const team = (side) => state?.[`${side}Team`] ?? side;
+  switch (command.type) {
+    case "timeout": return `Timeout ${team(command.team)}`;
+    case "possession": return `Possession ${team(command.team)}`;
+    case "shotClock": return `Shot clock: ${command.action}${command.ms !== undefined ? ` ${command.ms / 1000} s` : ""}`;
+    case "setClock": return "Set the game clock";
+    case "substitute": return `Substitution ${team(command.team)}`;
+    case "editPlay": return `Correct play ${command.play}`;
+    case "deletePlay": return `Delete play ${command.play}`;
+    case "final": return "Confirm final";
+    default: return command.type;
+  }
 }
 
 export class CommandQueue {

@@ -4,6 +4,9 @@
 //   compact=1            a lower-third bar instead of the full screen
 import { followGame, winnerWords } from "./game-view.js";
 import { bindAll, param, keepScreenAwake } from "./ui.js";
+import { buildFiba, renderFiba } from "./fiba.js";
+
+buildFiba(document, { fouls: "F", timeouts: "TO" });
 
 const THEMES = ["dark", "light", "transparent"];
 const theme = THEMES.includes(param("theme")) ? param("theme") : "dark";
@@ -31,11 +34,14 @@ addEventListener("resize", fitNames);
 
 function render(state) {
   bindAll(document, state);
+  renderFiba(document, state);
+  // A real game's board carries a period line and team stats: the scores give them room.
+  document.body.classList.toggle("has-fiba", state.period !== null && state.period !== undefined);
   fitNames();
   board.dataset.winner = state.winner ?? "";
   board.classList.toggle("is-finished", !!state.isFinished);
   board.classList.toggle("is-running", !!state.clock?.running);
-  status.textContent = state.isFinished ? `Final · ${winnerWords(state)}` : "";
+  status.textContent = state.isFinished ? `Final · ${winnerWords(state)}` : state.isLocked ? "Final" : "";
 }
 
 if (!id) {

@@ -5,6 +5,7 @@
 import { DocumentStream } from "./connection.js";
 import { ServerClock, clockReading, formatClock, learnFromPatch } from "./clock.js";
 import { showConnection, announce } from "./ui.js";
+import { tickFiba } from "./fiba.js";
 
 /** The team that won, in words, or null. */
 export function winnerWords(state) {
@@ -24,10 +25,13 @@ export function clockStateWords(state) {
 /** The rules in one short line. */
 export function rulesWords(rules) {
   if (!rules) return "";
-  const names = { pickup: "Pickup", fiba3x3: "FIBA 3x3", custom: "Custom" };
-  const parts = [names[rules.preset] ?? rules.preset, `first to ${rules.targetScore}`];
+  const names = { pickup: "Pickup", fiba3x3: "FIBA 3x3", fiba5x5: "FIBA 5x5", custom: "Custom" };
+  const parts = [names[rules.preset] ?? rules.preset];
+  if (rules.targetScore !== null && rules.targetScore !== undefined) parts.push(`first to ${rules.targetScore}`);
   if (rules.winBy > 1) parts.push(`win by ${rules.winBy}`);
-  if (rules.timeLimitMs) parts.push(`${formatClock(rules.timeLimitMs).replace(/\.0$/, "")} game`);
+  const length = rules.timeLimitMs ? formatClock(rules.timeLimitMs).replace(/\.0$/, "") : null;
+  if (length) parts.push(rules.periods > 1 ? `${rules.periods} × ${length}` : `${length} game`);
+  if (rules.shotClockMs) parts.push(`${rules.shotClockMs / 1000} s shot clock`);
   return parts.join(" · ");
 }
 
@@ -47,8 +51,12 @@ export function followGame({ gameID, path, resume = true, forever = false, rende
 
   function tick() {
     if (current) {
-      const text = formatClock(clockReading(current.clock, current.rules?.timeLimitMs ?? null, serverClock.now()));
+      // The period's length caps the reading (an untimed overtime has none); older servers sent only the rules'.
+      const cap = current.clock && "periodLengthMs" in current.clock ? current.clock.periodLengthMs : current.rules?.timeLimitMs ?? null;
+      const now = serverClock.now();
+      const text = formatClock(clockReading(current.clock, cap, now));
       for (const node of clockNodes()) if (node.textContent !== text) node.textContent = text;
+      tickFiba(root, current, now);
     }
     requestAnimationFrame(tick);
   }

@@ -2,6 +2,7 @@
 import { followGame, winnerWords, clockStateWords, rulesWords } from "./game-view.js";
 import { MOVES } from "./commands.js";
 import { bindAll, el, param } from "./ui.js";
+import { renderFiba, renderPlays } from "./fiba.js";
 
 const id = param("id");
 const main = document.getElementById("game");
@@ -27,7 +28,12 @@ function buildRosters(state) {
             el(
               "tr",
               { "data-player": state[`${side}Players`][i].id },
-              el("th", { scope: "row", "data-bind": `${side}Players.${i}.playerName` }),
+              el(
+                "th",
+                { scope: "row" },
+                state[`${side}Players`][i].number ? el("span", { class: "number", text: `#${state[`${side}Players`][i].number} ` }) : null,
+                el("span", { "data-bind": `${side}Players.${i}.playerName` }),
+              ),
               ...MOVES.map((m) => el("td", { "data-bind": `${side}Players.${i}.${m.count}`, "data-flash": true })),
               el("td", { class: "points", "data-bind": `${side}Players.${i}.points`, "data-flash": true }),
             ),
@@ -50,6 +56,13 @@ function render(state) {
   main.classList.toggle("is-finished", !!state.isFinished);
   main.dataset.winner = state.winner ?? "";
   document.getElementById("rules").textContent = rulesWords(state.rules);
+  renderFiba(document, state);
+  for (const row of rosters.querySelectorAll("tr[data-player]")) {
+    const player = [...state.homePlayers, ...state.awayPlayers].find((p) => p.id === row.dataset.player);
+    row.classList.toggle("bench", player?.onCourt === false);
+  }
+  renderPlays(document.getElementById("plays"), state);
+  document.getElementById("no-plays").hidden = (state.plays ?? []).length > 0;
 }
 
 if (!id) {

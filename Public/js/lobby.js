@@ -83,13 +83,25 @@ function showFormError(text) {
   $("form-error").hidden = false;
 }
 
+/** The lines of a "more players" box: "Ann", or "7 Ann" for a shirt number (docs/protocol.md, "Creating a game"). */
+function morePlayers(text) {
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .map((line) => {
+      const numbered = /^(\d{1,2})\s+(.+)$/.exec(line);
+      return numbered ? { name: numbered[2], number: numbered[1] } : line;
+    });
+}
+
 function requestBody() {
   const value = (name) => form.elements[name].value.trim();
   const body = {
     homeTeam: value("homeTeam"),
-    homePlayers: [0, 1, 2].map((i) => value(`homePlayers[${i}]`)),
+    homePlayers: [0, 1, 2].map((i) => value(`homePlayers[${i}]`)).concat(morePlayers(form.elements.homeMore.value)),
     awayTeam: value("awayTeam"),
-    awayPlayers: [0, 1, 2].map((i) => value(`awayPlayers[${i}]`)),
+    awayPlayers: [0, 1, 2].map((i) => value(`awayPlayers[${i}]`)).concat(morePlayers(form.elements.awayMore.value)),
     rules: { preset: value("preset") },
   };
   if (body.rules.preset === "custom") {

@@ -3,6 +3,7 @@
 import { followGame, winnerWords, rulesWords } from "./game-view.js";
 import { CommandQueue, MOVES, describeCommand, errorInWords } from "./commands.js";
 import { bindAll, el, param, setText } from "./ui.js";
+import { renderFiba, renderPlays, playerWords } from "./fiba.js";
 
 const id = param("id");
 const $ = (name) => document.getElementById(name);
@@ -43,7 +44,14 @@ function buildPlayers(s) {
           el(
             "article",
             { class: "player", "data-player": player.id },
-            el("h3", {}, el("span", { class: "player-name", "data-bind": `${side}Players.${i}.playerName` }), el("span", { class: "player-points" }, el("span", { "data-bind": `${side}Players.${i}.points`, "data-flash": true }), " pts")),
+            el(
+              "h3",
+              {},
+              player.number ? el("span", { class: "number", text: `#${player.number} ` }) : null,
+              el("span", { class: "player-name", "data-bind": `${side}Players.${i}.playerName` }),
+              el("span", { class: "on-court", "data-on-court": player.id, hidden: true }),
+              el("span", { class: "player-points" }, el("span", { "data-bind": `${side}Players.${i}.points`, "data-flash": true }), " pts"),
+            ),
             el(
               "div",
               { class: "moves" },
@@ -84,7 +92,182 @@ function render(s) {
   $("finished").textContent = s.isFinished ? `Final: ${winnerWords(s)} ${s.score}. Undo reopens the game.` : "";
   $("panel").classList.toggle("is-finished", !!s.isFinished);
   $("rules").textContent = rulesWords(s.rules);
+  renderFiba(document, s);
+  renderRealGame(s);
   renderOutbox();
+}
+
+/** The controls of a real game: shot clock, timeouts, possession, substitutions, the play list with corrections. */
+function renderRealGame(s) {
+  const shot = s.shotClock;
+  if (shot) {
+    $("shot-start").textContent = shot.running ? "Shot clock pause" : "Shot clock start";
+    $("shot-start").dataset.action = shot.running ? "pause" : "start";
+    $("shot-toggle").textContent = shot.enabled ? "Shot clock off" : "Shot clock on";
+    for (const name of ["shot-start", "shot-reset", "shot-reset-short"]) $(name).disabled = !shot.enabled;
+  }
+  $("shot-reset-short").hidden = !s.rules?.shotClockResetMs;
+  if (s.rules?.shotClockResetMs) $("shot-reset-short").textContent = `Reset to ${s.rules.shotClockResetMs / 1000}`;
+  for (const side of ["home", "away"]) {
+    $(`timeout-${side}`).textContent = `Timeout ${s[`${side}Team`]} (${s[`${side}TimeoutsLeft`] ?? 0} left)`;
+    $(`timeout-${side}`).disabled = !s[`${side}TimeoutsLeft`];
+    $(`possession-${side}`).textContent = `Ball: ${s[`${side}Team`]}`;
+    $(`possession-${side}`).classList.toggle("selected", s.possession === side);
+  }
+  $("set-clock-form").hidden = s.clock?.periodLengthMs === null || s.clock?.periodLengthMs === undefined;
+  for (const node of document.querySelectorAll("[data-on-court]")) {
+    const player = [...s.homePlayers, ...s.awayPlayers].find((p) => p.id === node.dataset.onCourt);
+    node.hidden = player?.onCourt === null || player?.onCourt === undefined;
+    node.textContent = player?.onCourt ? "on court" : "bench";
+    node.closest("article")?.classList.toggle("bench", player?.onCourt === false);
+  }
+  renderSubstitutions(s);
+  renderPlays($("plays"), s, (play) => (play.deleted ? null : playControls(play)));
+  $("no-plays").hidden = (s.plays ?? []).length > 0;
+  $("panel").classList.toggle("is-locked", !!s.isLocked);
+}
+
+/** One form per team: who goes out (on court), who comes in (bench). */
+function renderSubstitutions(s) {
+  const used = s.homePlayers.some((p) => p.onCourt !== null && p.onCourt !== undefined);
+  $("substitutions").hidden = !used;
+  if (!used) return;
+  const key = JSON.stringify([s.homePlayers, s.awayPlayers].map((players) => players.map((p) => p.onCourt)));
+  if ($("substitutions").dataset.key === key) return;
+  $("substitutions").dataset.key = key;
+  const options = (players) => players.map((p) => el("option", { value: p.id, text: playerWords(s, p.id) }));
+  $("substitutions").replaceChildren(
+    ...["home", "away"].map((side) => {
+      const players = s[`${side}Players`];
+      const out = el("select", { "aria-label": `${s[`${side}Team`]}: player going out`, "data-sub-out": side }, ...options(players.filter((p) => p.onCourt)));
+      const into = el("select", { "aria-label": `${s[`${side}Team`]}: player coming in`, "data-sub-in": side }, ...options(players.filter((p) => !p.onCourt)));
+      return el(
+        "form",
+        {
+          class: `substitution ${side}`,
+          onsubmit: (event) => {
+            event.preventDefault();
+            if (out.value && into.value) send({ type: "substitute", team: side, out: out.value, in: into.value });
+          },
+        },
+        el("span", { class: "sub-team", text: s[`${side}Team`] }),
+        out,
+        el("span", { text: "→" }),
+        into,
+        el("button", { type: "submit", class: "control", "data-substitute": side, text: "Substitute" }),
+      );
+    }),
+  );
+}
+
+/** Edit and delete for one play; the editor picks the player and the move it really was. */
+function playControls(play) {
+  const wrapper = el("span", { class: "play-controls" });
+  const edit = el("button", { type: "button", class: "linklike", "data-edit-play": String(play.play), text: "Edit" });
+  const remove = el("button", {
+    type: "button",
+    class: "linklike",
+    "data-delete-play": String(play.play),
+    text: "Delete",
+    onclick: () => send({ type: "deletePlay", play: play.play }),
+  });
+  edit.addEventListener("click", () => {
+    const players = el("select", { "aria-label": `Play ${play.play}: player`, "data-edit-player": String(play.play) }, ...[...state.homePlayers, ...state.awayPlayers].map((p) => el("option", { value: p.id, text: playerWords(state, p.id), selected: p.id === play.player })));
+    const moves = el("select", { "aria-label": `Play ${play.play}: move`, "data-edit-move": String(play.play) }, ...MOVES.map((m) => el("option", { value: m.move, text: m.words, selected: m.move === play.move })));
+    wrapper.replaceChildren(
+      players,
+      moves,
+      el("button", { type: "button", class: "control", "data-save-play": String(play.play), text: "Save", onclick: () => send({ type: "editPlay", play: play.play, player: players.value, move: moves.value }) }),
+      el("button", { type: "button", class: "linklike", text: "Cancel", onclick: () => { $("plays").dataset.key = ""; render(state); } }),
+    );
+  });
+  wrapper.append(edit, remove);
+  return wrapper;
+}
+
+/** "Confirm final" needs a second press within a few seconds, so a stray tap cannot lock the game. */
+let finalArmedUntil = 0;
+function pressFinal() {
+  const button = $("final-button");
+  if (Date.now() < finalArmedUntil) {
+    finalArmedUntil = 0;
+    button.textContent = "Confirm final";
+    button.classList.remove("armed");
+    send({ type: "final" });
+    return;
+  }
+  finalArmedUntil = Date.now() + 4000;
+  button.textContent = "Press again to lock the result";
+  button.classList.add("armed");
+  setTimeout(() => {
+    if (Date.now() >= finalArmedUntil) {
+      button.textContent = "Confirm final";
+      button.classList.remove("armed");
+    }
+  }, 4100);
+}
+
+/** "mm:ss" or "mm:ss.d" or seconds → milliseconds, or null. */
+function parseClockInput(text) {
+  const m = /^\s*(?:(\d+):)?(\d+(?:\.\d)?)\s*$/.exec(text);
+  if (!m) return null;
+  return Math.round((Number(m[1] ?? 0) * 60 + Number(m[2])) * 1000);
+}
+
+/** The player the move keys act on (J / K move it), marked on the panel. */
+let selectedPlayer = null;
+
+function selectPlayer(step) {
+  const cards = [...document.querySelectorAll("article.player")];
+  if (cards.length === 0) return;
+  const index = cards.findIndex((card) => card.dataset.player === selectedPlayer);
+  const next = cards[(index + step + cards.length) % cards.length];
+  selectedPlayer = next.dataset.player;
+  for (const card of cards) card.classList.toggle("selected", card === next);
+  next.scrollIntoView({ block: "nearest" });
+  setText($("selected-player"), `Keys act on ${playerWords(state, selectedPlayer)}`);
+}
+
+function moveKey(move) {
+  return () => {
+    if (!selectedPlayer) selectPlayer(1);
+    document.querySelector(`button.move[data-player="${selectedPlayer}"][data-move="${move}"]`)?.click();
+  };
+}
+
+/** The keyboard shortcuts (shown on the page): never while typing in a field, never with a modifier key. */
+const SHORTCUTS = {
+  j: () => selectPlayer(1),
+  k: () => selectPlayer(-1),
+  1: moveKey("onePoint"),
+  2: moveKey("twoPoints"),
+  a: moveKey("assist"),
+  b: moveKey("rebound"),
+  f: moveKey("foul"),
+  " ": () => $("clock-button").click(),
+  s: () => $("shot-start").click(),
+  r: () => $("shot-reset").click(),
+  e: () => $("shot-reset-short").click(),
+  u: () => $("undo-button").click(),
+  z: () => $("timeout-home").click(),
+  m: () => $("timeout-away").click(),
+  "[": () => $("possession-home").click(),
+  "]": () => $("possession-away").click(),
+  "?": () => ($("shortcuts").open = !$("shortcuts").open),
+};
+
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+  const target = event.target;
+  if (target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))) return;
+  if ($("panel").hidden) return;
+  const action = SHORTCUTS[event.key.length === 1 ? event.key.toLowerCase() : event.key];
+  if (!action) return;
+  // A focused button would take Space as a click of its own: the shortcut wins.
+  event.preventDefault();
+  const button = { " ": "clock-button", s: "shot-start", r: "shot-reset", e: "shot-reset-short", u: "undo-button", z: "timeout-home", m: "timeout-away", "[": "possession-home", "]": "possession-away" }[event.key.toLowerCase()];
+  if (button && ($(button).disabled || $(button).closest("[hidden]"))) return;
+  action();
 }
 
 function renderOutbox() {
@@ -243,6 +426,27 @@ if (!id) {
   $("display-link").href = `display.html?id=${encodeURIComponent(id)}`;
   $("clock-button").addEventListener("click", (event) => send({ type: "clock", action: event.currentTarget.dataset.action }));
   $("undo-button").addEventListener("click", () => send({ type: "undo" }));
+  $("shot-start").addEventListener("click", (event) => send({ type: "shotClock", action: event.currentTarget.dataset.action ?? "start" }));
+  $("shot-reset").addEventListener("click", () => send({ type: "shotClock", action: "reset" }));
+  $("shot-reset-short").addEventListener("click", () => send({ type: "shotClock", action: "reset", ms: state?.rules?.shotClockResetMs ?? 14000 }));
+  $("shot-toggle").addEventListener("click", () => send({ type: "shotClock", action: state?.shotClock?.enabled ? "disable" : "enable" }));
+  for (const side of ["home", "away"]) {
+    $(`timeout-${side}`).addEventListener("click", () => send({ type: "timeout", team: side }));
+    $(`possession-${side}`).addEventListener("click", () => send({ type: "possession", team: side }));
+  }
+  $("final-button").addEventListener("click", pressFinal);
+  $("set-clock-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const left = parseClockInput($("set-clock").value);
+    const length = state?.clock?.periodLengthMs;
+    if (left === null || !length || left > length) {
+      showError(`Enter the time left as minutes:seconds, at most ${Math.floor(length / 60000)}:00.`);
+      return;
+    }
+    send({ type: "setClock", elapsedMs: length - left });
+    $("set-clock").value = "";
+  });
+  addEventListener("keydown", onKey);
   $("error-dismiss").addEventListener("click", () => ($("error").hidden = true));
   $("forget-token").addEventListener("click", () => askForToken(""));
   $("token-form").addEventListener("submit", (event) => {

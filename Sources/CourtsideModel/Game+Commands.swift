@@ -2,10 +2,10 @@ extension Game {
     /// Applies a scorer's command at `now` and returns what it did.
     ///
     /// A command id already accepted returns the original event and changes nothing (`isDuplicate`); reused for a
-    /// different command it throws `commandIDReused`. When the running clock passed the time limit before `now`,
-    /// the `timeLimitReached` event is recorded first, at the exact instant of the limit, and the command is
-    /// judged after it (a move then counts in overtime, or is refused because the game is over).
-    /// A rejected command throws and leaves the game untouched, including a time limit it passed: the owner records
+    /// different command it throws `commandIDReused`. When the running clock passed the end of the period before
+    /// `now`, the `timeLimitReached` event is recorded first, at the exact instant of the end, and the command is
+    /// judged after it (a move then counts in the next period, or is refused because the game is over).
+    /// A rejected command throws and leaves the game untouched, including a period end it passed: the owner records
     /// that with `advance(to:)`.
     @discardableResult
     public mutating func apply(_ command: GameCommand, at now: Timestamp) throws(GameError) -> CommandOutcome {
@@ -15,23 +15,35 @@ extension Game {
             return CommandOutcome(event: accepted, newEvents: [])
         }
         let at = effectiveTime(now)
-        if let error = rejection(of: command.action, at: at) { throw error }
-        var newEvents: [GameEvent] = []
-        if let instant = pendingTimeLimit(at: at) {
-            newEvents.append(reachTimeLimit(at: instant))
+        guard let instant = pendingTimeLimit(at: at) else {
+            if let error = rejection(of: command.action, at: at) { throw error }
+            let event = perform(command, at: at)
+            return CommandOutcome(event: event, newEvents: [event])
         }
-        let event = perform(command, at: at)
-        newEvents.append(event)
-        return CommandOutcome(event: event, newEvents: newEvents)
+        // Judge the command after the period end on a copy, so that a refusal leaves this game untouched.
+        var next = self
+        let limitEvent = next.reachTimeLimit(at: instant)
+        if let error = next.rejection(of: command.action, at: at) { throw error }
+        let event = next.perform(command, at: at)
+        self = next
+        return CommandOutcome(event: event, newEvents: [limitEvent, event])
     }
 
-    /// Lets game time pass up to `now`: when the running clock has reached the rules' time limit, records
-    /// `timeLimitReached` at the exact instant of the limit (the clock stops with the limit on it; the team ahead
-    /// wins, or overtime begins on a tie) and returns it. Returns nil when nothing happened.
+    /// Lets game time pass up to `now`: when the running clock has reached the end of the period, records
+    /// `timeLimitReached` at the exact instant of the end (the clocks stop; the next period begins, the team ahead
+    /// wins, or overtime begins) and returns it. Returns nil when nothing happened.
     @discardableResult
     public mutating func advance(to now: Timestamp) -> GameEvent? {
         guard let instant = pendingTimeLimit(at: effectiveTime(now)) else { return nil }
         return reachTimeLimit(at: instant)
+    }
+
+    /// Reopens a game a scorer confirmed final (an administrator's decision): records `reopened` and returns it.
+    @discardableResult
+    public mutating func reopen(at now: Timestamp) throws(GameError) -> GameEvent {
+        guard isLocked else { throw .notLocked }
+        isLocked = false
+        return append(.reopened, commandID: nil, at: effectiveTime(now))
     }
 
     /// `now`, or the latest event's instant when `now` is earlier: a game's log never goes back in time.
@@ -40,87 +52,154 @@ extension Game {
         return max(now, last)
     }
 
-    /// The instant the running clock reached the time limit, when it did by `now` and it is not recorded yet.
+    /// The instant the running clock reached the end of the period, when it did by `now` and it is not recorded.
     func pendingTimeLimit(at now: Timestamp) -> Timestamp? {
-        guard let limit = rules.timeLimitMs, scoreAtTimeLimit == nil, clock.elapsedMs(at: now) >= limit else {
-            return nil
-        }
-        return clock.instant(whenElapsedIs: limit)
+        guard let deadline = timeLimitDeadline, deadline <= now else { return nil }
+        return deadline
     }
 
-    /// Why `action` would be refused at `at` (after any pending time limit), or nil when it would be accepted.
+    /// Why `action` would be refused at `at` (with no period end pending), or nil when it would be accepted.
     func rejection(of action: GameCommand.Action, at: Timestamp) -> GameError? {
-        let limitPending = pendingTimeLimit(at: at) != nil
-        // Reaching the limit stops the clock and decides the game as `Rules.winner` says for that score.
-        let winnerThen = limitPending ? rules.winner(score: score, scoreAtTimeLimit: score) : winner
-        let clockRunningThen = limitPending ? false : clock.isRunning
+        if isLocked { return .gameLocked }
         switch action {
         case .move(let player, _):
             if setup.side(of: player) == nil { return .unknownPlayer(player) }
-            if let winnerThen { return .moveAfterFinish(winner: winnerThen) }
+            if let winner { return .moveAfterFinish(winner: winner) }
         case .clock(.start):
-            if let winnerThen { return .clockStartAfterFinish(winner: winnerThen) }
-            if clockRunningThen { return .clockAlreadyRunning }
+            if let winner { return .clockStartAfterFinish(winner: winner) }
+            if clock.isRunning { return .clockAlreadyRunning }
         case .clock(.pause):
-            if !clockRunningThen { return .clockNotRunning }
+            if !clock.isRunning { return .clockNotRunning }
         case .undo:
-            if undoableMoves.isEmpty { return .nothingToUndo }
+            if undoablePlays.isEmpty { return .nothingToUndo }
+        case .timeout(let side):
+            guard rules.timeouts != nil else { return .notInRules(.timeouts) }
+            if let winner { return .afterFinish(winner: winner) }
+            if timeoutsLeft[side] == 0 { return .noTimeoutsLeft(side) }
+        case .shotClock(let shotClockAction):
+            return shotClockRejection(of: shotClockAction)
+        case .possession:
+            if !rules.tracksPossession { return .notInRules(.possession) }
+        case .setClock(let elapsedMs):
+            if let winner { return .afterFinish(winner: winner) }
+            let allowed = 0...(periodLengthMs ?? Rules.maxTimeLimitMs)
+            if !allowed.contains(elapsedMs) { return .timeOutOfRange(elapsedMs, allowed: allowed) }
+        case .substitute(let team, let playerOut, let playerIn):
+            guard rules.roster.onCourt != nil else { return .notInRules(.substitutions) }
+            for player in [playerOut, playerIn] {
+                guard let side = setup.side(of: player) else { return .unknownPlayer(player) }
+                if side != team { return .wrongTeam(player, team: team) }
+            }
+            if !onCourt[team].contains(playerOut) { return .notOnCourt(playerOut) }
+            if onCourt[team].contains(playerIn) { return .alreadyOnCourt(playerIn) }
+        case .editPlay(let number, let player, _):
+            if let error = playRejection(number) { return error }
+            if setup.side(of: player) == nil { return .unknownPlayer(player) }
+        case .deletePlay(let number):
+            return playRejection(number)
+        case .final:
+            break
         }
         return nil
     }
 
-    /// Records the time limit at `instant`, which `pendingTimeLimit` returned.
-    mutating func reachTimeLimit(at instant: Timestamp) -> GameEvent {
-        clock.pause(at: instant)
-        scoreAtTimeLimit = score
-        let event = append(.timeLimitReached, commandID: nil, at: instant)
-        timeLimitSequence = event.sequence
-        decideWinner(at: instant)
-        return event
+    private func shotClockRejection(of action: ShotClockAction) -> GameError? {
+        guard let rulesShotClock = rules.shotClock, let shotClock else { return .notInRules(.shotClock) }
+        switch action {
+        case .enable, .disable:
+            return nil
+        case .start, .pause, .reset, .set:
+            guard shotClock.isEnabled else { return .shotClockOff }
+        }
+        switch action {
+        case .start:
+            if let winner { return .afterFinish(winner: winner) }
+            if shotClock.isRunning { return .shotClockAlreadyRunning }
+        case .pause:
+            if !shotClock.isRunning { return .shotClockNotRunning }
+        case .reset(let ms?):
+            let allowed = 1...rulesShotClock.lengthMs
+            if !allowed.contains(ms) { return .timeOutOfRange(ms, allowed: allowed) }
+        case .set(let ms):
+            let allowed = 0...rulesShotClock.lengthMs
+            if !allowed.contains(ms) { return .timeOutOfRange(ms, allowed: allowed) }
+        case .reset(nil), .enable, .disable:
+            break
+        }
+        return nil
     }
 
-    /// Performs a command that `rejection(of:at:)` accepted, with no pending time limit.
+    private func playRejection(_ number: Int) -> GameError? {
+        guard plays.indices.contains(number - 1) else { return .unknownPlay(number) }
+        return plays[number - 1].isDeleted ? .playDeleted(number) : nil
+    }
+
+    /// Performs a command that `rejection(of:at:)` accepted, with no period end pending.
     mutating func perform(_ command: GameCommand, at: Timestamp) -> GameEvent {
+        let id = command.id
         switch command.action {
         case .move(let player, let move):
-            // `rejection(of:at:)` refused unknown players.
-            guard let side = setup.side(of: player) else { preconditionFailure("Invalid state: no \(player)") }
-            score[side] += move.points
-            moveCounts[player, default: MoveCounts()][move] += 1
-            let event = append(.move(player: player, move: move), commandID: command.id, at: at)
-            undoableMoves.append(event.sequence)
-            decideWinner(at: at)
-            return event
+            return recordPlay(player: player, move: move, commandID: id, at: at)
         case .clock(let action):
-            let changed = action == .start ? clock.start(at: at) : clock.pause(at: at)
-            // `rejection(of:at:)` refused starting a running clock and pausing a stopped one.
-            precondition(changed, "Invalid state: clock \(clock) cannot \(action)")
-            return append(.clock(action), commandID: command.id, at: at)
-        case .undo:
-            // `rejection(of:at:)` refused an undo with no move left.
-            guard let undone = undoableMoves.popLast(), case .move(let player, let move) = events[undone - 1].kind,
-                let side = setup.side(of: player)
-            else { preconditionFailure("Invalid state: undo with \(undoableMoves)") }
-            score[side] -= move.points
-            if let timeLimitSequence, undone < timeLimitSequence {
-                scoreAtTimeLimit?[side] -= move.points
+            if action == .start {
+                clock.start(at: at)
+                shotClock?.start(at: at)
+            } else {
+                stopClocks(at: at)
             }
-            moveCounts[player, default: MoveCounts()][move] -= 1
-            let event = append(.undo(undoes: undone), commandID: command.id, at: at)
+            return append(.clock(action), commandID: id, at: at)
+        case .undo:
+            // `rejection(of:at:)` refused an undo with no play left.
+            guard let number = undoablePlays.last else { preconditionFailure("Invalid state: undo with no play") }
+            let sequence = plays[number - 1].sequence
+            strike(play: number)
             decideWinner(at: at)
-            return event
+            return append(.undo(undoes: sequence), commandID: id, at: at)
+        case .timeout(let side):
+            timeoutsLeft[side] -= 1
+            stopClocks(at: at)
+        case .shotClock(let action):
+            operateShotClock(action, at: at)
+        case .possession(let side):
+            possession = side
+        case .setClock(let elapsedMs):
+            clock.set(elapsedMs: elapsedMs, at: at)
+        case .substitute(let team, let playerOut, let playerIn):
+            onCourt[team].remove(playerOut)
+            onCourt[team].insert(playerIn)
+        case .editPlay(let number, let player, let move):
+            correct(play: number, player: player, move: move)
+            decideWinner(at: at)
+        case .deletePlay(let number):
+            strike(play: number)
+            decideWinner(at: at)
+        case .final:
+            isLocked = true
+            stopClocks(at: at)
+        }
+        return append(GameEvent.Kind(recording: command.action), commandID: id, at: at)
+    }
+
+    private mutating func operateShotClock(_ action: ShotClockAction, at: Timestamp) {
+        // `rejection(of:at:)` refused shot clock commands for rules without one.
+        guard let fullMs = rules.shotClock?.lengthMs else { preconditionFailure("Invalid state: no shot clock") }
+        switch action {
+        case .start: shotClock?.start(at: at)
+        case .pause: shotClock?.pause(at: at)
+        case .reset(let ms): shotClock?.set(ms ?? fullMs, at: at)
+        case .set(let ms): shotClock?.set(ms, at: at)
+        case .enable: shotClock?.enable(fullMs: fullMs, at: at)
+        case .disable: shotClock?.disable(at: at)
         }
     }
 
-    /// Derives the winner again from the score; a finished game's clock stops (it stays stopped on a reopen).
-    private mutating func decideWinner(at: Timestamp) {
-        winner = rules.winner(score: score, scoreAtTimeLimit: scoreAtTimeLimit)
-        if winner != nil {
-            clock.pause(at: at)
-        }
+    /// Stops the game clock and the shot clock.
+    mutating func stopClocks(at: Timestamp) {
+        clock.pause(at: at)
+        shotClock?.pause(at: at)
     }
 
-    private mutating func append(_ kind: GameEvent.Kind, commandID: CommandID?, at: Timestamp) -> GameEvent {
+    mutating func append(_ kind: GameEvent.Kind, commandID: CommandID?, at: Timestamp) -> GameEvent {
         let event = GameEvent(sequence: events.count + 1, at: at, commandID: commandID, kind: kind)
         events.append(event)
         if let commandID {

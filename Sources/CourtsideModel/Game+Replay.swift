@@ -17,17 +17,24 @@ extension Game {
             throw .timeWentBackwards(event, previous: last)
         }
         guard let command = event.command else {
-            // `timeLimitReached` is the only event without a command; it must sit at the limit's exact instant.
-            guard case .timeLimitReached = event.kind, event.commandID == nil,
-                pendingTimeLimit(at: event.at) == event.at
-            else { throw .inconsistent(event) }
-            _ = reachTimeLimit(at: event.at)
+            // The events without a command: a period end at its exact instant, and an administrator's reopen.
+            guard event.commandID == nil else { throw .inconsistent(event) }
+            switch event.kind {
+            case .timeLimitReached where pendingTimeLimit(at: event.at) == event.at:
+                _ = reachTimeLimit(at: event.at)
+            case .reopened where isLocked && pendingTimeLimit(at: event.at) == nil:
+                _ = try? reopen(at: event.at)
+            default:
+                throw .inconsistent(event)
+            }
             return
         }
         if acceptedCommands[command.id] != nil { throw .duplicateCommandID(event) }
         if pendingTimeLimit(at: event.at) != nil { throw .missingTimeLimit(event) }
         if let error = rejection(of: command.action, at: event.at) { throw .rejected(event, error) }
-        if case .undo(let undoes) = event.kind, undoableMoves.last != undoes { throw .inconsistent(event) }
+        if case .undo(let undoes) = event.kind, undoablePlays.last.map({ plays[$0 - 1].sequence }) != undoes {
+            throw .inconsistent(event)
+        }
         let recorded = perform(command, at: event.at)
         assert(recorded == event, "Invalid state: replayed \(event) as \(recorded)")
     }

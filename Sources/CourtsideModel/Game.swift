@@ -1,38 +1,67 @@
-/// A basketball game between two teams of three: its setup, its event log and everything derived from the log.
+/// A basketball game between two teams: its setup, its event log and everything derived from the log.
 ///
 /// A pure value. It changes only through `apply(_:at:)` (a scorer's command), `advance(to:)` (time passing, for
-/// the time limit) and `replay(_:)` (rebuilding from a journal); each takes the instant from the caller, so the
-/// same setup and events always give an equal game (`Game(setup:replaying:)`).
+/// the end of a period), `reopen(at:)` (an administrator) and `replay(_:)` (rebuilding from a journal); each takes
+/// the instant from the caller, so the same setup and events always give an equal game (`Game(setup:replaying:)`).
 ///
 /// Decisions the model makes:
-/// - Undo reverts the most recent *move* not yet undone, with everything derived from it (score, count, winner, the
-///   score at the time limit). Clock starts and pauses are not undoable: a scorer fixes them with the clock button.
-/// - Finishing stops the clock. Undoing the winning basket reopens the game with the clock still stopped where
-///   the game ended, so no game time runs until a scorer starts it again.
-/// - Moves are accepted whether or not the clock runs (free throws happen on a stopped clock).
+/// - Undo reverts the most recent *move* not yet undone or deleted, with everything derived from it (score, count,
+///   team fouls, winner, the scores at the ends of deciding periods). Clock, shot clock, timeout, possession and
+///   correction commands are not undoable: a scorer fixes them with their own commands (`setClock`, `editPlay`).
+/// - `editPlay` and `deletePlay` correct any play, not only the last: everything derived from the play changes with
+///   it in the same event. The possession a 10th team foul gave in 3x3 is not taken back by a correction.
+/// - Finishing stops the clocks. A correction that takes the winning lead away reopens the game with the clock
+///   stopped where the game ended (or, when the lead was decided at the end of a period, in the next period).
+/// - Moves are accepted whether or not the clock runs (free throws happen on a stopped clock), and from any player
+///   of the roster, on court or not (technical fouls are charged to the bench).
+/// - A period ends when the game clock reaches its length: `timeLimitReached` stops the clocks, and the next
+///   period (with a fresh clock when it is timed) begins at once unless the game is decided.
+/// - The game clock starts the shot clock with it and stops it with it; the shot clock can also run on its own.
 /// - The record of accepted command ids is part of the game, rebuilt from the events (each event carries its
 ///   command id). Rejected commands leave no trace, so retrying one is evaluated again.
 /// - Time never runs backwards for a game: a command dated before the game's latest event is recorded at that
 ///   latest instant, which keeps the log ordered whatever the caller's clock does.
 public struct Game: Sendable, Hashable {
+    /// The score at the end of a period that could decide the game, with the sequence of its event.
+    struct DecidingEnd: Sendable, Hashable {
+        let sequence: Int
+        var score: ScoreLine
+    }
+
     public let setup: GameSetup
     /// Every accepted change, oldest first; `events[i].sequence == i + 1`.
     public internal(set) var events: [GameEvent] = []
-    /// The current score (moves undone are not counted).
+    /// The current score (moves undone or deleted are not counted).
     public internal(set) var score = ScoreLine()
+    /// The game clock of the current period (of the whole game for untimed rules).
     public internal(set) var clock = GameClock()
     /// The winning side once the game is finished.
     public internal(set) var winner: TeamSide?
-    /// The score when the clock reached the time limit (adjusted when a move from before it is undone), or nil
-    /// while the limit has not been reached.
-    public internal(set) var scoreAtTimeLimit: ScoreLine?
+    /// The current period, from 1; an untimed game stays in period 1.
+    public internal(set) var period = 1
+    /// The latest period whose end was recorded (0 before any).
+    public internal(set) var lastEndedPeriod = 0
+    /// The shot clock, or nil when the rules have none.
+    public internal(set) var shotClock: ShotClock?
+    /// Team fouls in the current foul window (see `TeamFoulRules`); zero when the rules do not count them.
+    public internal(set) var teamFouls = TeamPair(both: 0)
+    /// Timeouts each team has left; zero when the rules have none.
+    public internal(set) var timeoutsLeft: TeamPair<Int>
+    /// The team with the ball, once a scorer said (nil when the rules do not track it, or before).
+    public internal(set) var possession: TeamSide?
+    /// Whether a scorer confirmed the game final: it takes no command until an administrator reopens it.
+    public internal(set) var isLocked = false
+    /// Every move recorded, numbered from 1, as corrected since.
+    public internal(set) var plays: [Play] = []
+    /// The players on court, when the rules have substitutions (empty otherwise).
+    public internal(set) var onCourt = TeamPair<Set<PlayerID>>(both: [])
 
-    /// The sequence of the `timeLimitReached` event, to know which undone moves came before it.
-    var timeLimitSequence: Int?
+    /// Scores at the ends of the periods that could decide the game, oldest first.
+    var decidingEnds: [DecidingEnd] = []
     /// Each player's move counts; every player has an entry from the start.
     var moveCounts: [PlayerID: MoveCounts]
-    /// Sequences of the move events not undone, oldest first: undo takes the last.
-    var undoableMoves: [Int] = []
+    /// Numbers of the plays neither undone nor deleted, oldest first: undo takes the last.
+    var undoablePlays: [Int] = []
     /// The sequence of the event recording each accepted command id: the idempotency record.
     var acceptedCommands: [CommandID: Int] = [:]
 
@@ -44,6 +73,15 @@ public struct Game: Sendable, Hashable {
             counts[player.id] = MoveCounts()
         }
         self.moveCounts = counts
+        let rules = setup.rules
+        self.timeoutsLeft = TeamPair(both: rules.timeouts?.atStart ?? 0)
+        self.shotClock = rules.shotClock.map { ShotClock(fullMs: $0.lengthMs) }
+        if let onCourtCount = rules.roster.onCourt {
+            // The first players listed start (a roster is given in that order).
+            onCourt = TeamPair(
+                home: Set(setup.homeTeam.players.prefix(onCourtCount).map(\.id)),
+                away: Set(setup.awayTeam.players.prefix(onCourtCount).map(\.id)))
+        }
     }
 
     public var id: GameID { setup.id }
@@ -57,26 +95,37 @@ public struct Game: Sendable, Hashable {
     /// Whether the game clock is stopped (the tutorial's `isPaused`; a new game starts paused).
     public var isPaused: Bool { !clock.isRunning }
     public var isClockRunning: Bool { clock.isRunning }
-    /// Whether the time limit was reached on a tie and overtime is being played.
-    public var isOvertime: Bool { scoreAtTimeLimit != nil && winner == nil }
+    /// Whether the current period is an overtime (it stays so when the game is won in it).
+    public var isOvertimePeriod: Bool { rules.isTimed && period > rules.periodCount }
+    /// Whether overtime is being played: an overtime period of a game not yet won.
+    public var isOvertime: Bool { isOvertimePeriod && winner == nil }
+    /// The score when regulation ended (adjusted when a move from before it is corrected), or nil before.
+    public var scoreAtTimeLimit: ScoreLine? { decidingEnds.first?.score }
     /// Whether there is a move that `undo` would revert.
-    public var canUndo: Bool { !undoableMoves.isEmpty }
+    public var canUndo: Bool { !undoablePlays.isEmpty }
     /// When the latest event happened, or nil before the first.
     public var lastEventTime: Timestamp? { events.last?.at }
+    /// The game-clock length of the current period, or nil when it is untimed.
+    public var periodLengthMs: Int64? { rules.periodLengthMs(period) }
 
-    /// Elapsed game time at `now`, in milliseconds. Until the time limit is recorded it reads at most the limit, so
-    /// a display never shows time the game cannot have had.
+    /// Elapsed game time in the current period at `now`, in milliseconds. Until the end of a timed period is
+    /// recorded it reads at most the period's length, so a display never shows time the game cannot have had.
     public func elapsedMs(at now: Timestamp) -> Int64 {
         let elapsed = clock.elapsedMs(at: now)
-        guard let limit = rules.timeLimitMs, scoreAtTimeLimit == nil else { return elapsed }
+        guard period > lastEndedPeriod, let limit = periodLengthMs else { return elapsed }
         return min(elapsed, limit)
     }
 
-    /// The instant the running clock reaches the time limit, or nil (untimed rules, limit already reached, clock
-    /// stopped). The owner schedules `advance(to:)` for it instead of polling.
+    /// The instant the running clock reaches the end of the period, or nil (untimed period, end already recorded,
+    /// clock stopped). The owner schedules `advance(to:)` for it instead of polling.
     public var timeLimitDeadline: Timestamp? {
-        guard let limit = rules.timeLimitMs, scoreAtTimeLimit == nil else { return nil }
+        guard period > lastEndedPeriod, let limit = periodLengthMs else { return nil }
         return clock.instant(whenElapsedIs: limit)
+    }
+
+    /// Whether `side` is in the penalty (nil when the rules count no team fouls).
+    public func isInPenalty(_ side: TeamSide) -> Bool? {
+        rules.teamFouls.map { $0.isInPenalty(fouls: teamFouls[side]) }
     }
 
     /// The points of `side`.

@@ -8,8 +8,9 @@ public struct GameClock: Sendable, Hashable, Codable {
     public private(set) var accumulatedMs: Int64
     /// When the current run started, or nil while paused.
     public private(set) var runningSince: Timestamp?
-    /// When the clock last stopped (a pause, the time limit, the winning basket), or nil if it never ran. Part of
-    /// the state so that a game rebuilt from its events shows the same stopped reading as the live one did.
+    /// When the clock last stopped (a pause, the time limit, the winning basket) or, stopped, was set (a correction,
+    /// a new period), or nil if it never ran. Part of the state so that a game rebuilt from its events shows the
+    /// same stopped reading as the live one did.
     public private(set) var stoppedAt: Timestamp?
 
     /// A paused clock at 0.
@@ -50,5 +51,23 @@ public struct GameClock: Sendable, Hashable, Codable {
     /// The instant at which the running clock shows `elapsedMs`, or nil while paused.
     public func instant(whenElapsedIs elapsedMs: Int64) -> Timestamp? {
         runningSince?.advanced(byMilliseconds: elapsedMs - accumulatedMs)
+    }
+}
+
+extension GameClock {
+    /// A stopped clock at 0, as a new period's, set at `now`.
+    init(resetAt now: Timestamp) {
+        self.init()
+        stoppedAt = now
+    }
+
+    /// Sets the elapsed time (a scorer's correction); a running clock runs on from it.
+    mutating func set(elapsedMs: Int64, at now: Timestamp) {
+        accumulatedMs = elapsedMs
+        if runningSince != nil {
+            runningSince = now
+        } else {
+            stoppedAt = now
+        }
     }
 }

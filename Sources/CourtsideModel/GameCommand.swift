@@ -1,7 +1,11 @@
 /// Something a scorer asks of a game, with the id the client chose for it (see `CommandID`).
 ///
-/// Wire shape (`Codable`): `{"type":"move","id":CID,"player":PID,"move":"onePoint"}`,
-/// `{"type":"clock","id":CID,"action":"start"}`, `{"type":"undo","id":CID}`.
+/// Wire shape (`Codable`, docs/protocol.md "Commands"): `{"type":"move","id":CID,"player":PID,"move":"onePoint"}`,
+/// `{"type":"clock","id":CID,"action":"start"}`, `{"type":"undo","id":CID}`, `{"type":"timeout","id":CID,
+/// "team":"home"}`, `{"type":"shotClock","id":CID,"action":"reset","ms":14000}`, `{"type":"possession","id":CID,
+/// "team":"away"}`, `{"type":"setClock","id":CID,"elapsedMs":N}`, `{"type":"substitute","id":CID,"team":"home",
+/// "out":PID,"in":PID}`, `{"type":"editPlay","id":CID,"play":P,"player":PID,"move":M}`, `{"type":"deletePlay",
+/// "id":CID,"play":P}`, `{"type":"final","id":CID}`.
 public struct GameCommand: Sendable, Hashable {
     /// What the command asks for.
     public enum Action: Sendable, Hashable {
@@ -11,6 +15,22 @@ public struct GameCommand: Sendable, Hashable {
         case clock(ClockAction)
         /// Revert the most recent move not yet undone.
         case undo
+        /// `team` takes a timeout: the clocks stop and its allowance shrinks by one.
+        case timeout(TeamSide)
+        /// Operate the shot clock.
+        case shotClock(ShotClockAction)
+        /// `team` has the ball (the possession arrow points its way).
+        case possession(TeamSide)
+        /// Correct the game clock: `elapsedMs` of the current period have run.
+        case setClock(elapsedMs: Int64)
+        /// `playerOut` leaves the court for `playerIn` (rules with substitutions).
+        case substitute(team: TeamSide, playerOut: PlayerID, playerIn: PlayerID)
+        /// Correct play number `play`: it was `move` by `player`.
+        case editPlay(play: Int, player: PlayerID, move: PlayerMove)
+        /// Strike play number `play` from the record.
+        case deletePlay(play: Int)
+        /// Confirm the result: the game takes no more commands until an administrator reopens it.
+        case final
     }
 
     public let id: CommandID
@@ -43,44 +63,21 @@ public struct GameCommand: Sendable, Hashable {
 }
 
 extension GameCommand: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case type, id, player, move, action
-    }
-
-    private enum Kind: String, Codable {
-        case move, clock, undo
-    }
-
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.container(keyedBy: WireKey.self)
         let id = try container.decode(CommandID.self, forKey: .id)
-        switch try container.decode(Kind.self, forKey: .type) {
-        case .move:
-            let player = try container.decode(PlayerID.self, forKey: .player)
-            let move = try container.decode(PlayerMove.self, forKey: .move)
-            self.init(id: id, action: .move(player: player, move: move))
-        case .clock:
-            self.init(id: id, action: .clock(try container.decode(ClockAction.self, forKey: .action)))
-        case .undo:
-            self.init(id: id, action: .undo)
+        let type = try container.decode(String.self, forKey: .type)
+        guard let action = try Action(type: type, from: container) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container, debugDescription: "unknown command type \(type)")
         }
+        self.init(id: id, action: action)
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        switch action {
-        case .move(let player, let move):
-            try container.encode(Kind.move, forKey: .type)
-            try container.encode(id, forKey: .id)
-            try container.encode(player, forKey: .player)
-            try container.encode(move, forKey: .move)
-        case .clock(let clockAction):
-            try container.encode(Kind.clock, forKey: .type)
-            try container.encode(id, forKey: .id)
-            try container.encode(clockAction, forKey: .action)
-        case .undo:
-            try container.encode(Kind.undo, forKey: .type)
-            try container.encode(id, forKey: .id)
-        }
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(action.typeName, forKey: .type)
+        try container.encode(id, forKey: .id)
+        try action.encodeFields(into: &container)
     }
 }

@@ -1,9 +1,19 @@
 /// Why a game rejected a command. A rejected command leaves the game exactly as it was.
 public enum GameError: Error, Sendable, Hashable {
+    /// A feature of the scoreboard the game's rules do not use (a timeout in a pickup game).
+    public enum Feature: String, Sendable, Hashable {
+        case shotClock = "shot clock"
+        case timeouts
+        case possession
+        case substitutions
+    }
+
     /// A move arrived after `winner` won.
     case moveAfterFinish(winner: TeamSide)
     /// A clock start arrived after `winner` won.
     case clockStartAfterFinish(winner: TeamSide)
+    /// A timeout, shot clock start or clock correction arrived after `winner` won.
+    case afterFinish(winner: TeamSide)
     /// The move names a player the game does not have.
     case unknownPlayer(PlayerID)
     /// Every move was already undone (or none was made).
@@ -14,16 +24,55 @@ public enum GameError: Error, Sendable, Hashable {
     case clockNotRunning
     /// The command id was already accepted for a different command (`accepted` is what it recorded).
     case commandIDReused(CommandID, accepted: GameEvent)
+    /// The game was confirmed final; only an administrator's reopen changes it.
+    case gameLocked
+    /// The rules of the game do not use `feature`.
+    case notInRules(Feature)
+    /// `team` has no timeout left in this part of the game.
+    case noTimeoutsLeft(TeamSide)
+    /// A shot clock start arrived while it runs.
+    case shotClockAlreadyRunning
+    /// A shot clock pause arrived while it is stopped.
+    case shotClockNotRunning
+    /// The shot clock is switched off (enable it first).
+    case shotClockOff
+    /// A time outside what the clock can show (`allowed`, in milliseconds).
+    case timeOutOfRange(Int64, allowed: ClosedRange<Int64>)
+    /// No play has this number.
+    case unknownPlay(Int)
+    /// The play was already deleted.
+    case playDeleted(Int)
+    /// The player does not play for `team`.
+    case wrongTeam(PlayerID, team: TeamSide)
+    /// The player leaving is not on court.
+    case notOnCourt(PlayerID)
+    /// The player coming in is already on court.
+    case alreadyOnCourt(PlayerID)
+    /// A reopen of a game that is not locked.
+    case notLocked
 
     /// The stable code the wire carries for this error.
     public var code: ModelErrorCode {
         switch self {
-        case .moveAfterFinish, .clockStartAfterFinish: return .gameFinished
+        case .moveAfterFinish, .clockStartAfterFinish, .afterFinish: return .gameFinished
         case .unknownPlayer: return .unknownPlayer
         case .nothingToUndo: return .nothingToUndo
         case .clockAlreadyRunning: return .clockRunning
         case .clockNotRunning: return .clockStopped
         case .commandIDReused: return .commandIDReused
+        case .gameLocked: return .gameLocked
+        case .notInRules: return .notInRules
+        case .noTimeoutsLeft: return .noTimeoutsLeft
+        case .shotClockAlreadyRunning: return .shotClockRunning
+        case .shotClockNotRunning: return .shotClockStopped
+        case .shotClockOff: return .shotClockOff
+        case .timeOutOfRange: return .outOfRange
+        case .unknownPlay: return .unknownPlay
+        case .playDeleted: return .playDeleted
+        case .wrongTeam: return .wrongTeam
+        case .notOnCourt: return .notOnCourt
+        case .alreadyOnCourt: return .alreadyOnCourt
+        case .notLocked: return .notLocked
         }
     }
 }

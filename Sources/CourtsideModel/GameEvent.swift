@@ -1,14 +1,16 @@
 /// One accepted change to a game, in the order it happened: a game is its `GameSetup` plus its events, and
 /// `Game(setup:replaying:)` rebuilds it exactly.
 ///
-/// Events record inputs, not results: scores, counts, the winner and the automatic clock stop are derived again on
-/// replay. The only event no client asked for is `timeLimitReached`, recorded by `Game.advance(to:)` (or by
-/// `Game.apply(_:at:)` before a late command) at the exact instant the game clock reached the limit.
+/// Events record inputs, not results: scores, counts, fouls, periods, the winner and the automatic clock stops are
+/// derived again on replay. Two events no scorer command causes: `timeLimitReached`, recorded by
+/// `Game.advance(to:)` (or by `Game.apply(_:at:)` before a late command) at the exact instant the game clock
+/// reached the end of a period, and `reopened`, recorded when an administrator reopens a locked game.
 ///
 /// JSON shape: `{"seq":1,"at":1000,"commandId":"c1","type":"move","player":"home-0","move":"onePoint"}`,
 /// `{"seq":2,"at":1500,"commandId":"c2","type":"clock","action":"start"}`,
 /// `{"seq":3,"at":1700,"commandId":"c3","type":"undo","undoes":1}`,
-/// `{"seq":4,"at":601500,"type":"timeLimitReached"}`.
+/// `{"seq":4,"at":601500,"type":"timeLimitReached"}`, `{"seq":9,"at":700000,"type":"reopened"}`; the other
+/// commands are recorded with the members of their wire form (`GameCommand`).
 public struct GameEvent: Sendable, Hashable {
     /// What happened.
     public enum Kind: Sendable, Hashable {
@@ -18,15 +20,65 @@ public struct GameEvent: Sendable, Hashable {
         case clock(ClockAction)
         /// The move recorded by event `undoes` (a sequence number) was reverted.
         case undo(undoes: Int)
-        /// The game clock reached the rules' time limit: the clock stopped, and the team ahead won or overtime began.
+        /// The game clock reached the end of the period: the clock stopped, and the next period began, the team
+        /// ahead won, or overtime began.
         case timeLimitReached
+        case timeout(TeamSide)
+        case shotClock(ShotClockAction)
+        case possession(TeamSide)
+        case setClock(elapsedMs: Int64)
+        case substitute(team: TeamSide, playerOut: PlayerID, playerIn: PlayerID)
+        case editPlay(play: Int, player: PlayerID, move: PlayerMove)
+        case deletePlay(play: Int)
+        case final
+        /// An administrator reopened the locked game.
+        case reopened
+
+        /// The kind recording `action` (an undo records which move it reverted, so it is not made here).
+        public init(recording action: GameCommand.Action, undoes: Int? = nil) {
+            switch action {
+            case .move(let player, let move): self = .move(player: player, move: move)
+            case .clock(let action): self = .clock(action)
+            case .undo:
+                guard let undoes else { preconditionFailure("Invalid state: an undo event needs the move it undoes") }
+                self = .undo(undoes: undoes)
+            case .timeout(let team): self = .timeout(team)
+            case .shotClock(let action): self = .shotClock(action)
+            case .possession(let team): self = .possession(team)
+            case .setClock(let elapsedMs): self = .setClock(elapsedMs: elapsedMs)
+            case .substitute(let team, let playerOut, let playerIn):
+                self = .substitute(team: team, playerOut: playerOut, playerIn: playerIn)
+            case .editPlay(let play, let player, let move): self = .editPlay(play: play, player: player, move: move)
+            case .deletePlay(let play): self = .deletePlay(play: play)
+            case .final: self = .final
+            }
+        }
+
+        /// The scorer action this kind records, or nil for the two kinds no scorer causes.
+        public var action: GameCommand.Action? {
+            switch self {
+            case .move(let player, let move): .move(player: player, move: move)
+            case .clock(let action): .clock(action)
+            case .undo: .undo
+            case .timeLimitReached, .reopened: nil
+            case .timeout(let team): .timeout(team)
+            case .shotClock(let action): .shotClock(action)
+            case .possession(let team): .possession(team)
+            case .setClock(let elapsedMs): .setClock(elapsedMs: elapsedMs)
+            case .substitute(let team, let playerOut, let playerIn):
+                .substitute(team: team, playerOut: playerOut, playerIn: playerIn)
+            case .editPlay(let play, let player, let move): .editPlay(play: play, player: player, move: move)
+            case .deletePlay(let play): .deletePlay(play: play)
+            case .final: .final
+            }
+        }
     }
 
     /// The event's 1-based position in its game's log.
     public let sequence: Int
     /// When it happened, on the caller's clock.
     public let at: Timestamp
-    /// The id of the command that caused it; nil for `timeLimitReached`.
+    /// The id of the command that caused it; nil for `timeLimitReached` and `reopened`.
     public let commandID: CommandID?
     public let kind: Kind
 
@@ -39,54 +91,31 @@ public struct GameEvent: Sendable, Hashable {
 
     /// Whether this event is what `command` asks for (used to tell a retry from a reused command id).
     func records(_ command: GameCommand) -> Bool {
-        guard commandID == command.id else { return false }
-        switch (kind, command.action) {
-        case (.move(let player, let move), .move(let commandPlayer, let commandMove)):
-            return player == commandPlayer && move == commandMove
-        case (.clock(let action), .clock(let commandAction)):
-            return action == commandAction
-        case (.undo, .undo):
-            return true
-        default:
-            return false
-        }
+        commandID == command.id && kind.action == command.action
     }
 
-    /// The command this event records, or nil for `timeLimitReached`.
+    /// The command this event records, or nil for `timeLimitReached` and `reopened`.
     public var command: GameCommand? {
-        guard let commandID else { return nil }
-        switch kind {
-        case .move(let player, let move): return .move(player, move, id: commandID)
-        case .clock(let action): return GameCommand(id: commandID, action: .clock(action))
-        case .undo: return .undo(id: commandID)
-        case .timeLimitReached: return nil
-        }
+        guard let commandID, let action = kind.action else { return nil }
+        return GameCommand(id: commandID, action: action)
     }
 }
 
 extension GameEvent: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case seq, at, commandId, type, player, move, action, undoes
-    }
-
-    private enum TypeName: String, Codable {
-        case move, clock, undo, timeLimitReached
-    }
-
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.container(keyedBy: WireKey.self)
+        let type = try container.decode(String.self, forKey: .type)
         let kind: Kind
-        switch try container.decode(TypeName.self, forKey: .type) {
-        case .move:
-            kind = .move(
-                player: try container.decode(PlayerID.self, forKey: .player),
-                move: try container.decode(PlayerMove.self, forKey: .move))
-        case .clock:
-            kind = .clock(try container.decode(ClockAction.self, forKey: .action))
-        case .undo:
-            kind = .undo(undoes: try container.decode(Int.self, forKey: .undoes))
-        case .timeLimitReached:
-            kind = .timeLimitReached
+        switch type {
+        case "undo": kind = .undo(undoes: try container.decode(Int.self, forKey: .undoes))
+        case "timeLimitReached": kind = .timeLimitReached
+        case "reopened": kind = .reopened
+        default:
+            guard let action = try GameCommand.Action(type: type, from: container) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .type, in: container, debugDescription: "unknown event type \(type)")
+            }
+            kind = Kind(recording: action)
         }
         self.init(
             sequence: try container.decode(Int.self, forKey: .seq),
@@ -96,23 +125,23 @@ extension GameEvent: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
+        var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(sequence, forKey: .seq)
         try container.encode(at, forKey: .at)
         try container.encodeIfPresent(commandID, forKey: .commandId)
         switch kind {
-        case .move(let player, let move):
-            try container.encode(TypeName.move, forKey: .type)
-            try container.encode(player, forKey: .player)
-            try container.encode(move, forKey: .move)
-        case .clock(let action):
-            try container.encode(TypeName.clock, forKey: .type)
-            try container.encode(action, forKey: .action)
         case .undo(let undoes):
-            try container.encode(TypeName.undo, forKey: .type)
+            try container.encode("undo", forKey: .type)
             try container.encode(undoes, forKey: .undoes)
         case .timeLimitReached:
-            try container.encode(TypeName.timeLimitReached, forKey: .type)
+            try container.encode("timeLimitReached", forKey: .type)
+        case .reopened:
+            try container.encode("reopened", forKey: .type)
+        default:
+            // Every other kind records an action.
+            guard let action = kind.action else { preconditionFailure("Invalid state: \(kind) has no action") }
+            try container.encode(action.typeName, forKey: .type)
+            try action.encodeFields(into: &container)
         }
     }
 }

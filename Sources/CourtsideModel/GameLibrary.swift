@@ -114,8 +114,29 @@ public struct GameLibrary: Sendable, Hashable {
         order.lazy.filter { !archived.contains($0) }.compactMap { games[$0]?.timeLimitDeadline }.min()
     }
 
+    /// Puts back a game that changed outside `apply` (its id is known).
+    mutating func replace(_ game: Game) {
+        games[game.id] = game
+    }
+
     private mutating func insert(_ game: Game) {
         games[game.id] = game
         order.append(game.id)
+    }
+}
+
+extension GameLibrary {
+    /// Reopens the locked game with `id` at `now` (an administrator's decision; see `Game.reopen(at:)`).
+    @discardableResult
+    public mutating func reopen(_ id: GameID, at now: Timestamp) throws(GameLibraryError) -> GameEvent {
+        guard var game = game(id) else { throw .unknownGame(id) }
+        guard !isArchived(id) else { throw .gameArchived(id) }
+        do {
+            let event = try game.reopen(at: now)
+            replace(game)
+            return event
+        } catch {
+            throw .rejected(id, error)
+        }
     }
 }

@@ -7,11 +7,11 @@ public enum GameReplayError: Error, Sendable, Hashable {
     case timeWentBackwards(GameEvent, previous: Timestamp)
     /// The event's command id was already used by an earlier event.
     case duplicateCommandID(GameEvent)
-    /// The clock had passed the time limit before this event, but no `timeLimitReached` precedes it.
+    /// The clock had passed the end of the period before this event, but no `timeLimitReached` precedes it.
     case missingTimeLimit(GameEvent)
     /// The game would have refused the event's command.
     case rejected(GameEvent, GameError)
-    /// The event does not match the game's state (a time limit at the wrong instant, an undo of another move, an
-    /// event without a command id).
+    /// The event does not match the game's state (a period end at the wrong instant, an undo of another move, an
+    /// event without a command id other than a period end or a reopen, a reopen of a game that was not locked).
     case inconsistent(GameEvent)
 }

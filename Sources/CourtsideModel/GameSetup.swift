@@ -1,7 +1,8 @@
 /// Everything a game starts from: its id, the two teams and the rules. A game is its setup plus its events.
 ///
-/// Names are trimmed of surrounding whitespace and validated here, so every `Game` has two named teams of
-/// `Team.playerCount` named players. Decoding runs the same validation.
+/// Names are trimmed of surrounding whitespace and validated here, so every `Game` has two named teams whose
+/// player count the rules allow (`RosterRules`), with distinct valid numbers where given. Decoding runs the same
+/// validation.
 public struct GameSetup: Sendable, Hashable {
     /// The longest team or player name, in characters: long enough for real names, short enough to fit a scoreboard
     /// line and to bound what every broadcast message carries.
@@ -16,9 +17,19 @@ public struct GameSetup: Sendable, Hashable {
         id: GameID, homeTeam: String, homePlayers: [String], awayTeam: String, awayPlayers: [String],
         rules: Rules = .pickup
     ) throws(GameSetupError) {
+        try self.init(
+            id: id, homeTeam: homeTeam, homeRoster: homePlayers.map { RosterEntry(name: $0) }, awayTeam: awayTeam,
+            awayRoster: awayPlayers.map { RosterEntry(name: $0) }, rules: rules)
+    }
+
+    /// A setup from rosters that may carry shirt numbers.
+    public init(
+        id: GameID, homeTeam: String, homeRoster: [RosterEntry], awayTeam: String, awayRoster: [RosterEntry],
+        rules: Rules = .pickup
+    ) throws(GameSetupError) {
         self.id = id
-        self.homeTeam = try Self.validatedTeam(.home, name: homeTeam, playerNames: homePlayers)
-        self.awayTeam = try Self.validatedTeam(.away, name: awayTeam, playerNames: awayPlayers)
+        self.homeTeam = try Self.validatedTeam(.home, name: homeTeam, roster: homeRoster, rules: rules)
+        self.awayTeam = try Self.validatedTeam(.away, name: awayTeam, roster: awayRoster, rules: rules)
         self.rules = rules
     }
 
@@ -40,24 +51,35 @@ public struct GameSetup: Sendable, Hashable {
     }
 
     private static func validatedTeam(
-        _ side: TeamSide, name: String, playerNames: [String]
+        _ side: TeamSide, name: String, roster: [RosterEntry], rules: Rules
     ) throws(GameSetupError) -> Team {
         let teamName = trimmed(name)
         if teamName.isEmpty { throw .emptyTeamName(side) }
         if teamName.count > maxNameLength { throw .teamNameTooLong(side, limit: maxNameLength) }
-        if playerNames.count != Team.playerCount {
-            throw .wrongPlayerCount(side, count: playerNames.count, expected: Team.playerCount)
+        let allowed = rules.roster.players
+        if !allowed.contains(roster.count) {
+            throw .wrongPlayerCount(side, count: roster.count, allowed: allowed)
         }
-        var names: [String] = []
-        for (index, raw) in playerNames.enumerated() {
-            let playerName = trimmed(raw)
+        var entries: [RosterEntry] = []
+        var numbers: Set<String> = []
+        for (index, raw) in roster.enumerated() {
+            let playerName = trimmed(raw.name)
             if playerName.isEmpty { throw .emptyPlayerName(side, index: index) }
             if playerName.count > maxNameLength {
                 throw .playerNameTooLong(side, index: index, limit: maxNameLength)
             }
-            names.append(playerName)
+            let number = raw.number.map(trimmed).flatMap { $0.isEmpty ? nil : $0 }
+            if let number {
+                guard RosterEntry.isValidNumber(number) else {
+                    throw .invalidPlayerNumber(side, index: index, number: number)
+                }
+                guard numbers.insert(number).inserted else {
+                    throw .duplicatePlayerNumber(side, index: index, number: number)
+                }
+            }
+            entries.append(RosterEntry(name: playerName, number: number))
         }
-        return Team(side: side, name: teamName, playerNames: names)
+        return Team(side: side, name: teamName, entries: entries)
     }
 
     private static func trimmed(_ text: String) -> String {
@@ -76,9 +98,9 @@ extension GameSetup: Codable {
             try self.init(
                 id: container.decode(GameID.self, forKey: .id),
                 homeTeam: container.decode(String.self, forKey: .homeTeam),
-                homePlayers: container.decode([String].self, forKey: .homePlayers),
+                homeRoster: container.decode([RosterEntry].self, forKey: .homePlayers),
                 awayTeam: container.decode(String.self, forKey: .awayTeam),
-                awayPlayers: container.decode([String].self, forKey: .awayPlayers),
+                awayRoster: container.decode([RosterEntry].self, forKey: .awayPlayers),
                 rules: container.decode(Rules.self, forKey: .rules))
         } catch let error as GameSetupError {
             throw DecodingError.dataCorrupted(
@@ -90,9 +112,9 @@ extension GameSetup: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(homeTeam.name, forKey: .homeTeam)
-        try container.encode(homeTeam.players.map(\.name), forKey: .homePlayers)
+        try container.encode(homeTeam.entries, forKey: .homePlayers)
         try container.encode(awayTeam.name, forKey: .awayTeam)
-        try container.encode(awayTeam.players.map(\.name), forKey: .awayPlayers)
+        try container.encode(awayTeam.entries, forKey: .awayPlayers)
         try container.encode(rules, forKey: .rules)
     }
 }

@@ -2,9 +2,14 @@
 public enum GameSetupError: Error, Sendable, Hashable {
     case emptyTeamName(TeamSide)
     case teamNameTooLong(TeamSide, limit: Int)
-    case wrongPlayerCount(TeamSide, count: Int, expected: Int)
+    /// The roster has `count` players; the rules allow `allowed`.
+    case wrongPlayerCount(TeamSide, count: Int, allowed: ClosedRange<Int>)
     case emptyPlayerName(TeamSide, index: Int)
     case playerNameTooLong(TeamSide, index: Int, limit: Int)
+    /// The number is not one or two digits.
+    case invalidPlayerNumber(TeamSide, index: Int, number: String)
+    /// Another player of the team already wears this number.
+    case duplicatePlayerNumber(TeamSide, index: Int, number: String)
 
     /// The input at fault: `homeTeam`, `awayPlayers`, `homePlayers[1]`, …
     public var field: String {
@@ -13,7 +18,8 @@ public enum GameSetupError: Error, Sendable, Hashable {
             return "\(side.rawValue)Team"
         case .wrongPlayerCount(let side, _, _):
             return "\(side.rawValue)Players"
-        case .emptyPlayerName(let side, let index), .playerNameTooLong(let side, let index, _):
+        case .emptyPlayerName(let side, let index), .playerNameTooLong(let side, let index, _),
+            .invalidPlayerNumber(let side, let index, _), .duplicatePlayerNumber(let side, let index, _):
             return "\(side.rawValue)Players[\(index)]"
         }
     }

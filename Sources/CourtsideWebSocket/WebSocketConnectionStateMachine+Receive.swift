@@ -78,9 +78,11 @@ extension WebSocketConnectionStateMachine {
         }
     }
 
+    /// The size on the wire (compressed or not), checked as each frame header arrives: a message past the limit
+    /// is refused before its payload is read, let alone inflated or parsed.
     private func checkSize(_ size: Int) throws(WebSocketProtocolError) {
-        if size > configuration.maxMessageBytes {
-            throw .messageTooLarge(size: size, limit: configuration.maxMessageBytes)
+        if size > limits.maxMessageBytes {
+            throw .messageTooLarge(size: size, limit: limits.maxMessageBytes)
         }
     }
 
@@ -104,10 +106,12 @@ extension WebSocketConnectionStateMachine {
         var payload = payload
         if compressed {
             guard var messageExtension else { preconditionFailure("Invalid state: \(state)") }  // decoder refuses
-            payload = try messageExtension.decodeMessage(
-                payload, opcode: opcode, maxBytes: configuration.maxMessageBytes)
+            // The inflated size has its own limit, and inflation stops as soon as it passes it: a few KiB of
+            // compressed zeros must not cost megabytes and a second of CPU (RFC 7692 §8.1 leaves this to us).
+            let limit = limits.maxInflatedMessageBytes
+            payload = try messageExtension.decodeMessage(payload, opcode: opcode, maxBytes: limit)
             self.messageExtension = messageExtension
-            try checkSize(payload.count)
+            if payload.count > limit { throw .messageTooLarge(size: payload.count, limit: limit) }
             if opcode == .text {
                 var validator = UTF8Validator()
                 if let index = validator.validate(payload) { throw .invalidUTF8(offset: index) }

@@ -49,6 +49,11 @@ public struct WebSocketConnectionStateMachine {
     var frameBytesValidated = 0
 
     var lastReceived: Instant
+    /// Whether received bytes wait in the decoder because the last call reached its frame limit.
+    public private(set) var hasPendingFrames = false
+    /// The message size limits in force: ``Configuration/maxMessageBytes`` at first, then whatever the owner sets
+    /// (a route's limits at the upgrade, tighter ones before authentication).
+    public var limits: WebSocketMessageLimits
     /// When the outstanding idle ping was sent; nil if none.
     var pingSentAt: Instant?
     /// The deadline the owner's timer is set for, as far as we told it; nil if none.
@@ -69,6 +74,8 @@ public struct WebSocketConnectionStateMachine {
                 maskPolicy: configuration.maskPolicy, allowedReservedBits: messageExtension?.reservedBits ?? [],
                 maxFramePayloadBytes: configuration.maxFramePayloadBytes))
         self.lastReceived = now
+        self.limits = WebSocketMessageLimits(
+            maxMessageBytes: configuration.maxMessageBytes, maxInflatedMessageBytes: configuration.maxMessageBytes)
     }
 
     /// Whether the application may still send messages (no close frame sent yet).
@@ -108,15 +115,43 @@ public struct WebSocketConnectionStateMachine {
         return actions
     }
 
-    /// Bytes arrived from the peer.
-    public mutating func bytesReceived(_ bytes: some Collection<UInt8>, now: Instant) -> [WebSocketAction] {
+    /// Bytes arrived from the peer: they are buffered, and up to `frameLimit` complete frames are decoded and
+    /// answered. Frames left over stay buffered (``hasPendingFrames``) until ``receivePending(now:frameLimit:)``.
+    ///
+    /// The limit is the owner's back-pressure lever: every frame may make it queue bytes (a pong, the
+    /// application's reply), so an owner whose send queue is past its budget stops asking for frames, stops
+    /// reading, and resumes once the queue drains. Memory then stays bounded by one read plus the budget, however
+    /// fast the peer sends.
+    public mutating func bytesReceived(
+        _ bytes: some Collection<UInt8>, now: Instant, frameLimit: Int = .max
+    ) -> [WebSocketAction] {
         guard !isClosed else { return [] }
         // Any bytes prove the peer alive, so they end the wait for a pong as well.
         lastReceived = now
         pingSentAt = nil
         decoder.feed(bytes)
+        return decodeBuffered(now: now, frameLimit: frameLimit)
+    }
+
+    /// Decodes and answers up to `frameLimit` more of the frames already received (see
+    /// ``bytesReceived(_:now:frameLimit:)``).
+    public mutating func receivePending(now: Instant, frameLimit: Int = .max) -> [WebSocketAction] {
+        guard !isClosed, hasPendingFrames else { return [] }
+        return decodeBuffered(now: now, frameLimit: frameLimit)
+    }
+
+    private mutating func decodeBuffered(now: Instant, frameLimit: Int) -> [WebSocketAction] {
+        precondition(frameLimit > 0, "a frame limit below 1 would never make progress")
+        hasPendingFrames = false
         var actions: [WebSocketAction] = []
+        var frames = 0
         decoding: while !isClosed {
+            if frames == frameLimit {
+                // The rest waits in the decoder; whether it holds a whole frame is found out on the next call.
+                hasPendingFrames = decoder.bufferedByteCount > 0
+                break decoding
+            }
+            frames += 1
             switch decoder.next() {
             case .frame(let frame):
                 do throws(WebSocketProtocolError) {

@@ -69,7 +69,7 @@ public enum WebSocketHandshake {
         case .refuse(let reason):
             let error = WebSocketHandshakeError.refused(reason: reason)
             return .reject(error.response, error)
-        case .accept(let subprotocol, let extensionResponse):
+        case .accept(let subprotocol, let extensionResponse, _):
             if let subprotocol, !request.subprotocols.contains(subprotocol) {
                 let error = WebSocketHandshakeError.subprotocolNotOffered(subprotocol)
                 return .reject(error.response, error)
@@ -89,8 +89,9 @@ public enum WebSocketHandshake {
 /// The application's answer to a valid upgrade request.
 public enum WebSocketUpgradeDecision: Sendable, Hashable {
     /// Upgrade, with one of the offered subprotocols (or none) and the `Sec-WebSocket-Extensions` response
-    /// value of the extensions accepted (or none).
-    case accept(subprotocol: String? = nil, extensions: String? = nil)
+    /// value of the extensions accepted (or none). `limits` are the route's limits on received messages (nil:
+    /// the server's defaults): the route knows what its clients may send, the server does not.
+    case accept(subprotocol: String? = nil, extensions: String? = nil, limits: WebSocketMessageLimits? = nil)
     /// Refuse with 403 and this reason as the body (RFC 6455 §4.2.2 item 4).
     case refuse(reason: String)
 }

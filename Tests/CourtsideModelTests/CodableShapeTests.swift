@@ -80,3 +80,63 @@ struct CodableShapeTests {
         #expect(GameEvent(sequence: 2, at: at(0), commandID: nil, kind: .timeLimitReached).command == nil)
     }
 }
+
+@Suite("JSON shapes of a real game's commands, events, rules and rosters")
+struct FibaCodableShapeTests {
+    @Test("every new command and the event recording it share one flat shape, and round-trip")
+    func newCommandsAndEvents() throws {
+        let cases: [(GameCommand.Action, String)] = [
+            (.timeout(.home), #""team":"home","type":"timeout""#),
+            (.shotClock(.reset(ms: 14_000)), #""action":"reset","ms":14000,"type":"shotClock""#),
+            (.shotClock(.start), #""action":"start","type":"shotClock""#),
+            (.possession(.away), #""team":"away","type":"possession""#),
+            (.setClock(elapsedMs: 312_000), #""elapsedMs":312000,"type":"setClock""#),
+            (
+                .substitute(team: .home, playerOut: "home-1", playerIn: "home-6"),
+                #""in":"home-6","out":"home-1","team":"home","type":"substitute""#
+            ),
+            (
+                .editPlay(play: 3, player: "away-0", move: .foul),
+                #""move":"foul","play":3,"player":"away-0","type":"editPlay""#
+            ),
+            (.deletePlay(play: 4), #""play":4,"type":"deletePlay""#),
+            (.final, #""type":"final""#),
+        ]
+        for (action, members) in cases {
+            let command = GameCommand(id: "c1", action: action)
+            let commandJSON = try CodableShapeTests.json(command)
+            #expect(commandJSON == "{\"id\":\"c1\",\(members)}".sortedMembers, "\(action)")
+            #expect(try JSONDecoder().decode(GameCommand.self, from: Data(commandJSON.utf8)) == command)
+            let event = GameEvent(sequence: 7, at: at(9_000), commandID: "c1", kind: GameEvent.Kind(recording: action))
+            let eventJSON = try CodableShapeTests.json(event)
+            #expect(try JSONDecoder().decode(GameEvent.self, from: Data(eventJSON.utf8)) == event, "\(eventJSON)")
+            #expect(event.command == command)
+        }
+        let reopened = GameEvent(sequence: 8, at: at(10_000), commandID: nil, kind: .reopened)
+        #expect(try CodableShapeTests.json(reopened) == #"{"at":10000,"seq":8,"type":"reopened"}"#)
+        #expect(reopened.command == nil)
+    }
+
+    @Test("fiba5x5 rules are named by their preset; numbered rosters round-trip, plain ones stay lists of names")
+    func rulesAndRosters() throws {
+        #expect(try JSONDecoder().decode(Rules.self, from: Data(#"{"preset":"fiba5x5"}"#.utf8)) == .fiba5x5)
+        #expect(try CodableShapeTests.json(Rules.fiba5x5) == #"{"preset":"fiba5x5","timeLimitMs":600000,"winBy":1}"#)
+        let setup = try GameSetup(
+            id: "g", homeTeam: "A", homeRoster: [RosterEntry(name: "Ann", number: "7"), "Bo", "Cy", "Di", "Ed"],
+            awayTeam: "B", awayRoster: ["a", "b", "c", "d", "e"], rules: .fiba5x5)
+        let json = try CodableShapeTests.json(setup)
+        #expect(json.contains(#""homePlayers":[{"name":"Ann","number":"7"},"Bo","Cy","Di","Ed"]"#))
+        #expect(json.contains(#""awayPlayers":["a","b","c","d","e"]"#))
+        #expect(try JSONDecoder().decode(GameSetup.self, from: Data(json.utf8)) == setup)
+    }
+}
+
+extension String {
+    /// A flat JSON object's text with its members in the sorted order `JSONEncoder(.sortedKeys)` writes.
+    fileprivate var sortedMembers: String {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(utf8)),
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        else { return self }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

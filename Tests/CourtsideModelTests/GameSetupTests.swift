@@ -28,9 +28,9 @@ struct GameSetupTests {
                 String(repeating: "x", count: 41), ["a", "b", "c"], ["d", "e", "f"],
                 .teamNameTooLong(.home, limit: 40), "homeTeam"
             ),
-            ("A", ["a", "b"], ["d", "e", "f"], .wrongPlayerCount(.home, count: 2, expected: 3), "homePlayers"),
+            ("A", ["a", "b"], ["d", "e", "f"], .wrongPlayerCount(.home, count: 2, allowed: 3...12), "homePlayers"),
             (
-                "A", ["a", "b", "c"], ["d", "e", "f", "g"], .wrongPlayerCount(.away, count: 4, expected: 3),
+                "A", ["a", "b", "c"], (1...13).map { "p\($0)" }, .wrongPlayerCount(.away, count: 13, allowed: 3...12),
                 "awayPlayers"
             ),
             ("A", ["a", "b", "c"], ["d", " ", "f"], .emptyPlayerName(.away, index: 1), "awayPlayers[1]"),

@@ -30,8 +30,11 @@ struct RandomReplayTests {
         #expect(coverage.timeLimits > 50)
         #expect(coverage.overtimes > 10)
         #expect(coverage.reopenedByUndo > 10)
-        #expect(coverage.duplicates > 50)
+        #expect(coverage.duplicates > 30)
         #expect(coverage.refusals > 50)
+        #expect(coverage.corrections > 50)
+        #expect(coverage.periods > 20)
+        #expect(coverage.reopened > 5)
     }
 
     /// How often the random sequences reached the states worth testing.
@@ -42,23 +45,34 @@ struct RandomReplayTests {
         var reopenedByUndo = 0
         var duplicates = 0
         var refusals = 0
+        var corrections = 0
+        var periods = 0
+        var reopened = 0
     }
 
     /// Plays one random sequence, checking after each step that a replica fed the new events stays equal,
     /// that refusals change nothing, and the invariants.
     static func randomGame(_ rng: inout SeededGenerator, coverage: inout Coverage) throws -> Game {
-        var game = makeGame(try randomRules(&rng))
+        let names = ["A", "B", "C", "D", "E", "F"]
+        var game = Game(
+            setup: try GameSetup(
+                id: "g1", homeTeam: "Hawks", homePlayers: names, awayTeam: "Owls", awayPlayers: names,
+                rules: try randomRules(&rng)))
         var replica = Game(setup: game.setup)
         var now = Int64.random(in: 0...1_000, using: &rng)
         var usedIDs: [CommandID] = []
         for step in 0..<Int.random(in: 1...maxCommandsPerSequence, using: &rng) {
             // Mostly forward, sometimes a long jump past a time limit, sometimes a clock stepping back.
-            now += [Int64.random(in: -300...0, using: &rng), Int64.random(in: 0...4_000, using: &rng), 30_000]
-                .randomElement(using: &rng)!
+            now += [
+                Int64.random(in: -300...0, using: &rng), Int64.random(in: 0...4_000, using: &rng), 30_000, 700_000,
+            ].randomElement(using: &rng)!
             if Int.random(in: 0..<10, using: &rng) == 0 {
                 if let event = game.advance(to: at(now)) {
                     try replica.replay(event)
                 }
+            } else if game.isLocked, Int.random(in: 0..<3, using: &rng) == 0 {
+                try replica.replay(try game.reopen(at: at(now)))
+                coverage.reopened += 1
             } else {
                 let reuse = !usedIDs.isEmpty && Int.random(in: 0..<10, using: &rng) == 0
                 let id = reuse ? usedIDs.randomElement(using: &rng)! : CommandID("r\(step)")
@@ -76,6 +90,10 @@ struct RandomReplayTests {
                         try replica.replay(event)
                     }
                     usedIDs.append(id)
+                    switch command.action {
+                    case .editPlay, .deletePlay, .setClock: coverage.corrections += outcome.isDuplicate ? 0 : 1
+                    default: break
+                    }
                 } catch {
                     coverage.refusals += 1
                     try expect(game == before, "refused \(command) changed the game: \(error)")
@@ -85,15 +103,17 @@ struct RandomReplayTests {
             try checkInvariants(game, now: now)
         }
         if game.isFinished { coverage.finished += 1 }
+        if game.period > 2 { coverage.periods += 1 }
         if game.scoreAtTimeLimit != nil { coverage.timeLimits += 1 }
         if game.isOvertime || (game.scoreAtTimeLimit.map { $0.home == $0.away } ?? false) { coverage.overtimes += 1 }
         return game
     }
 
     static func randomRules(_ rng: inout SeededGenerator) throws -> Rules {
-        switch Int.random(in: 0..<3, using: &rng) {
+        switch Int.random(in: 0..<4, using: &rng) {
         case 0: return .pickup
         case 1: return .fiba3x3
+        case 2: return .fiba5x5
         default:
             return try .custom(
                 targetScore: Int.random(in: 1...9, using: &rng), winBy: Int.random(in: 1...3, using: &rng),
@@ -102,19 +122,34 @@ struct RandomReplayTests {
     }
 
     static func randomAction(_ rng: inout SeededGenerator) -> GameCommand.Action {
+        let side = TeamSide.allCases.randomElement(using: &rng)!
+        // One player in twenty is one the game does not have (rosters here have 3 or 6 players).
+        let player = PlayerID(
+            side: side, index: Int.random(in: 0..<20, using: &rng) == 0 ? 6 : Int.random(in: 0..<6, using: &rng))
+        let move: PlayerMove =
+            Bool.random(using: &rng)
+            ? [.onePoint, .twoPoints].randomElement(using: &rng)!
+            : [.assist, .rebound, .foul].randomElement(using: &rng)!
         switch Int.random(in: 0..<100, using: &rng) {
-        case 0..<55:
-            let side = TeamSide.allCases.randomElement(using: &rng)!
-            // One move in twenty names a player the game does not have; half the moves score.
-            let index = Int.random(in: 0..<20, using: &rng) == 0 ? 3 : Int.random(in: 0..<3, using: &rng)
-            let move: PlayerMove =
-                Bool.random(using: &rng)
-                ? [.onePoint, .twoPoints].randomElement(using: &rng)!
-                : [.assist, .rebound, .foul].randomElement(using: &rng)!
-            return .move(player: PlayerID(side: side, index: index), move: move)
-        case 55..<70: return .clock(.start)
-        case 70..<82: return .clock(.pause)
-        default: return .undo
+        case 0..<45: return .move(player: player, move: move)
+        case 45..<57: return .clock(.start)
+        case 57..<66: return .clock(.pause)
+        case 66..<72: return .undo
+        case 72..<75: return .timeout(side)
+        case 75..<80:
+            let ms = Int64.random(in: -1_000...25_000, using: &rng)
+            let actions: [ShotClockAction] = [
+                .start, .pause, .reset(ms: nil), .reset(ms: ms), .set(ms: ms), .enable, .disable,
+            ]
+            return .shotClock(actions.randomElement(using: &rng)!)
+        case 80..<83: return .possession(side)
+        case 83..<86: return .setClock(elapsedMs: Int64.random(in: -1_000...700_000, using: &rng))
+        case 86..<89:
+            let other = PlayerID(side: side, index: Int.random(in: 0..<7, using: &rng))
+            return .substitute(team: side, playerOut: player, playerIn: other)
+        case 89..<94: return .editPlay(play: Int.random(in: 0...12, using: &rng), player: player, move: move)
+        case 94..<98: return .deletePlay(play: Int.random(in: 0...12, using: &rng))
+        default: return .final
         }
     }
 
@@ -123,14 +158,37 @@ struct RandomReplayTests {
             let points = game.team(side).players.reduce(0) { $0 + (game.moveCounts(for: $1.id)?.points ?? 0) }
             try expect(points == game.score(for: side), "score equals the players' points")
         }
-        try expect(
-            game.winner == game.rules.winner(score: game.score, scoreAtTimeLimit: game.scoreAtTimeLimit), "winner")
+        if game.rules.periodCount == 1 {
+            try expect(
+                game.winner == game.rules.winner(score: game.score, scoreAtTimeLimit: game.scoreAtTimeLimit),
+                "winner")
+        }
         try expect(!game.isFinished || game.isPaused, "a finished game's clock is stopped")
+        try expect(!game.isLocked || game.isPaused, "a locked game's clock is stopped")
+        let livePlays = game.plays.filter { !$0.isDeleted }
+        for side in TeamSide.allCases {
+            let points = livePlays.filter { $0.team == side }.reduce(0) { $0 + $1.move.points }
+            try expect(points == game.score(for: side), "score equals the live plays' points")
+        }
+        if let foulRules = game.rules.teamFouls {
+            for side in TeamSide.allCases {
+                let fouls = livePlays.filter {
+                    $0.team == side && $0.move == .foul
+                        && (!foulRules.resetsEachPeriod
+                            || min($0.period, game.rules.periodCount) == min(game.period, game.rules.periodCount))
+                }
+                try expect(fouls.count == game.teamFouls[side], "team fouls equal the live fouls of the window")
+            }
+        }
+        if let onCourt = game.rules.roster.onCourt {
+            try expect(game.onCourt.home.count == onCourt && game.onCourt.away.count == onCourt, "five on court")
+        }
+        try expect(game.timeoutsLeft.home >= 0 && game.timeoutsLeft.away >= 0, "timeouts never negative")
         try expect(
             game.events.enumerated().allSatisfy { $0.element.sequence == $0.offset + 1 }, "contiguous sequences")
         try expect(zip(game.events, game.events.dropFirst()).allSatisfy { $0.at <= $1.at }, "ordered times")
-        if let limit = game.rules.timeLimitMs, game.scoreAtTimeLimit == nil {
-            try expect(game.elapsedMs(at: at(now)) <= limit, "elapsed within the limit")
+        if let limit = game.periodLengthMs, game.period > game.lastEndedPeriod {
+            try expect(game.elapsedMs(at: at(now)) <= limit, "elapsed within the period")
         }
         try expect(game.elapsedMs(at: at(now)) >= 0, "elapsed is never negative")
     }

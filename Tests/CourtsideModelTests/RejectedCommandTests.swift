@@ -120,7 +120,10 @@ struct RejectedCommandTests {
         #expect(
             ModelErrorCode.allCases.map(\.rawValue) == [
                 "game_finished", "unknown_player", "nothing_to_undo", "clock_running", "clock_stopped",
-                "command_id_reused", "unknown_game", "game_archived", "duplicate_game_id",
+                "command_id_reused", "unknown_game", "game_archived", "duplicate_game_id", "game_locked",
+                "not_in_rules", "no_timeouts_left", "shot_clock_running", "shot_clock_stopped", "shot_clock_off",
+                "out_of_range", "unknown_play", "play_deleted", "wrong_team", "not_on_court", "already_on_court",
+                "not_locked",
             ])
     }
 }

@@ -52,13 +52,36 @@ final class WriteQueueTests {
         var queue = WriteQueue()
         queue.append([1, 2, 3])
         #expect(!queue.hasOverflowStorage, "one frame per iteration (the broadcast steady state) allocates nothing")
-        queue.append([4])
-        queue.append([5, 6])
+        queue.append([4], tag: 1)  // tagged: kept apart, like broadcast frames
+        queue.append([5, 6], tag: 1)
         #expect(queue.hasOverflowStorage)
         #expect(queue.byteCount == 6)
         #expect(queue.write(to: pair.writer, iovecs: iovecs, maxIOVecs: 64) == .drained)
         #expect(!queue.hasOverflowStorage && queue.isEmpty)
         #expect(pair.readAll() == [1, 2, 3, 4, 5, 6])
+    }
+
+    @Test("small untagged writes coalesce into one chunk; tagged ones and large ones stay apart")
+    func coalescing() {
+        let pair = SocketPair(sendBufferBytes: 1 << 20)
+        defer { pair.close() }
+        var queue = WriteQueue()
+        for _ in 0..<500 { queue.append([0x8A, 0x00]) }  // 500 empty pongs
+        let oneChunk = !queue.hasOverflowStorage
+        #expect(oneChunk, "1,000 bytes of pongs in one chunk: no array per pong")
+        queue.append([UInt8](repeating: 1, count: 2000))
+        queue.append([7], tag: 3)
+        queue.append([8])
+        #expect(queue.hasOverflowStorage)
+        #expect(queue.byteCount == 1000 + 2000 + 2)
+        #expect(queue.removeUnstarted(tag: 3) == (bytes: 1, chunks: 1), "the tagged chunk was not absorbed")
+        #expect(queue.write(to: pair.writer, iovecs: iovecs, maxIOVecs: 64) == .drained)
+        let expected =
+            Array(repeating: [UInt8]([0x8A, 0x00]), count: 500).flatMap { $0 } + [UInt8](repeating: 1, count: 2000) + [
+                8
+            ]
+        let received = pair.readAll()
+        #expect(received == expected)
     }
 
     @Test("dropping a tag removes only its chunks that have not started, never a half-written one or other tags")

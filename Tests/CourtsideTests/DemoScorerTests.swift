@@ -93,6 +93,7 @@ struct DemoScorerTests {
             case .move(_, let move): seen.insert(move.rawValue)
             case .clock(let clock): seen.insert(clock.rawValue)
             case .undo: seen.insert("undo")
+            default: seen.insert(action.typeName)
             }
             try apply(action, to: &game, number: number)  // throws, failing the test, if the model refuses
         }
@@ -114,6 +115,7 @@ struct DemoScorerTests {
                 case .move(_, let move): seen.insert(move.rawValue)
                 case .clock(let clock): seen.insert(clock.rawValue)
                 case .undo: seen.insert("undo")
+                default: seen.insert(action.typeName)
                 }
                 try apply(action, to: &game, number: number)
             }

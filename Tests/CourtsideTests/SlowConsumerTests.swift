@@ -13,6 +13,9 @@ struct SlowConsumerTests {
             configure: {
                 $0.maxQueuedBytesPerConnection = 4096
                 $0.commandBurst = 10_000
+                // The sleeper makes no write progress for the whole test, which on a busy machine can pass the
+                // default 30 s write deadline (that deadline has its own tests); here only the resync is tested.
+                $0.writeTimeout = .seconds(600)
             })
         let game = try app.createGame([
             "homeTeam": "A", "homePlayers": ["a", "b", "c"], "awayTeam": "B", "awayPlayers": ["d", "e", "f"],
@@ -22,11 +25,14 @@ struct SlowConsumerTests {
             port: app.port, path: "/ws/games/\(game.id)", timeout: .seconds(10), receiveBufferBytes: 2048)
         let scorer = try app.scorer(game)
         _ = try scorer.readJSON()
-        let total = 4000
         let moves = ["rebound", "assist", "foul"]
-        // In bursts of 200 (below the game's limit of writes waiting for the disk), each answered before the next.
-        for burst in 0..<(total / 200) {
-            for index in (burst * 200)..<((burst + 1) * 200) {
+        // In bursts of 200 (below the game's limit of writes waiting for the disk), each answered before the next,
+        // until the server has resynced the sleeper. How many bytes the kernel absorbs first depends on how far it
+        // grew the socket's send buffer (on loopback, up to megabytes), so the test waits for the condition, bounded
+        // at 100 bursts (some 3 MB of patches), instead of assuming a count.
+        var total = 0
+        for _ in 0..<100 {
+            for index in total..<(total + 200) {
                 try scorer.send(json: command("c\(index)", move: moves[index % 3], player: "home-\(index % 3)"))
             }
             var acks = 0
@@ -35,6 +41,9 @@ struct SlowConsumerTests {
                 #expect(message["type"] != "error")
                 if message["type"] == "ack" { acks += 1 }
             }
+            total += 200
+            let metrics = try app.request("GET", "/metrics").text
+            if total >= 4000 && !metrics.contains("courtside_slow_consumers_total{action=\"resynced\"} 0") { break }
         }
         // The game went on while the spectator slept: every command was acked.
         let final = try app.snapshot(game.id)

@@ -121,19 +121,24 @@ struct SpectatorTests {
         #expect(try lobby.readJSON()["code"] == "read_only")
     }
 
-    @Test("connections per client address are capped: past the cap the upgrade is answered 429")
+    @Test("connections per client address are capped, plain ones included: past the cap every connection gets 503")
     func perAddressCap() throws {
         let app = try TestApp(configure: { $0.maxConnectionsPerAddress = 2 })
         let game = try app.createGame()
+        // The creating request's connection counts until the server has seen it close (bounded wait).
+        for _ in 0..<200 where !app.app.metrics.render().contains("courtside_connections 0\n") { usleep(10_000) }
         let a = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)")
         let b = try WebSocketClient(port: app.port, path: "/ws/games")
         _ = try a.readJSON()
         _ = try b.readJSON()
         let refused = try WebSocketClient.upgrade(app.connect(), path: "/ws/games/\(game.id)")
-        #expect(refused.status == 429)
-        #expect(try refused.json["code"] == "too_many_connections")
-        #expect(try app.request("GET", "/api/games/\(game.id)/events").status == 429)
-        #expect(try app.request("GET", "/healthz").status == 200)  // plain requests are not counted
+        #expect(refused.status == 503)
+        #expect(try app.request("GET", "/api/games/\(game.id)/events").status == 503)
+        #expect(try app.request("GET", "/healthz").status == 503, "plain requests count too (issue 11)")
+        // Read in process: a GET /metrics from this address would be refused too.
+        let metrics = app.app.metrics.render()
+        #expect(metrics.contains("courtside_connections_refused_total{cap=\"per_address\"} 3\n"), "\(metrics)")
+        #expect(metrics.contains("courtside_connections 2\n"))
         a.close()
         var reopened: WebSocketClient?
         for _ in 0..<50 where reopened == nil {

@@ -76,3 +76,60 @@ struct CommandDecoderTests {
         #expect(CommandFailure(GameError.moveAfterFinish(winner: .home)).code.rawValue == "game_finished")
     }
 }
+
+@Suite("Command decoder: the commands of a real game")
+struct FibaCommandDecoderTests {
+    @Test("each new command decodes from its wire form, and its wire form is what the decoder reads")
+    func newCommands() throws {
+        let cases: [(String, GameCommand.Action)] = [
+            (#"{"type":"timeout","id":"a","team":"home"}"#, .timeout(.home)),
+            (#"{"type":"shotClock","id":"a","action":"start"}"#, .shotClock(.start)),
+            (#"{"type":"shotClock","id":"a","action":"reset"}"#, .shotClock(.reset(ms: nil))),
+            (#"{"type":"shotClock","id":"a","action":"reset","ms":14000}"#, .shotClock(.reset(ms: 14_000))),
+            (#"{"type":"shotClock","id":"a","action":"set","ms":5300}"#, .shotClock(.set(ms: 5_300))),
+            (#"{"type":"shotClock","id":"a","action":"disable"}"#, .shotClock(.disable)),
+            (#"{"type":"possession","id":"a","team":"away"}"#, .possession(.away)),
+            (#"{"type":"setClock","id":"a","elapsedMs":312000}"#, .setClock(elapsedMs: 312_000)),
+            (
+                #"{"type":"substitute","id":"a","team":"home","out":"home-1","in":"home-7"}"#,
+                .substitute(team: .home, playerOut: "home-1", playerIn: "home-7")
+            ),
+            (
+                #"{"type":"editPlay","id":"a","play":3,"player":"away-0","move":"foul"}"#,
+                .editPlay(play: 3, player: "away-0", move: .foul)
+            ),
+            (#"{"type":"deletePlay","id":"a","play":12}"#, .deletePlay(play: 12)),
+            (#"{"type":"final","id":"a"}"#, .final),
+        ]
+        for (text, action) in cases {
+            let command = GameCommand(id: "a", action: action)
+            #expect(CommandDecoder().decode(Array(text.utf8)) == .success(command), "\(text)")
+            #expect(CommandDecoder().decode(command.wireJSON) == .success(command), "\(text)")
+        }
+    }
+
+    @Test("bad forms of the new commands are bad_command with a message naming the fault")
+    func badNewCommands() {
+        let cases: [(String, String)] = [
+            (#"{"type":"timeout","id":"a","team":"visitors"}"#, #"unknown team "visitors" (expected home or away)"#),
+            (#"{"type":"timeout","id":"a"}"#, #"missing "team""#),
+            (
+                #"{"type":"shotClock","id":"a","action":"stop"}"#,
+                #"unknown shot clock action "stop" (expected start, pause, reset, set, enable, disable)"#
+            ),
+            (#"{"type":"shotClock","id":"a","action":"set"}"#, #"missing "ms""#),
+            (#"{"type":"shotClock","id":"a","action":"start","ms":3}"#, #"unexpected member "ms""#),
+            (#"{"type":"setClock","id":"a","elapsedMs":1.5}"#, #""elapsedMs" must be a whole number"#),
+            (#"{"type":"deletePlay","id":"a","play":"3"}"#, #""play" must be a whole number"#),
+            (#"{"type":"final","id":"a","force":true}"#, #"unexpected member "force""#),
+        ]
+        for (text, message) in cases {
+            guard case .failure(let rejection) = CommandDecoder().decode(Array(text.utf8)) else {
+                Issue.record("\(text) decoded")
+                continue
+            }
+            #expect(rejection.reply.json["code"] == "bad_command", "\(text)")
+            #expect(rejection.error.message == message, "\(text)")
+        }
+    }
+}

@@ -104,3 +104,42 @@ struct GameCreatorTests {
             ])
     }
 }
+
+@Suite("Game creator: rosters of a real game")
+struct GameCreatorRosterTests {
+    static func request(_ home: JSONValue, preset: String = "fiba5x5") -> JSONValue {
+        [
+            "homeTeam": "Bulls", "homePlayers": home, "awayTeam": "Knicks",
+            "awayPlayers": ["a", "b", "c", "d", "e"], "rules": ["preset": .string(preset)],
+        ]
+    }
+
+    @Test("a 5x5 roster of names and numbered players makes the setup, numbers kept")
+    func numberedRoster() throws {
+        let creator = GameCreatorViewModel()
+        creator.fill(
+            from: Self.request([
+                "Ann", ["name": "Bo", "number": "7"], "Cy", "Di", ["name": "Ed", "number": "00"], "Flo",
+            ]))
+        #expect(creator.errors.value == [:])
+        let setup = try creator.makeSetup(id: "g").get()
+        #expect(setup.rules == .fiba5x5)
+        #expect(setup.homeTeam.players.map(\.number) == [nil, "7", nil, nil, "00", nil])
+        #expect(setup.homeTeam.players.count == 6)
+    }
+
+    @Test("too few players for the rules, a bad number and a number worn twice are each named by their field")
+    func rosterErrors() {
+        let creator = GameCreatorViewModel()
+        creator.fill(from: Self.request(["Ann", "Bo", "Cy"]))
+        #expect(creator.errors.value == [.roster(.home): "A team has 5 to 12 players"])
+        creator.fill(from: Self.request(["Ann", ["name": "Bo", "number": "7x"], "Cy", "Di", "Ed"]))
+        #expect(creator.errors.value == [.player(.home, 1): "Use a number of one or two digits"])
+        creator.fill(
+            from: Self.request(["Ann", ["name": "Bo", "number": "7"], ["name": "Cy", "number": "7"], "Di", "Ed"]))
+        #expect(creator.errors.value == [.player(.home, 2): "Number 7 is taken"])
+        #expect(GameCreatorErrors(fields: creator.errors.value).json == ["homePlayers[2]": "Number 7 is taken"])
+        creator.fill(from: Self.request(.array((1...13).map { .string("P\($0)") }), preset: "pickup"))
+        #expect(creator.errors.value[.roster(.home)] == "A team has 3 to 12 players")
+    }
+}

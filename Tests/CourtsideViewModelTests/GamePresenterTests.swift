@@ -29,6 +29,8 @@ struct GamePresenterTests {
                 == #"{"game":"g1","ops":["#
                 + #"{"op":"replace","path":"/score","value":"2 - 0"},"#
                 + #"{"op":"replace","path":"/homeScore","value":2},"#
+                + #"{"op":"add","path":"/plays/0","value":{"at":5,"deleted":false,"edited":false,"elapsedMs":0,"#
+                + #""move":"twoPoints","period":null,"play":1,"player":"home-1","seq":1,"team":"home"}},"#
                 + #"{"op":"replace","path":"/homePlayers/1/twoPointMoveCount","value":"1"},"#
                 + #"{"op":"replace","path":"/homePlayers/1/points","value":2}"#
                 + #"],"seq":1,"type":"patch","v":1}"#)
@@ -116,16 +118,34 @@ struct GamePresenterTests {
             Set(state.keys)
                 == [
                     "id", "homeTeam", "awayTeam", "score", "homeScore", "awayScore", "time", "clock", "isPaused",
-                    "isFinished", "winner", "rules", "homePlayers", "awayPlayers",
+                    "isFinished", "winner", "rules", "homePlayers", "awayPlayers", "period", "isOvertime", "shotClock",
+                    "homeTeamFouls", "awayTeamFouls", "homeInPenalty", "awayInPenalty", "homeTimeoutsLeft",
+                    "awayTimeoutsLeft", "possession", "isLocked", "plays",
                 ])
+        // A pickup game uses none of the FIBA features: they are present, and null.
+        for key in [
+            "period", "isOvertime", "shotClock", "homeTeamFouls", "awayTeamFouls", "homeInPenalty", "awayInPenalty",
+            "homeTimeoutsLeft", "awayTimeoutsLeft", "possession",
+        ] {
+            #expect(state[key] == .null, "\(key)")
+        }
+        #expect(state["isLocked"] == false)
+        #expect(state["plays"] == [])
+        #expect(state["clock"]?["periodLengthMs"] == .null)
         let player = try #require(state["awayPlayers"]?.arrayValue?.last?.objectValue)
         #expect(
             Set(player.keys)
                 == [
                     "id", "playerName", "onePointMoveCount", "twoPointMoveCount", "assistMoveCount",
-                    "reboundMoveCount", "foulMoveCount", "points",
+                    "reboundMoveCount", "foulMoveCount", "points", "number", "onCourt",
                 ])
         #expect(player["id"] == "away-2")
-        #expect(state["rules"] == ["preset": "pickup", "targetScore": 15, "winBy": 2, "timeLimitMs": nil])
+        #expect(
+            state["rules"]
+                == [
+                    "preset": "pickup", "targetScore": 15, "winBy": 2, "timeLimitMs": nil, "periods": 1,
+                    "overtimeLengthMs": nil, "shotClockMs": nil, "shotClockResetMs": nil, "penaltyFrom": nil,
+                    "onCourt": nil,
+                ])
     }
 }

@@ -23,15 +23,18 @@ struct PatchStreamPropertyTests {
     /// Runs one random sequence and checks it; returns the number of patch messages.
     private func runSequence(number: Int, random: inout SeededGenerator) throws -> Int {
         let rules: Rules =
-            switch Int.random(in: 0..<3, using: &random) {
+            switch Int.random(in: 0..<4, using: &random) {
             case 0: .pickup
             case 1: .fiba3x3
+            case 2: .fiba5x5
             default: try .custom(targetScore: 5, winBy: 2, timeLimitMs: 4_000)
             }
-        var now = Timestamp(milliseconds: 1_700_000_000_000)
+        let created = Timestamp(milliseconds: 1_700_000_000_000)
+        var now = created
+        var lastBatch = now
+        let setup = Fixtures.setup(id: GameID("game-\(number)"), rules: rules, playersPerTeam: 6)
         let viewModel = GameScoreboardEditorViewModel(
-            game: Game(setup: Fixtures.setup(id: GameID("game-\(number)"), rules: rules)), now: now,
-            clock: { Timestamp(milliseconds: 0) })
+            game: Game(setup: setup), now: now, clock: { Timestamp(milliseconds: 0) })
         let presenter = GamePresenter(viewModel: viewModel)
         var patches: [PresentationMessage] = []
         presenter.latestPatch.bind { if let message = $0 { patches.append(message) } }
@@ -47,6 +50,8 @@ struct PatchStreamPropertyTests {
             let revisionBefore = viewModel.revision.value
             if Int.random(in: 0..<5, using: &random) == 0 {
                 viewModel.tick(now: now)
+            } else if viewModel.game.isLocked, Int.random(in: 0..<3, using: &random) == 0 {
+                try viewModel.reopen(now: now)
             } else {
                 let command = randomCommand(step: step, previous: commands, random: &random)
                 commands.append(command)
@@ -61,6 +66,7 @@ struct PatchStreamPropertyTests {
             #expect(patches.count - before == viewModel.revision.value - revisionBefore)
             #expect(patches.count <= before + 1)
             documents[presenter.seq] = presenter.document
+            if viewModel.revision.value != revisionBefore { lastBatch = now }
         }
 
         #expect(patches.map(\.seq) == Array(0..<patches.count).map { $0 + 1 })
@@ -74,6 +80,20 @@ struct PatchStreamPropertyTests {
         }
         // A presenter built now from the same view model describes the same document.
         #expect(GamePresenter(viewModel: viewModel).snapshot().bytes == presenter.snapshot().bytes)
+        // So does one over the game rebuilt from its events, as a restarted server makes it: shown as of the last
+        // change (the creation while the clock was never operated), knowing the seq each command was acked with.
+        let acks = replies.compactMapValues { reply -> Int? in
+            if case .accepted(_, let seq) = reply { seq } else { nil }
+        }
+        let rebuilt = try Game(setup: setup, replaying: viewModel.game.events)
+        #expect(rebuilt == viewModel.game)
+        let replayed = GameScoreboardEditorViewModel(
+            game: rebuilt, now: rebuilt.clock.stoppedAt == nil && !rebuilt.clock.isRunning ? created : lastBatch,
+            clock: { created },
+            revision: presenter.seq, acceptedRevisions: acks)
+        #expect(
+            GamePresenter(viewModel: replayed).snapshot().bytes == presenter.snapshot().bytes,
+            "replay gives the same document")
         return patches.count
     }
 
@@ -97,15 +117,28 @@ struct PatchStreamPropertyTests {
             return previous.randomElement(using: &random)!  // a retry
         }
         let id = CommandID("c\(step)")
-        switch Int.random(in: 0..<10, using: &random) {
-        case 0: return .startClock(id: id)
-        case 1: return .pauseClock(id: id)
-        case 2: return .undo(id: id)
-        default:
-            let side = Bool.random(using: &random) ? "home" : "away"
-            let index = Int.random(in: 0..<(Int.random(in: 0..<20, using: &random) == 0 ? 5 : 3), using: &random)
-            let move = PlayerMove.allCases.randomElement(using: &random)!
-            return .move(PlayerID("\(side)-\(index)"), move, id: id)
+        let side = Bool.random(using: &random) ? TeamSide.home : .away
+        let index = Int.random(in: 0..<(Int.random(in: 0..<20, using: &random) == 0 ? 8 : 6), using: &random)
+        let player = PlayerID(side: side, index: index)
+        let move = PlayerMove.allCases.randomElement(using: &random)!
+        let action: GameCommand.Action
+        switch Int.random(in: 0..<24, using: &random) {
+        case 0, 1: action = .clock(.start)
+        case 2: action = .clock(.pause)
+        case 3: action = .undo
+        case 4: action = .timeout(side)
+        case 5:
+            let ms = Int64.random(in: 0...24_000, using: &random)
+            action = .shotClock(
+                [.start, .pause, .reset(ms: nil), .set(ms: ms), .enable, .disable].randomElement(using: &random)!)
+        case 6: action = .possession(side)
+        case 7: action = .setClock(elapsedMs: Int64.random(in: 0...3_000, using: &random))
+        case 8: action = .substitute(team: side, playerOut: player, playerIn: PlayerID(side: side, index: 5))
+        case 9, 10: action = .editPlay(play: Int.random(in: 1...6, using: &random), player: player, move: move)
+        case 11: action = .deletePlay(play: Int.random(in: 1...6, using: &random))
+        case 12: action = .final
+        default: action = .move(player: player, move: move)
         }
+        return GameCommand(id: id, action: action)
     }
 }

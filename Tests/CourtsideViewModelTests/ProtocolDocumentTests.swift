@@ -36,6 +36,16 @@ struct ProtocolDocumentTests {
         "command-clock-start": .startClock(id: "c1"),
         "command-clock-pause": .pauseClock(id: "c4"),
         "command-undo": .undo(id: "c3"),
+        "command-timeout": GameCommand(id: "c9", action: .timeout(.home)),
+        "command-shot-clock": GameCommand(id: "c10", action: .shotClock(.set(ms: 7_000))),
+        "command-shot-clock-reset": GameCommand(id: "c13", action: .shotClock(.reset(ms: 14_000))),
+        "command-possession": GameCommand(id: "c11", action: .possession(.away)),
+        "command-set-clock": GameCommand(id: "c14", action: .setClock(elapsedMs: 312_000)),
+        "command-substitute": GameCommand(
+            id: "c15", action: .substitute(team: .home, playerOut: "home-4", playerIn: "home-7")),
+        "command-edit-play": GameCommand(id: "c8", action: .editPlay(play: 2, player: "away-1", move: .twoPoints)),
+        "command-delete-play": GameCommand(id: "c16", action: .deletePlay(play: 2)),
+        "command-final": GameCommand(id: "c12", action: .final),
     ]
 
     @Test("every server message in the document is exactly what the code produces, and every one is shown")

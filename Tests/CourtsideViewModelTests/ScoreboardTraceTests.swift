@@ -21,6 +21,8 @@ struct ScoreboardTraceTests {
                     "/score": .string("\(round + 1) - \(round)"), "/homeScore": .int(round + 1),
                     "/homePlayers/0/onePointMoveCount": .string("\(round + 1)"),
                     "/homePlayers/0/points": .int(round + 1),
+                    "/plays/\(2 * round)": store.play(
+                        2 * round + 1, seq: 2 + 2 * round, at: ms, elapsedMs: ms, player: "home-0", move: .onePoint),
                 ])
             store.send(
                 Fixtures.move("away-2", .onePoint, "a\(round)"), at: ms + 30,
@@ -29,6 +31,9 @@ struct ScoreboardTraceTests {
                     "/score": .string("\(round + 1) - \(round + 1)"), "/awayScore": .int(round + 1),
                     "/awayPlayers/2/onePointMoveCount": .string("\(round + 1)"),
                     "/awayPlayers/2/points": .int(round + 1),
+                    "/plays/\(2 * round + 1)": store.play(
+                        2 * round + 2, seq: 3 + 2 * round, at: ms + 30, elapsedMs: ms + 30, player: "away-2",
+                        move: .onePoint),
                 ])
         }
         store.tick(at: 1_000, changes: ["/time": "00:01.0"])
@@ -39,6 +44,7 @@ struct ScoreboardTraceTests {
                 "/homePlayers/1/points": 2,
                 "/isFinished": true, "/winner": "home", "/isPaused": true, "/time": "00:01.5",
                 "/clock/running": false, "/clock/elapsedMs": 1_500, "/clock/asOf": 1_001_500,
+                "/plays/26": store.play(27, seq: 29, at: 1_500, elapsedMs: 1_500, player: "home-1", move: .twoPoints),
             ])
         store.send(
             Fixtures.move("away-0", .foul, "late"), at: 1_600,
@@ -51,7 +57,7 @@ struct ScoreboardTraceTests {
             changes: [
                 "/score": "13 - 13", "/homeScore": 13, "/homePlayers/1/twoPointMoveCount": "0",
                 "/homePlayers/1/points": 0,
-                "/isFinished": false, "/winner": nil,
+                "/isFinished": false, "/winner": nil, "/plays/26/deleted": true,
             ])
         store.send(.undo(id: "u"), at: 1_800, reply: .accepted(id: "u", seq: 30), changes: [:])
     }
@@ -61,23 +67,31 @@ struct ScoreboardTraceTests {
         let store = ScoreboardTestStore(rules: .fiba3x3)
         store.send(
             .startClock(id: "s"), at: 0, reply: .accepted(id: "s", seq: 1),
-            changes: ["/isPaused": false, "/clock/running": true])
+            changes: [
+                "/isPaused": false, "/clock/running": true, "/shotClock/running": true, "/shotClock/asOf": 1_000_000,
+            ])
+        // The end of regulation on a tie: overtime (period 2, untimed) begins, with a full shot clock.
         store.tick(
             at: 600_000,
             changes: [
                 "/time": "10:00.0", "/isPaused": true, "/clock/running": false, "/clock/elapsedMs": 600_000,
-                "/clock/asOf": 1_600_000,
+                "/clock/asOf": 1_600_000, "/clock/periodLengthMs": nil, "/period": 2, "/isOvertime": true,
+                "/shotClock/running": false, "/shotClock/asOf": 1_600_000,
             ])
         store.send(
             Fixtures.move("away-1", .onePoint, "o1"), at: 601_000, reply: .accepted(id: "o1", seq: 3),
             changes: [
                 "/score": "0 - 1", "/awayScore": 1, "/awayPlayers/1/onePointMoveCount": "1", "/awayPlayers/1/points": 1,
+                "/plays/0": store.play(
+                    1, seq: 3, at: 601_000, elapsedMs: 600_000, player: "away-1", move: .onePoint, period: 2),
             ])
         store.send(
             Fixtures.move("away-1", .onePoint, "o2"), at: 602_000, reply: .accepted(id: "o2", seq: 4),
             changes: [
                 "/score": "0 - 2", "/awayScore": 2, "/awayPlayers/1/onePointMoveCount": "2", "/awayPlayers/1/points": 2,
                 "/isFinished": true, "/winner": "away",
+                "/plays/1": store.play(
+                    2, seq: 4, at: 602_000, elapsedMs: 600_000, player: "away-1", move: .onePoint, period: 2),
             ])
     }
 }

@@ -124,6 +124,22 @@ struct ConnectionTests {
         #expect(closeCode(machine.bytesReceived(frame, now: t0)) == 1009)
     }
 
+    @Test("a connection's own inflated limit stops a compression bomb that passes the wire limit, after little work")
+    func inflatedLimitPerConnection() throws {
+        let client = try DeflateClient(PerMessageDeflateParameters())
+        var machine = connection(PerMessageDeflateConnection(parameters: client.parameters, configuration: defaults))
+        machine.limits = WebSocketMessageLimits(maxMessageBytes: 64 * 1024, maxInflatedMessageBytes: 8 * 1024)
+        // 16 MiB of JSON-ish text compressed to a few KiB: under the wire limit, far over the inflated one.
+        let bomb = client.compressedFrame(.text, Array(("[" + String(repeating: "0,", count: 8 << 20)).utf8))
+        #expect(bomb.count < 64 * 1024)
+        let start = ContinuousClock.now
+        let actions = machine.bytesReceived(bomb, now: t0)
+        #expect(closeCode(actions) == 1009)
+        #expect(delivered(actions).isEmpty)
+        // Inflating all 16 MiB took about a second of a loop's CPU before (issue 11); stopping at 8 KiB is instant.
+        #expect(ContinuousClock.now - start < .milliseconds(100))
+    }
+
     @Test("corrupt deflate data closes 1007")
     func corrupt() throws {
         var machine = connection(

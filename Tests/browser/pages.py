@@ -48,12 +48,19 @@ def open_scorer(driver, base, game_id, token):
     wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "button.move"), 5, what="the move buttons")
 
 
+def press(driver, element):
+    """Clicks like a user, after scrolling the element to the middle of the window: on a long scorer panel (a real
+    game's controls) the sticky top bar would otherwise cover a button at the window's top edge."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
 def click_move(driver, player, move):
-    driver.find_element(By.CSS_SELECTOR, f'button.move[data-player="{player}"][data-move="{move}"]').click()
+    press(driver, driver.find_element(By.CSS_SELECTOR, f'button.move[data-player="{player}"][data-move="{move}"]'))
 
 
 def click_clock(driver):
-    driver.find_element(By.ID, "clock-button").click()
+    press(driver, driver.find_element(By.ID, "clock-button"))
 
 
 def pending_count(driver):

@@ -10,7 +10,7 @@ from selenium.webdriver.common.by import By
 from conftest import ADMIN_TOKEN
 from harness import CourtsideServer, CuttableProxy, set_viewport, wait_until
 from pages import (
-    MOVE_COUNT, click_clock, click_move, connection_state, open_display, open_scorer, open_spectator, page_seq,
+    MOVE_COUNT, click_clock, click_move, connection_state, open_display, open_scorer, open_spectator, page_seq, press,
     page_state, pending_count, player, stored_outbox, text, wait_live,
 )
 
@@ -303,7 +303,7 @@ def test_a_finished_game_shows_the_winner_and_refusals_in_words(server, browsers
     assert "game is over" in text(scorer, "#error-text")
     assert pending_count(scorer) == 0
     # Undo reopens the game everywhere.
-    scorer.find_element(By.ID, "undo-button").click()
+    press(scorer, scorer.find_element(By.ID, "undo-button"))
     wait_until(lambda: not spectator.find_element(By.ID, "finished").is_displayed(), 2, what="the game reopened")
     assert_page_matches_server(display, server, gid)
     assert status_text() == "" and text(spectator, "#home-score") == "2"
@@ -332,12 +332,12 @@ def test_d_no_console_errors_on_any_page(server, browsers):
     click_move(scorer, "home-0", "foul")
     click_move(scorer, "home-0", "twoPoints")
     click_move(scorer, "away-0", "assist")
-    scorer.find_element(By.ID, "undo-button").click()
+    press(scorer, scorer.find_element(By.ID, "undo-button"))
     wait_until(lambda: pending_count(scorer) == 0, 5, what="the commands answered")
     # A refused command is explained in words, not logged as an error.
-    scorer.find_element(By.ID, "clock-button").click()
+    press(scorer, scorer.find_element(By.ID, "clock-button"))
     wait_until(lambda: pending_count(scorer) == 0, 5)
-    scorer.find_element(By.ID, "clock-button").click()
+    press(scorer, scorer.find_element(By.ID, "clock-button"))
     wait_until(lambda: pending_count(scorer) == 0, 5)
     assert browsers.console_errors() == {}
 

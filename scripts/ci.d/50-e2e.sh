@@ -2,7 +2,10 @@
 # End-to-end test with a client nobody here wrote (ISSUE5 "Done when"): Tests/e2e/game_e2e.py (PyPI websockets)
 # against `courtside serve` on a free loopback port, a temporary data directory and a known admin token: a game
 # created over HTTP, 50 spectators (half with permessage-deflate), a whole game played by the scorer, every
-# spectator's document equal to GET /api/games/{id}, a spectator's command refused. The server is stopped on exit.
+# spectator's document equal to GET /api/games/{id}, a spectator's command refused. Then Tests/e2e/fiba_e2e.py on
+# the same server (issue 12): a whole FIBA 3x3 game (the clock running out into overtime, fouls, timeouts, shot
+# clock, corrections, final and the admin's reopen) and a 5x5 quarter with substitutions, every document equal to
+# GET /api/games/{id} and the box score CSV's totals equal to the score. The server is stopped on exit.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -12,24 +15,10 @@ source scripts/lib/servers.sh
 source Tests/e2e/env.sh
 
 python=$(e2e_python)
-courtside=$(build_courtside debug)
-work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-e2e.XXXXXX")
-token="e2e-admin-token-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
-port=$(free_loopback_port)
-mkdir -p "$work/public"
-start_server "$work/server.log" "$courtside" serve --host 127.0.0.1 --port "$port" --data "$work/data" \
-    --public "$work/public" --admin-token "$token"
-trap 'stop_servers; rm -rf "$work"' EXIT
-wait_for_port "$port" "$SERVER_PID" 60
-status=0
-timeout -k 5 240 "$python" Tests/e2e/game_e2e.py --url "http://127.0.0.1:$port" --admin-token "$token" \
-    --spectators 50 || status=$?
-if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-    echo "50-e2e: the server exited during the test" >&2
-    status=1
-fi
-if [ "$status" -ne 0 ]; then
-    echo "--- server log (last 40 lines)" >&2
-    tail -n 40 "$work/server.log" >&2 || true
-fi
-exit "$status"
+game_e2e() {
+    timeout -k 5 240 "$python" Tests/e2e/game_e2e.py --url "http://127.0.0.1:$port" --admin-token "$token" \
+        --spectators 50 || return
+    timeout -k 5 180 "$python" Tests/e2e/fiba_e2e.py --url "http://127.0.0.1:$port" --admin-token "$token" \
+        --spectators 10
+}
+serve_and_check e2e debug game_e2e

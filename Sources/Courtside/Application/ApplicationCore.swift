@@ -173,4 +173,10 @@ final class ApplicationCore: Sendable {
         let request = CommandRequest(bytes: command, receivedAt: .now, reply: completion)
         handle.withOwner(from: context) { owner in owner.submit(request) }
     }
+
+    /// Reopens the locked game `handle` (the admin route), in order with its commands, answering once durable.
+    func reopen(_ handle: GameHandle, completion: @escaping @Sendable (CommandReply) -> Void) {
+        let request = CommandRequest(bytes: [], receivedAt: .now, reply: completion, isReopen: true)
+        handle.withOwner(from: nil) { owner in owner.submit(request) }
+    }
 }

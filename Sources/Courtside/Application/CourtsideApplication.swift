@@ -102,6 +102,7 @@ public final class CourtsideApplication: Sendable {
             throw error
         }
         url = server.url
+        metrics.observeConnections(of: server)
         logger.notice(
             "serving",
             [
@@ -249,17 +250,30 @@ public final class CourtsideApplication: Sendable {
             }
         }
         // permessage-deflate on: a scoreboard patch compresses to a third with the shared context (docs/deflate.md).
+        // Clients are asked for client_no_context_takeover (RFC 7692 §7.1.1.2): they send little, so the server's
+        // inflater is emptied after every message instead of keeping a window per connection.
         let serverConfiguration = HTTPServer.Configuration(
             host: configuration.host, port: configuration.port, threadCount: group.loops.count, tls: tls,
             staticFiles: StaticFileServer(root: configuration.publicDirectory),
-            perMessageDeflate: PerMessageDeflateConfiguration(),
+            perMessageDeflate: PerMessageDeflateConfiguration(requestClientNoContextTakeover: true),
             webSocketSendBudgetBytes: configuration.maxQueuedBytesPerConnection,
+            writeTimeout: configuration.writeTimeout, connectionCaps: connectionCaps(configuration),
             responseHeaders: SecurityHeaders(configuration).headers(forPath:))
         do {
             return try HTTPServer(configuration: serverConfiguration, router: CourtsideRouter(core: core), group: group)
         } catch {
             throw .cannotListen(host: configuration.host, port: configuration.port, error)
         }
+    }
+
+    /// The connection caps: every connection counts per TCP peer, except a trusted proxy's (it carries many
+    /// clients, whose WebSockets the router still counts by their forwarded address).
+    private static func connectionCaps(_ configuration: ServerConfiguration) -> ConnectionCaps {
+        let proxies = configuration.trustedProxies
+        return ConnectionCaps(
+            maxConnections: configuration.maxConnections ?? ConnectionCaps.defaultMaxConnections,
+            maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
+            isExemptFromPerAddressCap: { peer in proxies.contains { $0.contains(peer.host) } })
     }
 
     /// Cancels every owner's timers on its loop and waits, so nothing writes after the journal closes.

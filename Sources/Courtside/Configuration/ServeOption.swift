@@ -159,9 +159,24 @@ extension ServeOption {
         ServeOption(
             name: "max-connections-per-address", environmentVariable: "COURTSIDE_MAX_CONNECTIONS_PER_ADDRESS",
             valueName: "N", defaultDescription: String(ServerConfiguration().maxConnectionsPerAddress),
-            summary: "Open connections allowed from one client address."
+            summary: "Connections held at once from one client address, every kind counted; past it, 503."
         ) { options, value, source throws(CLIError) in
             options.configuration.maxConnectionsPerAddress = try integer(value, source, in: 1...Int.max)
+        },
+        ServeOption(
+            name: "max-connections", environmentVariable: "COURTSIDE_MAX_CONNECTIONS", valueName: "N",
+            defaultDescription: "descriptor limit - 64",
+            summary:
+                "Connections held at once (HTTP, WebSocket, event stream); past it, and past the per-address cap, 503."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.maxConnections = try integer(value, source, in: 1...Int.max)
+        },
+        ServeOption(
+            name: "write-timeout", environmentVariable: "COURTSIDE_WRITE_TIMEOUT", valueName: "SECONDS",
+            defaultDescription: numberDescription(Double(ServerConfiguration().writeTimeout.components.seconds)),
+            summary: "Seconds queued bytes may wait for a client to read any of them before its connection is reset."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.writeTimeout = .milliseconds(Int64(try positiveNumber(value, source) * 1000))
         },
         ServeOption(
             name: "resume-window", environmentVariable: "COURTSIDE_RESUME_WINDOW", valueName: "N",

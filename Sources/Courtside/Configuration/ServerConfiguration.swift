@@ -49,6 +49,13 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var commandsPerSecond: Double = 50
     /// Open connections allowed from one client address, so one host cannot take every descriptor.
     public var maxConnectionsPerAddress: Int = 1024
+    /// Connections held at once, every kind counted (HTTP, WebSocket, event stream); nil: the descriptor limit
+    /// less 64 (`ConnectionCaps.defaultMaxConnections`). Over it, and over `maxConnectionsPerAddress`, new
+    /// connections get 503.
+    public var maxConnections: Int?
+    /// How long bytes queued for a connection may wait for the client to read any of them before it is reset
+    /// (also the sockets' `TCP_USER_TIMEOUT`, for bytes the kernel holds).
+    public var writeTimeout: Duration = .seconds(30)
     /// Patch messages each game keeps so a spectator resuming with `since=N` gets just what it missed.
     public var resumeWindow: Int = 1024
     /// Bytes a spectator may have queued before it is brought back with a fresh snapshot.

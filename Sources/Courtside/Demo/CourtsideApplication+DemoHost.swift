@@ -27,11 +27,12 @@ extension DemoTeams {
     /// The `rules` member of a creation request (docs/protocol.md, "Creating a game").
     var rulesJSON: JSONValue {
         switch rules.preset {
-        case .pickup, .fiba3x3:
+        case .pickup, .fiba3x3, .fiba5x5:
             return ["preset": .string(rules.preset.rawValue)]
         case .custom:
             var members: [String: JSONValue] = [
-                "preset": "custom", "targetScore": .int(rules.targetScore), "winBy": .int(rules.winBy),
+                "preset": "custom", "targetScore": rules.targetScore.map { .int($0) } ?? .null,
+                "winBy": .int(rules.winBy),
             ]
             if let limit = rules.timeLimitMs { members["timeLimitMs"] = .number(Double(limit)) }
             return .object(members)

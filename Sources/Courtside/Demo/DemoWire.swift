@@ -3,21 +3,9 @@ import CourtsideViewModels
 
 /// The demo scorer's messages in the wire format of docs/protocol.md: it sends what a real scorer sends.
 enum DemoWire {
-    /// `{"type":"move","id":…,"player":…,"move":…}`, `{"type":"clock",…}` or `{"type":"undo",…}`.
+    /// `{"type":"move","id":…,"player":…,"move":…}`, `{"type":"clock",…}`, `{"type":"undo",…}` …
     static func encode(_ command: GameCommand) -> [UInt8] {
-        var members: [String: JSONValue] = ["id": .string(command.id.rawValue)]
-        switch command.action {
-        case .move(let player, let move):
-            members["type"] = "move"
-            members["player"] = .string(player.rawValue)
-            members["move"] = .string(move.rawValue)
-        case .clock(let action):
-            members["type"] = "clock"
-            members["action"] = .string(action.rawValue)
-        case .undo:
-            members["type"] = "undo"
-        }
-        return JSONValue.object(members).canonicalBytes
+        command.wireJSON.canonicalBytes
     }
 
     /// What the server answered.

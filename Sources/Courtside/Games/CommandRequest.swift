@@ -8,6 +8,9 @@ struct CommandRequest: Sendable {
     let bytes: [UInt8]
     let receivedAt: ContinuousClock.Instant
     let reply: @Sendable (CommandReply) -> Void
+    /// An administrator's reopen of a locked game (`POST /api/games/{id}/reopen`) instead of a scorer's command:
+    /// it takes the same path (arrival order, one journal write, answered once durable); `bytes` are empty.
+    var isReopen = false
 }
 
 extension WireErrorCode {

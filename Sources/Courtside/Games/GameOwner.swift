@@ -69,7 +69,8 @@ final class GameOwner {
         self.scorerTokenSHA256 = scorerTokenSHA256
         self.isArchived = isArchived
         let clock = services.clock
-        viewModel = GameScoreboardEditorViewModel(game: game, now: now, clock: clock, revision: seq)
+        viewModel = GameScoreboardEditorViewModel(
+            game: game, now: now, clock: clock, revision: seq, acceptedRevisions: restoredAcks)
         presenter = GamePresenter(viewModel: viewModel)
         feed = GameFeed(group: services.group, metrics: services.metrics)
         window = PatchWindow(capacity: services.limits.resumeWindow, firstOwnSeq: restored ? seq + 1 : seq)
@@ -154,7 +155,9 @@ final class GameOwner {
     private func apply(_ request: CommandRequest) {
         let before = presenter.seq
         collectedEvents = []
-        var reply = presenter.handle(commandBytes: request.bytes, now: services.clock())
+        var reply =
+            request.isReopen
+            ? reopen(now: services.clock()) : presenter.handle(commandBytes: request.bytes, now: services.clock())
         if case .accepted(let commandID, _) = reply, let original = restoredAcks[commandID] {
             reply = .accepted(id: commandID, seq: original)
         }
@@ -162,6 +165,16 @@ final class GameOwner {
         pendingReplies.append(PendingReply(afterWrites: writes.submitted, reply: reply, request: request))
         releaseReplies()
         scheduleTick()
+    }
+
+    /// Reopens the locked game (one batch, like a command); the ack carries the `seq` that shows it.
+    private func reopen(now: Timestamp) -> CommandReply {
+        do {
+            try viewModel.reopen(now: now)
+            return .accepted(id: "#reopen", seq: presenter.seq)
+        } catch {
+            return .rejected(id: nil, failure: CommandFailure(error))
+        }
     }
 
     /// Submits the journal write for the batch that took the document from `before` to now, if any.

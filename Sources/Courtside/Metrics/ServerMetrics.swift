@@ -18,6 +18,8 @@ public final class ServerMetrics: Sendable {
     private let spectators = Mutex<[GameID: Int]>([:])
     /// Every feed's channel: broadcast frames are counted by the channels themselves.
     private let channels = Mutex<[BroadcastChannel]>([])
+    /// The server whose connection caps are reported (ServerMetrics+Connections.swift).
+    let connectionSource = Mutex<HTTPServer?>(nil)
 
     public init() {}
 
@@ -120,6 +122,7 @@ public final class ServerMetrics: Sendable {
         for (game, count) in spectators.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
             lines.append("courtside_game_spectators{game=\"\(game.rawValue)\"} \(count)")
         }
+        lines.append(contentsOf: connectionLines())
         return lines.joined(separator: "\n") + "\n"
     }
 }

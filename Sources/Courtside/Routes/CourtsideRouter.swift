@@ -63,6 +63,15 @@ struct CourtsideRouter: HTTPRouter {
             return command(request, game: game, context: context)
         case (3, "commands", _):
             return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["POST"]))
+        case (3, let report?, .GET) where GameReport(rawValue: report) != nil,
+            (3, let report?, .HEAD) where GameReport(rawValue: report) != nil:
+            return self.report(GameReport(rawValue: report)!, of: game, context)
+        case (3, let report?, _) where GameReport(rawValue: report) != nil:
+            return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET"]))
+        case (3, "reopen", .POST):
+            return reopen(request, game: game, context: context)
+        case (3, "reopen", _):
+            return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["POST"]))
         default:
             return .respond(APIResponse.notFound("no route \(head.path)"))
         }
@@ -169,6 +178,35 @@ struct CourtsideRouter: HTTPRouter {
         return later(context) { respond in
             core.submit(command: body, toGame: game.id, from: nil) { reply in
                 respond(APIResponse.json(APIResponse.status(for: reply), bytes: reply.bytes))
+            }
+        }
+    }
+
+    private func report(_ report: GameReport, of game: GameHandle, _ context: RouteContext) -> Route {
+        later(context) { respond in
+            game.withOwner(from: nil) { owner in respond(report.response(owner.viewModel)) }
+        }
+    }
+
+    private func reopen(_ request: HTTPRequest, game: GameHandle, context: RouteContext) -> Route {
+        guard let token = BearerToken.from(request.head.headers) else {
+            return .respond(
+                APIResponse.error(.unauthorized, "unauthorized", "send the admin token as Authorization: Bearer"))
+        }
+        guard core.acceptsAdminToken(token) else {
+            return .respond(APIResponse.error(.forbidden, "forbidden", "wrong admin token"))
+        }
+        return later(context) { [id = game.id] respond in
+            core.reopen(game) { reply in
+                switch reply {
+                case .accepted(_, let seq):
+                    respond(
+                        APIResponse.json(
+                            .ok, ["v": 1, "type": "reopened", "game": .string(id.rawValue), "seq": .int(seq)]))
+                case .rejected(_, let failure):
+                    respond(
+                        APIResponse.error(APIResponse.status(for: reply), failure.code.rawValue, failure.message))
+                }
             }
         }
     }

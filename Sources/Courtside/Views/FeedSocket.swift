@@ -65,13 +65,22 @@ class FeedSocket: WebSocketHandler, JoiningSubscriber {
 
     /// Sends one message of this socket's own (an answer, an error).
     func send(json: [UInt8]) {
+        send(frame: WebSocketFrameEncoder.frame(opcode: .text, payload: json))
+    }
+
+    /// Sends one already encoded text frame of this socket's own.
+    func send(frame: [UInt8]) {
         guard let socket, socket.isOpen else { return }
-        let frame = WebSocketFrameEncoder.frame(opcode: .text, payload: json)
         _ = socket.send(preEncodedFrame: frame)
         metrics.sent(messages: 1, bytes: frame.count)
     }
 
     // MARK: WebSocketHandler
+
+    /// Accepts with the limits of this kind of socket: the upgrade decision carries them to the connection.
+    func shouldAccept(_ request: WebSocketUpgradeRequest) -> WebSocketUpgradeDecision {
+        .accept(limits: SocketMessageLimits.initial(for: kind))
+    }
 
     func webSocketDidOpen(_ socket: WebSocket) {
         self.socket = socket

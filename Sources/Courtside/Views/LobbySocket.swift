@@ -20,6 +20,6 @@ final class LobbySocket: FeedSocket {
     }
 
     override func webSocket(_ socket: WebSocket, didReceive message: WebSocketMessage) {
-        send(json: ReadOnlyAnswer.bytes)
+        send(frame: ReadOnlyAnswer.frame)
     }
 }

@@ -11,7 +11,8 @@ import CourtsideViewModels
 /// sends is answered with an ack (after the command's event is durable) or an error. Commands past the scorer
 /// token's bucket (shared by every socket of the game: reconnecting does not refill it) are answered `rate_limited`
 /// and not applied. A wrong token is logged and counted against the address (`AuthenticationThrottle`); an address
-/// that must wait is refused before its token is looked at. Loop-confined.
+/// that must wait is refused before its token is looked at. Messages are limited by length before anything parses
+/// them (`SocketMessageLimits`): 1 KiB until authenticated, 4 KiB after. Loop-confined.
 final class ScorerSocket: FeedSocket {
     /// Time to authenticate after the upgrade: enough for a page to send its first message over a slow link, short
     /// enough that unauthenticated sockets do not pile up.
@@ -95,6 +96,7 @@ final class ScorerSocket: FeedSocket {
         core.authenticationSucceeded(client: address)
         if case .awaitingAuthentication(let timer?) = phase { socket.loopContext.cancelTimer(timer) }
         phase = .authenticated
+        socket.messageLimits = SocketMessageLimits.scorerCommands
         let answer: JSONValue = [
             "v": .int(WireFormat.version), "type": "authenticated", "game": .string(game.id.rawValue),
         ]

@@ -28,7 +28,7 @@ final class SpectatorSocket: FeedSocket {
     }
 
     override func webSocket(_ socket: WebSocket, didReceive message: WebSocketMessage) {
-        send(json: ReadOnlyAnswer.bytes)
+        send(frame: ReadOnlyAnswer.frame)
     }
 
     override func webSocketDidClose(_ socket: WebSocket, closure: WebSocketClosure) {

@@ -2,284 +2,229 @@ import CourtsideHTTP
 import CourtsideWebSocket
 import CourtsideWebSocketDeflate
 
-/// HTTP/1.1 on one connection: parses requests, routes them, writes the responses in request order (each request is
-/// answered before the next one is parsed, so pipelined requests are answered in order by construction), keeps the
-/// connection alive or closes it, and hands the connection over to a WebSocket or an event stream on request.
+/// HTTP/1.1 on one connection: the I/O shell of an `HTTPConnectionStateMachine`. It feeds the machine what the
+/// connection reports (bytes, drains, timers, shutdown), routes each request the machine hands it, and performs the
+/// machine's actions (write, pause and resume reading, wait for a drain, yield the iteration, arm the timer, close).
+/// An upgrade or an event stream takes the connection over. Loop-confined.
 ///
-/// Deadlines (one timer, re-armed lazily): a TLS handshake must finish within `tlsHandshakeTimeout`; a request,
-/// once started (or from the moment of connecting), must be complete within `requestTimeout` (the slowloris guard:
-/// trickling bytes does not extend it), else 408 and close; between requests the connection may idle for
-/// `keepAliveTimeout`, then it is closed quietly. Loop-confined.
+/// Every decision (deadlines, keep-alive, pipelining order, back-pressure, fairness, shutdown) is the machine's, and
+/// is tested there as traces (docs/http.md "The connection lifecycle").
 final class HTTPConnectionHandler: ConnectionHandler {
-    private enum Phase: Equatable {
-        case tlsHandshake
-        /// Reading a request (or waiting for the first one on a new connection).
-        case request
-        /// Between requests on a kept-alive connection.
-        case keepAlive
-        /// A `Route.deferred` answer is pending; reading is paused until it is written.
-        case awaitingResponse
-        /// The connection now belongs to a WebSocket or an event stream, or is closing.
-        case handedOver
-    }
-
     let connection: Connection
     private unowned let state: ServerLoopState
-    private var parser: HTTPRequestParser
-    private var phase: Phase
-    private var deadline: ContinuousClock.Instant
+    private var machine: HTTPConnectionStateMachine
     private var timer: TimerID?
-    private var timerDeadline: ContinuousClock.Instant?
-    /// Close after the response in flight (graceful shutdown asked while a request was being read).
-    private var closeAfterResponse = false
-    /// Stopped parsing because too many response bytes are queued; resumed when the queue drains.
-    private var waitingForDrain = false
+    private var yieldTimer: TimerID?
+    /// This handler is done with the connection (closing, or handed over): its timers must not fire.
+    private var finished = false
 
-    init(connection: Connection, state: ServerLoopState) {
+    init(connection: Connection, state: ServerLoopState, refusal: HTTPResponse? = nil) {
         self.connection = connection
         self.state = state
-        self.parser = HTTPRequestParser(limits: state.configuration.parserLimits)
-        let secure = state.configuration.tls != nil
-        phase = secure ? .tlsHandshake : .request
-        let timeout = secure ? state.configuration.tlsHandshakeTimeout : state.configuration.requestTimeout
-        deadline = connection.context.now + timeout
+        machine = HTTPConnectionStateMachine(
+            configuration: state.configuration.httpConnection, secure: state.configuration.tls != nil,
+            refusal: refusal, now: connection.context.now)
     }
 
     private var context: LoopContext { connection.context }
-    private var configuration: HTTPServer.Configuration { state.configuration }
 
     func start() {
-        armTimer()
+        perform(machine.start(now: context.now))
     }
 
-    /// The TLS layer finished its handshake: the first request's deadline starts now.
+    /// The TLS layer finished its handshake.
     func tlsHandshakeCompleted() {
-        guard phase == .tlsHandshake else { return }
-        phase = .request
-        deadline = context.now + configuration.requestTimeout
-        armTimer()
+        guard !finished else { return }
+        perform(machine.tlsHandshakeCompleted(now: context.now))
+        pump()  // a request that arrived with the handshake's last flight
     }
 
     // MARK: ConnectionHandler
 
     func connection(_ connection: Connection, received bytes: UnsafeRawBufferPointer, context: LoopContext) {
-        guard phase != .handedOver else { return }
-        if phase == .keepAlive {
-            phase = .request
-            deadline = context.now + configuration.requestTimeout
-        }
-        parser.feed(bytes)
-        processRequests()
+        guard !finished else { return }
+        perform(machine.bytesReceived(bytes, now: context.now))
+        pump()
     }
 
     func connectionDrained(_ connection: Connection, context: LoopContext) {
-        guard waitingForDrain else { return }
-        waitingForDrain = false
-        connection.resumeReading()
-        processRequests()
+        guard !finished else { return }
+        perform(machine.drained(now: context.now))
+        pump()
     }
 
     func connectionShouldShutDown(_ connection: Connection, context: LoopContext) {
-        guard phase != .handedOver else { return }
-        if phase == .awaitingResponse {
-            closeAfterResponse = true
-        } else if phase == .keepAlive || phase == .tlsHandshake || (phase == .request && parser.isIdle) {
-            finish()
-            connection.closeAfterFlush()
-        } else {
-            closeAfterResponse = true
-        }
+        guard !finished else { return }
+        perform(machine.shutdownRequested())
     }
 
     func connectionClosed(_ connection: Connection, context: LoopContext) {
-        cancelTimer()
-        phase = .handedOver
+        finish()
     }
 
-    // MARK: requests
+    // MARK: performing the machine's actions
 
-    private func processRequests() {
-        var completedOne = false
-        while phase == .request || phase == .keepAlive, connection.isOpen {
-            if connection.bufferedBytes > configuration.maxQueuedResponseBytes {
-                // The client pipelines faster than it reads: stop until what we sent is read (backpressure).
-                waitingForDrain = true
+    /// Takes requests one at a time, each answered (or deferred, or handed over) before the next: pipelined requests
+    /// are answered in order by construction.
+    private func pump() {
+        var handled = true
+        while handled && !finished {
+            let actions = machine.nextRequest(now: context.now, queuedBytes: connection.bufferedBytes)
+            handled = actions.contains(where: \.isHandle)
+            perform(actions)
+        }
+    }
+
+    private func perform(_ actions: [HTTPConnectionAction]) {
+        for action in actions {
+            switch action {
+            case .handle(let request):
+                handle(request)
+            case .write(let response, let head, let keepAlive):
+                connection.write(
+                    HTTPResponseEncoder.encode(
+                        state.configuration.decorate(response, path: head?.path), method: head?.method ?? .GET,
+                        keepAlive: keepAlive, requestVersion: head?.version ?? .http1_1, date: state.date))
+            case .pauseReading:
+                connection.pauseReading()
+            case .resumeReading:
+                connection.resumeReading()
+            case .waitForDrain:
                 connection.pauseReading()
                 connection.notifyWhenDrained()
-                return
-            }
-            switch parser.next() {
-            case .request(let request):
-                completedOne = true
-                handle(request)
-            case .needMoreData:
-                settleAfterBatch(completedOne: completedOne)
-                return
-            case .failed(let error):
-                // RFC 9112 §2.2/§9.6: after a malformed message the framing is lost; answer and close.
-                respond(.error(error), to: nil, keepAlive: false)
-                return
+            case .yieldIteration:
+                connection.pauseReading()
+                yieldUntilNextIteration()
+            case .scheduleTimer(let deadline):
+                arm(at: deadline)
+            case .closeAfterFlush:
+                finish()
+                connection.closeAfterFlush()
             }
         }
     }
 
-    /// Chooses the next deadline once everything buffered has been parsed.
-    private func settleAfterBatch(completedOne: Bool) {
-        guard phase == .request || phase == .keepAlive else { return }
-        if parser.isIdle {
-            phase = .keepAlive
-            deadline = context.now + configuration.keepAliveTimeout
-            // Release the parser's buffer: an idle keep-alive connection should hold no request bytes.
-            parser = HTTPRequestParser(limits: configuration.parserLimits)
-        } else if completedOne {
-            phase = .request
-            deadline = context.now + configuration.requestTimeout
-        }
-        armTimer()
-    }
+    // MARK: routing
 
     private func handle(_ request: HTTPRequest) {
         let routeContext = RouteContext(
-            loopContext: context, remoteAddress: connection.remoteAddress, isSecure: configuration.tls != nil)
-        let route = state.server.router.route(request, context: routeContext)
-        let keepAlive = request.head.keepAlive && !closeAfterResponse && !state.isShuttingDown
-        switch route {
+            loopContext: context, remoteAddress: connection.remoteAddress, isSecure: state.configuration.tls != nil)
+        let now = context.now
+        switch state.server.router.route(request, context: routeContext) {
         case .webSocket where state.isShuttingDown, .eventStream where state.isShuttingDown:
             // A long-lived stream started now would only be cut at the shutdown deadline.
-            respond(
-                .text(.serviceUnavailable, "503 Service Unavailable: shutting down\n"), to: request.head,
-                keepAlive: false)
+            perform(
+                machine.respond(
+                    .text(.serviceUnavailable, "503 Service Unavailable: shutting down\n"), now: now, close: true))
         case .respond(let response):
-            respond(response, to: request.head, keepAlive: keepAlive)
+            perform(machine.respond(response, now: now))
         case .staticFiles:
-            let response =
-                configuration.staticFiles?.respond(to: request.head).response ?? StaticFileResult.notFound.response
-            respond(response, to: request.head, keepAlive: keepAlive)
+            let files = state.configuration.staticFiles
+            let response = files?.respond(to: request.head).response ?? StaticFileResult.notFound.response
+            perform(machine.respond(response, now: now))
         case .webSocket(let handler):
             upgrade(request, to: handler)
         case .eventStream(let handler):
             startEventStream(request, handler: handler)
         case .deferred(let start):
-            respondLater(to: request.head, keepAlive: keepAlive, start: start)
+            respondLater(start)
         }
     }
 
-    /// Pauses the connection until the application answers; an answer given synchronously inside `start` is
-    /// written at once and the caller's parsing loop goes on.
-    private func respondLater(
-        to head: HTTPRequestHead, keepAlive: Bool, start: (@escaping (HTTPResponse) -> Void) -> Void
-    ) {
-        phase = .awaitingResponse
-        cancelTimer()
-        connection.pauseReading()
+    /// Runs the application's `start`; an answer given inside it is written at once, a later one resumes the
+    /// connection. Only the first call counts (`Route.deferred`).
+    private func respondLater(_ start: (@escaping (HTTPResponse) -> Void) -> Void) {
         var starting = true
+        var answered = false
+        var synchronous: HTTPResponse?
         start { [self] response in
             context.loop.assertInEventLoop()
-            guard phase == .awaitingResponse, connection.isOpen else { return }
-            phase = .request
-            deadline = context.now + configuration.requestTimeout
-            connection.resumeReading()
-            let stayOpen = keepAlive && !closeAfterResponse && !state.isShuttingDown
-            respond(response, to: head, keepAlive: stayOpen)
-            if !starting && stayOpen {
-                processRequests()
+            guard !answered else { return }
+            answered = true
+            if starting {
+                synchronous = response
+                return
             }
+            guard !finished else { return }
+            perform(machine.respond(response, now: context.now))
+            pump()
         }
         starting = false
-    }
-
-    /// Writes a response; without keep-alive the connection closes once it is flushed.
-    private func respond(_ response: HTTPResponse, to head: HTTPRequestHead?, keepAlive: Bool) {
-        let bytes = HTTPResponseEncoder.encode(
-            configuration.decorate(response, path: head?.path), method: head?.method ?? .GET, keepAlive: keepAlive,
-            requestVersion: head?.version ?? .http1_1,
-            date: state.date)
-        connection.write(bytes)
-        if !keepAlive {
-            finish()
-            connection.closeAfterFlush()
+        if let synchronous {
+            perform(machine.respond(synchronous, now: context.now))
+        } else {
+            perform(machine.respondLater())
         }
     }
 
     // MARK: hand-over
 
     private func upgrade(_ request: HTTPRequest, to handler: any WebSocketHandler) {
+        let preferences = state.configuration.perMessageDeflate
         var deflate: PerMessageDeflateConnection?
+        var limits: WebSocketMessageLimits?
         let outcome = WebSocketHandshake.negotiate(request.head) { upgradeRequest in
             let decision = handler.shouldAccept(upgradeRequest)
+            if case .accept(_, _, let routeLimits) = decision { limits = routeLimits }
             // The server negotiates permessage-deflate (RFC 7692 §7.1) unless the handler answered extensions
             // itself; no acceptable offer means no extension, and the connection proceeds without it.
-            guard case .accept(let subprotocol, nil) = decision, let preferences = configuration.perMessageDeflate,
+            guard case .accept(let subprotocol, nil, _) = decision, let preferences,
                 let parameters = preferences.negotiate(upgradeRequest.extensionOffers)
             else { return decision }
             deflate = PerMessageDeflateConnection(parameters: parameters, configuration: preferences)
-            return .accept(subprotocol: subprotocol, extensions: parameters.responseHeaderValue)
+            return .accept(subprotocol: subprotocol, extensions: parameters.responseHeaderValue, limits: limits)
         }
         switch outcome {
         case .reject(let response, _):
-            respond(response, to: request.head, keepAlive: false)
+            perform(machine.respond(response, now: context.now, close: true))
         case .upgrade(let upgradeRequest, let response, let subprotocol):
-            let leftover = parser.takeUnconsumedBytes()
+            let leftover = machine.handOver()
             connection.write(
                 HTTPResponseEncoder.head(
-                    configuration.decorate(response, path: request.head.path), framing: .none, keepAlive: true,
+                    state.configuration.decorate(response, path: request.head.path), framing: .none, keepAlive: true,
                     date: state.date))
             finish()
             let socket = WebSocket(
                 connection: connection, state: state, handler: handler, request: upgradeRequest,
-                subprotocol: subprotocol, deflate: deflate)
+                subprotocol: subprotocol, deflate: deflate, limits: limits)
             socket.start(leftover: leftover)
         }
     }
 
     private func startEventStream(_ request: HTTPRequest, handler: any EventStreamHandler) {
-        _ = parser.takeUnconsumedBytes()  // nothing more is read from an event-stream connection
+        _ = machine.handOver()  // nothing more is read from an event-stream connection
         finish()
         let stream = EventStream(connection: connection, state: state, handler: handler, requestHead: request.head)
         stream.start()
     }
 
-    /// This handler is done with the connection (closing, or handed over): its timer must not fire.
     private func finish() {
-        phase = .handedOver
-        cancelTimer()
-    }
-
-    // MARK: timer
-
-    private func armTimer() {
-        guard phase != .handedOver else { return }
-        if let timerDeadline, timerDeadline <= deadline { return }  // fires first, then re-arms for `deadline`
-        cancelTimer()
-        timerDeadline = deadline
-        // A strong capture (no weak side table per connection): `finish` and `connectionClosed` cancel it.
-        timer = context.scheduleTimer(at: deadline) { context in
-            self.timerFired(now: context.now)
-        }
-    }
-
-    private func cancelTimer() {
+        finished = true
         if let timer { context.cancelTimer(timer) }
         timer = nil
-        timerDeadline = nil
+        if let yieldTimer { context.cancelTimer(yieldTimer) }
+        yieldTimer = nil
     }
 
-    private func timerFired(now: ContinuousClock.Instant) {
-        timer = nil
-        timerDeadline = nil
-        guard phase != .handedOver else { return }
-        guard now >= deadline else {
-            armTimer()
-            return
+    // MARK: timers (the loop's timer heap; the machine decides what they mean)
+
+    private func arm(at deadline: ContinuousClock.Instant) {
+        guard !finished else { return }
+        if let timer { context.cancelTimer(timer) }
+        // A strong capture (no weak side table per connection): `finish` cancels it.
+        timer = context.scheduleTimer(at: deadline) { [self] context in
+            timer = nil
+            perform(machine.timerFired(now: context.now))
         }
-        switch phase {
-        case .request where !parser.isIdle:
-            respond(.text(.requestTimeout, "408 Request Timeout\n"), to: nil, keepAlive: false)
-        case .awaitingResponse:
-            break  // the application answers; no request deadline runs meanwhile
-        case .request, .keepAlive, .tlsHandshake, .handedOver:
-            finish()
-            connection.closeAfterFlush()
+    }
+
+    private func yieldUntilNextIteration() {
+        guard yieldTimer == nil else { return }
+        // A timer due now runs in the next iteration, after every other ready connection had its turn.
+        yieldTimer = context.scheduleTimer(at: context.now) { [self] _ in
+            yieldTimer = nil
+            perform(machine.iterationStarted())
+            pump()
         }
     }
 }

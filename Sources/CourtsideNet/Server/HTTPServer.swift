@@ -21,6 +21,8 @@ public final class HTTPServer: Sendable {
     /// The address the listeners are bound to (with the real port when `configuration.port` was 0).
     public let localAddress: SocketAddress
     let router: any HTTPRouter
+    /// Every loop's connections, against `configuration.connectionCaps`.
+    let connectionCounter: ConnectionCounter
     private let ownsGroup: Bool
     /// The TLS context new connections are made with: `configuration.tls` until `reloadTLS(_:)` swaps it
     /// (HTTPServer+TLSReload.swift).
@@ -40,6 +42,7 @@ public final class HTTPServer: Sendable {
         Sockets.ignoreSIGPIPE()
         self.configuration = configuration
         self.router = router
+        self.connectionCounter = ConnectionCounter(caps: configuration.connectionCaps)
         self.currentTLS = LockedValue(configuration.tls)
         let address = try SocketAddress.resolve(host: configuration.host, port: configuration.port)
         // SO_REUSEPORT would let a second server (same user) bind the same port and silently take half the
@@ -103,6 +106,9 @@ public final class HTTPServer: Sendable {
     }
 
     var attachmentKey: ObjectIdentifier { ObjectIdentifier(self) }
+
+    /// Open connections and the ones refused over `configuration.connectionCaps` (any thread).
+    public var connectionStatistics: ConnectionStatistics { connectionCounter.statistics }
 
     /// The URL a client would use for this server's root (`http://`, `https://`).
     public var url: String {

@@ -53,6 +53,14 @@ extension HTTPServer {
         /// same buffers: the budget bounds what one connection pins, not a per-connection copy. A message larger
         /// than the budget still goes out when the queue is empty.
         public var webSocketSendBudgetBytes: Int
+        /// How long bytes queued for a connection may wait for the peer to read any of them (open or closing)
+        /// before the connection is reset; also the sockets' `TCP_USER_TIMEOUT`, the same deadline for bytes the
+        /// kernel holds. Default 30 s: a phone on a bad link
+        /// reads something well within it, while a client that never reads (to pin the server's memory, or
+        /// simply gone) holds its queue and descriptor for at most that long.
+        public var writeTimeout: Duration
+        /// Connections held at once, in all and per peer address (every kind counts); over either, 503.
+        public var connectionCaps: ConnectionCaps
         /// Headers added to every response the server writes (routed answers, static files, its own 400/408/503,
         /// upgrade refusals, the 101 and an event stream's head) unless the response has a field of that name. The
         /// application chooses them from the request's path, or nil when no request was parsed (a malformed one).
@@ -69,6 +77,7 @@ extension HTTPServer {
             webSocket: WebSocketConnectionStateMachine.Configuration = .server,
             maxQueuedResponseBytes: Int = 1024 * 1024,
             perMessageDeflate: PerMessageDeflateConfiguration? = nil, webSocketSendBudgetBytes: Int = 256 * 1024,
+            writeTimeout: Duration = .seconds(30), connectionCaps: ConnectionCaps = ConnectionCaps(),
             responseHeaders: (@Sendable (_ path: String?) -> HTTPHeaders)? = nil
         ) {
             self.host = host
@@ -86,7 +95,16 @@ extension HTTPServer {
             self.maxQueuedResponseBytes = maxQueuedResponseBytes
             self.perMessageDeflate = perMessageDeflate
             self.webSocketSendBudgetBytes = webSocketSendBudgetBytes
+            self.writeTimeout = writeTimeout
+            self.connectionCaps = connectionCaps
             self.responseHeaders = responseHeaders
+        }
+
+        /// The part of this configuration each connection's `HTTPConnectionStateMachine` runs by.
+        var httpConnection: HTTPConnectionStateMachine.Configuration {
+            HTTPConnectionStateMachine.Configuration(
+                parserLimits: parserLimits, requestTimeout: requestTimeout, keepAliveTimeout: keepAliveTimeout,
+                tlsHandshakeTimeout: tlsHandshakeTimeout, maxQueuedResponseBytes: maxQueuedResponseBytes)
         }
 
         /// `response` with the `responseHeaders` for `path` added where it has none of its own.

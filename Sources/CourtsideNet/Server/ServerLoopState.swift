@@ -48,26 +48,54 @@ final class ServerLoopState {
             close(fd)
             return
         }
-        let connection = Connection(fd: fd, remoteAddress: remote, context: context)
-        let http = HTTPConnectionHandler(connection: connection, state: self)
-        connection.handler = http
+        // The write deadline for bytes the kernel holds once our queue drained into it (ours sees only our queue).
+        Sockets.setUserTimeout(fd, configuration.writeTimeout)
+        let connection = Connection(
+            fd: fd, remoteAddress: remote, context: context, writeTimeout: configuration.writeTimeout)
+        var transform: TLSTransform?
         if let tls = server.tlsContextForNewConnections {
-            guard let transform = TLSTransform(context: tls) else {
+            guard let made = TLSTransform(context: tls) else {
                 close(fd)
                 return
             }
+            transform = made
+        }
+        // Counted from here until the descriptor closes (`onClose` below), or refused with a 503.
+        let refusal = server.connectionCounter.admit(remote)
+        let http = HTTPConnectionHandler(
+            connection: connection, state: self, refusal: refusal.map(Self.refusalResponse))
+        connection.handler = http
+        if let transform {
             transform.onHandshakeComplete = { [weak http] in http?.tlsHandshakeCompleted() }
             connection.transform = transform
         }
         do {
             try connection.activate()
         } catch {
+            if refusal == nil { server.connectionCounter.release(remote) }
             close(fd)
             return
         }
-        connection.onClose = { [unowned self] connection in self.connectionClosed(connection) }
+        let counted = refusal == nil
+        connection.onClose = { [unowned self] connection in
+            if counted { self.server.connectionCounter.release(connection.remoteAddress) }
+            if connection.abortReason == .writeTimedOut { self.server.connectionCounter.writeTimedOut() }
+            self.connectionClosed(connection)
+        }
         connections[ObjectIdentifier(connection)] = connection
         http.start()
+    }
+
+    /// The answer to a connection over a cap: 503, which also refuses an upgrade asked on it (RFC 9110 §15.6.4:
+    /// the server cannot handle the request now; a client may retry later).
+    static func refusalResponse(_ refusal: ConnectionCounter.Refusal) -> HTTPResponse {
+        var response = HTTPResponse.text(
+            .serviceUnavailable,
+            refusal == .maxConnections
+                ? "503 Service Unavailable: the server holds its maximum of connections\n"
+                : "503 Service Unavailable: too many connections from your address\n")
+        response.headers.add(name: "Retry-After", value: "5")
+        return response
     }
 
     private func connectionClosed(_ connection: Connection) {

@@ -12,6 +12,11 @@ import CourtsideWebSocketDeflate
 /// **Backpressure.** Sends report a `WebSocketSendStatus` against the connection's outbound byte budget
 /// (`HTTPServer.Configuration.webSocketSendBudgetBytes`). Nothing the application sends itself is dropped; a
 /// channel's broadcast frames past the budget are, by the channel's slow-consumer policy.
+///
+/// The budget also holds the other way: every byte queued counts, pongs and the application's answers included.
+/// Received frames are taken `framesPerStep` at a time; once the queue is past the budget the socket takes no more
+/// frames and stops reading until the queue has drained, so a peer that sends without reading (a ping flood,
+/// commands that each earn an error) fills its own kernel buffers, not the server's memory.
 public final class WebSocket: ConnectionHandler {
     /// The request path (percent-decoded). The whole upgrade request (headers, origin, offered subprotocols) is
     /// given to `WebSocketHandler.shouldAccept`; only the path and query are kept, so an idle socket stays small.
@@ -32,6 +37,10 @@ public final class WebSocket: ConnectionHandler {
     var subscriptions: [BroadcastSubscription] = []
     private var timer: TimerID?
     private var finished = false
+    /// Reading stopped because the queue passed the budget; resumed by `connectionDrained`.
+    private var pausedForBudget = false
+    /// Reading stopped because this iteration's share of frames was taken; resumed by a timer next iteration.
+    private var yieldTimer: TimerID?
     /// True while a message from a received batch is being delivered and the machine was open when the batch began.
     /// The machine computes a whole read's actions at once, so by the time a message is delivered it may already have
     /// queued a close for a protocol error found later in the same read. The application's answer to that message
@@ -39,9 +48,19 @@ public final class WebSocket: ConnectionHandler {
     /// (Autobahn 3.x/4.x expect the echo before the close).
     private var deliveringFromOpenBatch = false
 
+    /// Received frames handled before the queue is checked against the budget again. Small enough that the
+    /// answers to one step (64 frames, at most a few KiB each for an application's replies) overshoot the budget
+    /// by little; large enough that a normal read is one step.
+    static let framesPerStep = 64
+    /// Steps one socket may take per loop iteration. Past them the rest waits for the next iteration (reading
+    /// paused meanwhile), so a client that packs thousands of tiny frames into one read cannot hold the loop from
+    /// every other connection on it (256 frames, each possibly answered, is well under a millisecond in release).
+    static let stepsPerIteration = 4
+
     init(
         connection: Connection, state: ServerLoopState, handler: any WebSocketHandler,
-        request: WebSocketUpgradeRequest, subprotocol: String?, deflate: PerMessageDeflateConnection? = nil
+        request: WebSocketUpgradeRequest, subprotocol: String?, deflate: PerMessageDeflateConnection? = nil,
+        limits: WebSocketMessageLimits? = nil
     ) {
         self.connection = connection
         self.state = state
@@ -52,6 +71,15 @@ public final class WebSocket: ConnectionHandler {
         self.deflate = deflate
         machine = WebSocketConnectionStateMachine(
             configuration: state.configuration.webSocket, messageExtension: deflate, now: connection.context.now)
+        if let limits { machine.limits = limits }
+    }
+
+    /// The size limits on received messages, from the route's upgrade decision (or the server's
+    /// `webSocket.maxMessageBytes`). Change them as the conversation moves on (a scorer socket allows commands
+    /// once authenticated); a change applies from the next frame header.
+    public var messageLimits: WebSocketMessageLimits {
+        get { machine.limits }
+        set { machine.limits = newValue }
     }
 
     /// The loop-confined context of the loop the socket lives on (timers, per-loop state).
@@ -84,8 +112,7 @@ public final class WebSocket: ConnectionHandler {
         perform(machine.start(now: loopContext.now))
         handler?.webSocketDidOpen(self)
         if !leftover.isEmpty, !finished {
-            let wasOpen = machine.isOpen
-            perform(machine.bytesReceived(leftover, now: loopContext.now), batchStartedOpen: wasOpen)
+            receive(leftover, now: loopContext.now)
         }
     }
 
@@ -189,6 +216,8 @@ public final class WebSocket: ConnectionHandler {
         finished = true
         if let timer { loopContext.cancelTimer(timer) }
         timer = nil
+        if let yieldTimer { loopContext.cancelTimer(yieldTimer) }
+        yieldTimer = nil
         state.unregister(self)
         for subscription in subscriptions.reversed() { subscription.channel.remove(self) }
         subscriptions = []
@@ -202,13 +231,67 @@ public final class WebSocket: ConnectionHandler {
 
     func connection(_ connection: Connection, received bytes: UnsafeRawBufferPointer, context: LoopContext) {
         guard !finished else { return }
-        let wasOpen = machine.isOpen
-        perform(machine.bytesReceived(bytes, now: context.now), batchStartedOpen: wasOpen)
+        receive(bytes, now: context.now)
     }
 
     func connectionDrained(_ connection: Connection, context: LoopContext) {
         guard !finished else { return }
+        if pausedForBudget {
+            pausedForBudget = false
+            receivePending(now: context.now)
+        }
+        guard !finished else { return }
         handler?.webSocketDidDrain(self)
+    }
+
+    // MARK: receiving against the budget
+
+    private func receive(_ bytes: some Collection<UInt8>, now: ContinuousClock.Instant) {
+        let wasOpen = machine.isOpen
+        perform(machine.bytesReceived(bytes, now: now, frameLimit: Self.framesPerStep), batchStartedOpen: wasOpen)
+        receivePending(now: now)
+    }
+
+    /// Takes buffered frames a step at a time while the queue is within budget; past it, stops reading until the
+    /// queue drains (the frames not taken stay in the machine's decoder).
+    ///
+    /// Reading resumes only when nothing is left to take: frames waiting in the decoder are taken first.
+    private func receivePending(now: ContinuousClock.Instant) {
+        var steps = 1  // the caller took one
+        while !finished {
+            if connection.bufferedBytes > sendBudgetBytes {
+                pausedForBudget = true
+                connection.pauseReading()
+                connection.notifyWhenDrained()
+                return
+            }
+            guard machine.hasPendingFrames else {
+                if yieldTimer == nil { connection.resumeReading() }
+                return
+            }
+            if steps == Self.stepsPerIteration {
+                yieldUntilNextIteration()
+                return
+            }
+            steps += 1
+            let wasOpen = machine.isOpen
+            perform(machine.receivePending(now: now, frameLimit: Self.framesPerStep), batchStartedOpen: wasOpen)
+        }
+    }
+
+    private func yieldUntilNextIteration() {
+        connection.pauseReading()
+        guard yieldTimer == nil else { return }
+        // A timer due now runs in the next iteration, after every other ready connection had its turn.
+        yieldTimer = loopContext.scheduleTimer(at: loopContext.now) { context in
+            self.yieldTimer = nil
+            guard !self.finished, !self.pausedForBudget else { return }
+            let wasOpen = self.machine.isOpen
+            self.perform(
+                self.machine.receivePending(now: context.now, frameLimit: Self.framesPerStep),
+                batchStartedOpen: wasOpen)
+            self.receivePending(now: context.now)
+        }
     }
 
     func connectionInputClosed(_ connection: Connection, context: LoopContext) {

@@ -5,6 +5,15 @@ import Glibc
 /// at the end of the loop iteration, closes gracefully (flush, `shutdown(SHUT_WR)`, linger briefly for the peer's
 /// FIN so unread input cannot turn the close into a reset that destroys the last response).
 ///
+/// **Write progress.** While the kernel pushes back (bytes queued, socket not writable), the connection must make
+/// progress (the peer reads something) within `writeTimeout`, whether it is open or closing; otherwise it is reset
+/// (`abort()`), so a peer that never reads cannot pin its queue and its descriptor. The kernel bounds the same
+/// thing for data already handed to it (`TCP_USER_TIMEOUT`, set at accept): on loopback, where the kernel's send
+/// buffer starts at megabytes, that is where a non-reader's answers wait.
+///
+/// **Reading paused.** `pauseReading()` drops EPOLLIN interest and ends the current read burst, so a handler past
+/// its send budget gets no more input until its queue drains.
+///
 /// Loop-confined; every method must run on its loop's thread.
 final class Connection: EventHandler, LoopClosable {
     enum State: Equatable {
@@ -25,6 +34,8 @@ final class Connection: EventHandler, LoopClosable {
 
     let fd: Int32
     let context: LoopContext
+    /// How long queued bytes may wait for the peer to read anything before the connection is reset.
+    let writeTimeout: Duration
     let remoteAddress: SocketAddress?
     var handler: (any ConnectionHandler)?
     var transform: (any ConnectionTransform)?
@@ -39,12 +50,24 @@ final class Connection: EventHandler, LoopClosable {
     private var writeBlocked = false
     private var readingPaused = false
     private var drainWanted = false
-    private var lingerTimer: TimerID?
+    /// The write-progress deadline and the close linger, decided by a value; one loop timer performs both.
+    private var deadlines: TransportDeadlines
+    private var timer: TimerID?
+    /// Why the connection was reset, when it was (tests and metrics).
+    private(set) var abortReason: AbortReason?
 
-    init(fd: Int32, remoteAddress: SocketAddress?, context: LoopContext) {
+    /// Why a connection was reset rather than closed in order.
+    enum AbortReason: Equatable {
+        /// Bytes were queued and the peer read none of them for `writeTimeout`.
+        case writeTimedOut
+    }
+
+    init(fd: Int32, remoteAddress: SocketAddress?, context: LoopContext, writeTimeout: Duration = .seconds(30)) {
         self.fd = fd
         self.remoteAddress = remoteAddress
         self.context = context
+        self.writeTimeout = writeTimeout
+        deadlines = TransportDeadlines(writeTimeout: writeTimeout, lingerTimeout: Self.lingerTimeout)
     }
 
     /// Starts polling for input. Call once, after `handler` is set.
@@ -70,7 +93,7 @@ final class Connection: EventHandler, LoopClosable {
         // With TLS, closing queued the close_notify already: nothing may follow it.
         guard state == .open || (state == .closingAfterFlush && transform == nil), !bytes.isEmpty else { return }
         if transform != nil {
-            plaintext.append(WriteQueue.Chunk(bytes: bytes, tag: tag))
+            WriteQueue.Chunk.append(bytes, tag: tag, to: &plaintext)
             plaintextBytes += bytes.count
         } else {
             queue.append(bytes, tag: tag)
@@ -119,7 +142,13 @@ final class Connection: EventHandler, LoopClosable {
     private func flushNow() {
         guard state != .closed else { return }
         encodePendingPlaintext()
-        switch queue.write(to: fd, iovecs: context.iovecs, maxIOVecs: LoopContext.maxIOVecs) {
+        let queuedBefore = queue.byteCount
+        let outcome = queue.write(to: fd, iovecs: context.iovecs, maxIOVecs: LoopContext.maxIOVecs)
+        if outcome == .drained || outcome == .wouldBlock {
+            let progressed = queue.byteCount < queuedBefore
+            perform(deadlines.flushed(progressed: progressed, drained: outcome == .drained, now: context.now))
+        }
+        switch outcome {
         case .drained:
             let wasBlocked = writeBlocked
             if writeBlocked {
@@ -136,9 +165,46 @@ final class Connection: EventHandler, LoopClosable {
                 writeBlocked = true
                 updateInterest()
             }
-        case .failed:
-            close()
+        case .failed(let err):
+            closeAfterError(err)
         }
+    }
+
+    /// Closes after a failed read or write; `ETIMEDOUT` is the kernel's `TCP_USER_TIMEOUT`: data it held went
+    /// unacknowledged (or the window stayed shut) too long, which is the write-progress deadline in the kernel.
+    private func closeAfterError(_ err: Int32) {
+        if err == ETIMEDOUT, state != .closed { abortReason = .writeTimedOut }
+        close()
+    }
+
+    // MARK: deadlines
+
+    private func perform(_ actions: [TransportDeadlines.Action]) {
+        for action in actions {
+            switch action {
+            case .scheduleTimer(let deadline):
+                if let timer { context.cancelTimer(timer) }
+                // Strong capture: `close` cancels the timer, so it never outlives the connection's use.
+                timer = context.scheduleTimer(at: deadline) { context in
+                    self.timer = nil
+                    self.perform(self.deadlines.timerFired(now: context.now))
+                }
+            case .abortWriteTimedOut:
+                abort(.writeTimedOut)
+            case .close:
+                close()
+            }
+        }
+    }
+
+    /// Resets the connection (`SO_LINGER` 0: the kernel drops what is queued and sends RST instead of FIN), for a
+    /// peer that stopped reading: an orderly close would leave our unread bytes in the kernel for minutes.
+    func abort(_ reason: AbortReason) {
+        guard state != .closed else { return }
+        abortReason = reason
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close()
     }
 
     /// Asks for `connectionDrained` once everything queued so far has been written.
@@ -209,19 +275,15 @@ final class Connection: EventHandler, LoopClosable {
             return
         }
         updateInterest()
-        // Strong capture: `close` cancels the timer, so it never outlives the connection's use.
-        lingerTimer = context.scheduleTimer(after: Self.lingerTimeout) { _ in
-            self.lingerTimer = nil
-            self.close()
-        }
+        perform(deadlines.writeSideShutDown(now: context.now))
     }
 
     /// Closes the fd now, dropping anything queued. Idempotent.
     func close() {
         guard state != .closed else { return }
         state = .closed
-        if let lingerTimer { context.cancelTimer(lingerTimer) }
-        lingerTimer = nil
+        if let timer { context.cancelTimer(timer) }
+        timer = nil
         context.deregister(fd: fd)
         Glibc.close(fd)
         queue.removeAll()
@@ -262,6 +324,8 @@ final class Connection: EventHandler, LoopClosable {
                     deliver(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                 }
                 if count < buffer.count { return }
+                // The handler paused reading (its queue passed its budget): the rest waits in the kernel.
+                if readingPaused && state == .open { return }
             } else if count == 0 {
                 inputEnded()
                 return
@@ -269,7 +333,7 @@ final class Connection: EventHandler, LoopClosable {
                 let err = errno
                 if err == EINTR { continue }
                 if err == EAGAIN || err == EWOULDBLOCK { return }
-                close()
+                closeAfterError(err)
                 return
             }
         }

@@ -57,6 +57,14 @@ enum Sockets {
         _ = try? setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1, name: "setsockopt(TCP_NODELAY)")
     }
 
+    /// Bounds how long sent data may stay unacknowledged before the kernel gives up on the connection
+    /// (`TCP_USER_TIMEOUT`, RFC 5482): a peer that vanished, or whose window stays closed, cannot keep it open on
+    /// retransmissions and zero-window probes for the many minutes the defaults allow.
+    static func setUserTimeout(_ fd: Int32, _ timeout: Duration) {
+        let milliseconds = Int32(clamping: timeout.millisecondsRoundedUp)
+        _ = try? setOption(fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, milliseconds, name: "setsockopt(TCP_USER_TIMEOUT)")
+    }
+
     static func setOption(_ fd: Int32, _ level: Int32, _ option: Int32, _ value: Int32, name: String) throws(NetError) {
         var value = value
         if setsockopt(fd, level, option, &value, socklen_t(MemoryLayout<Int32>.size)) != 0 {

@@ -15,6 +15,27 @@ struct WriteQueue {
     struct Chunk {
         var bytes: [UInt8]
         var tag: UInt32
+
+        /// Chunks up to this size absorb small untagged writes that follow them. A peer that sends tiny frames
+        /// (pings, commands a socket refuses) makes the server queue tiny answers; as separate arrays each would
+        /// cost ~50 bytes of allocation for 2 bytes of pong, and the byte budget, which counts bytes, would
+        /// bound a twenty-times larger heap. Broadcast frames are tagged and stay shared.
+        static let coalescingLimit = 1024
+
+        /// Appends `bytes` to this chunk when both are small and untagged (copying at most `coalescingLimit`
+        /// bytes if the array was shared); false when they must stay separate.
+        mutating func absorb(_ other: [UInt8], tag otherTag: UInt32) -> Bool {
+            guard tag == 0, otherTag == 0, bytes.count + other.count <= Self.coalescingLimit else { return false }
+            bytes.append(contentsOf: other)
+            return true
+        }
+
+        /// Appends a chunk to `chunks`, coalescing it into the last one when `absorb` allows.
+        static func append(_ bytes: [UInt8], tag: UInt32, to chunks: inout [Chunk]) {
+            if chunks.isEmpty || !chunks[chunks.count - 1].absorb(bytes, tag: tag) {
+                chunks.append(Chunk(bytes: bytes, tag: tag))
+            }
+        }
     }
 
     /// The oldest unwritten chunk, inline.
@@ -40,7 +61,9 @@ struct WriteQueue {
         byteCount += bytes.count
         if first == nil {
             first = Chunk(bytes: bytes, tag: tag)
-        } else {
+        } else if restHead == rest.count {
+            if !first!.absorb(bytes, tag: tag) { rest.append(Chunk(bytes: bytes, tag: tag)) }
+        } else if !rest[rest.count - 1].absorb(bytes, tag: tag) {
             rest.append(Chunk(bytes: bytes, tag: tag))
         }
     }

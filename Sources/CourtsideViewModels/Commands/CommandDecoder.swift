@@ -83,9 +83,58 @@ public struct CommandDecoder: Sendable {
         case "undo":
             try onlyFields(["type", "id"], in: members)
             return .undo
+        case "timeout", "possession":
+            try onlyFields(["type", "id", "team"], in: members)
+            let team = try side("team", in: members)
+            return type == "timeout" ? .timeout(team) : .possession(team)
+        case "shotClock":
+            try onlyFields(["type", "id", "action", "ms"], in: members)
+            let name = try string("action", in: members)
+            let ms = try members["ms"] == nil ? nil : Int64(integer("ms", in: members))
+            guard ShotClockAction.names.contains(name) else { throw .unknownShotClockAction(name) }
+            guard let action = ShotClockAction(name: name, ms: ms) else {
+                throw ms == nil ? .missingField("ms") : .unexpectedField("ms")
+            }
+            return .shotClock(action)
+        case "setClock":
+            try onlyFields(["type", "id", "elapsedMs"], in: members)
+            return .setClock(elapsedMs: Int64(try integer("elapsedMs", in: members)))
+        case "substitute":
+            try onlyFields(["type", "id", "team", "out", "in"], in: members)
+            return .substitute(
+                team: try side("team", in: members), playerOut: PlayerID(try string("out", in: members)),
+                playerIn: PlayerID(try string("in", in: members)))
+        case "editPlay":
+            try onlyFields(["type", "id", "play", "player", "move"], in: members)
+            let play = try integer("play", in: members)
+            let player = PlayerID(try string("player", in: members))
+            let moveName = try string("move", in: members)
+            guard let move = PlayerMove(rawValue: moveName) else { throw .unknownMove(moveName) }
+            return .editPlay(play: play, player: player, move: move)
+        case "deletePlay":
+            try onlyFields(["type", "id", "play"], in: members)
+            return .deletePlay(play: try integer("play", in: members))
+        case "final":
+            try onlyFields(["type", "id"], in: members)
+            return .final
         default:
             throw .unknownType(type)
         }
+    }
+
+    private func side(_ field: String, in members: [String: JSONValue]) throws(CommandDecodingError) -> TeamSide {
+        let name = try string(field, in: members)
+        guard let side = TeamSide(rawValue: name) else { throw .unknownTeam(name) }
+        return side
+    }
+
+    /// A whole number within ±2^53, where JSON numbers (IEEE 754 doubles, RFC 8259 §6) are still exact.
+    private func integer(_ field: String, in members: [String: JSONValue]) throws(CommandDecodingError) -> Int {
+        guard let value = members[field] else { throw .missingField(field) }
+        guard let number = value.intValue, abs(number) <= 1 << 53 else {
+            throw .wrongType(field: field, expected: "a whole number")
+        }
+        return number
     }
 
     private func string(_ field: String, in members: [String: JSONValue]) throws(CommandDecodingError) -> String {

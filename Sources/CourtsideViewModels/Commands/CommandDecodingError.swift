@@ -1,3 +1,5 @@
+import CourtsideModel
+
 /// Why bytes from a scorer are not a command (docs/protocol.md, "Commands"). Each case carries what was wrong;
 /// ``WireErrorCode/init(_:)`` decides the code the client sees.
 public enum CommandDecodingError: Error, Equatable, Sendable {
@@ -17,6 +19,10 @@ public enum CommandDecodingError: Error, Equatable, Sendable {
     case unknownMove(String)
     /// `action` names no clock action.
     case unknownClockAction(String)
+    /// `action` names no shot clock action.
+    case unknownShotClockAction(String)
+    /// `team` is neither `home` nor `away`.
+    case unknownTeam(String)
     /// The command id is empty or longer than the limit.
     case invalidCommandID(length: Int, limit: Int)
     /// The command id has a character outside `A-Z a-z 0-9 - _ . :`.
@@ -32,7 +38,12 @@ public enum CommandDecodingError: Error, Equatable, Sendable {
         case .notAnObject: "a command must be a JSON object"
         case .missingField(let field): "missing \"\(field)\""
         case .wrongType(let field, let expected): "\"\(field)\" must be \(expected)"
-        case .unknownType(let type): "unknown command type \"\(type)\" (expected move, clock or undo)"
+        case .unknownType(let type):
+            "unknown command type \"\(type)\" (expected move, clock, undo, timeout, shotClock, possession, setClock, "
+                + "substitute, editPlay, deletePlay or final)"
+        case .unknownShotClockAction(let action):
+            "unknown shot clock action \"\(action)\" (expected \(ShotClockAction.names.joined(separator: ", ")))"
+        case .unknownTeam(let team): "unknown team \"\(team)\" (expected home or away)"
         case .unknownMove(let move): "unknown move \"\(move)\" (expected onePoint, twoPoints, assist, rebound or foul)"
         case .unknownClockAction(let action): "unknown clock action \"\(action)\" (expected start or pause)"
         case .invalidCommandID(let length, let limit): "\"id\" must have 1 to \(limit) characters, not \(length)"

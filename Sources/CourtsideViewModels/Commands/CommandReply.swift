@@ -57,6 +57,21 @@ public struct CommandFailure: Error, Equatable, Sendable {
         case .clockAlreadyRunning: "the clock is already running"
         case .clockNotRunning: "the clock is not running"
         case .commandIDReused(let id, _): "command id \"\(id)\" was already used for a different command"
+        case .afterFinish(let winner): "the game is finished (\(winner) won)"
+        case .gameLocked: "the game is confirmed final: an administrator must reopen it first"
+        case .notInRules(let feature): "this game's rules have no \(feature.rawValue)"
+        case .noTimeoutsLeft(let team): "\(team) has no timeout left"
+        case .shotClockAlreadyRunning: "the shot clock is already running"
+        case .shotClockNotRunning: "the shot clock is not running"
+        case .shotClockOff: "the shot clock is switched off"
+        case .timeOutOfRange(let ms, let allowed):
+            "\(ms) ms is outside \(allowed.lowerBound)…\(allowed.upperBound) ms"
+        case .unknownPlay(let play): "there is no play \(play)"
+        case .playDeleted(let play): "play \(play) was deleted"
+        case .wrongTeam(let player, let team): "\(player) does not play for \(team)"
+        case .notOnCourt(let player): "\(player) is not on court"
+        case .alreadyOnCourt(let player): "\(player) is already on court"
+        case .notLocked: "the game is not locked"
         }
     }
 }

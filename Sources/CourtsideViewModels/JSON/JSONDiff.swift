@@ -1,8 +1,9 @@
 /// The smallest-reasonable RFC 6902 operations that turn one JSON value into another at a given path.
 ///
 /// Objects are compared member by member (removed keys, then added, then changed, each in canonical key order);
-/// arrays of equal length element by element; an array whose length changed is replaced whole (our arrays are the
-/// three players of a team, so there is no list diffing to gain). Equal values give no operations.
+/// arrays element by element over their common length, then the new elements are added at the end (RFC 6902 §4.1:
+/// `add` at index `count` appends) or the surplus removed from the end backwards, so that a play-by-play that grows
+/// by one play costs one `add`. Equal values give no operations.
 enum JSONDiff {
     static func operations(from old: JSONValue?, to new: JSONValue?, at path: JSONPointer) -> [JSONPatchOperation] {
         var operations: [JSONPatchOperation] = []
@@ -34,9 +35,15 @@ enum JSONDiff {
                     append(from: oldValue, to: newValue, at: path.appending(key), into: &operations)
                 }
             }
-        case (.array(let oldElements)?, .array(let newElements)?) where oldElements.count == newElements.count:
+        case (.array(let oldElements)?, .array(let newElements)?):
             for (index, (oldValue, newValue)) in zip(oldElements, newElements).enumerated() {
                 append(from: oldValue, to: newValue, at: path.appending(index), into: &operations)
+            }
+            for index in oldElements.count..<max(oldElements.count, newElements.count) {
+                operations.append(.add(path: path.appending(index), value: newElements[index]))
+            }
+            for index in (newElements.count..<max(oldElements.count, newElements.count)).reversed() {
+                operations.append(.remove(path: path.appending(index)))
             }
         case (_?, let new?):
             operations.append(.replace(path: path, value: new))
@@ -66,7 +73,7 @@ extension JSONValue {
     }
 
     /// Sets (or, with `nil`, removes) the value at `pointer`, creating nothing on the way: every parent must exist.
-    /// Returns whether it could.
+    /// An array element may be set at the array's length, which appends it. Returns whether it could.
     @discardableResult
     public mutating func setValue(_ newValue: JSONValue?, at pointer: JSONPointer) -> Bool {
         setValue(newValue, tokens: pointer.tokens[...])
@@ -90,9 +97,16 @@ extension JSONValue {
             self = .object(members)
             return true
         case .array(var elements):
-            guard let index = Int(token), String(index) == token, elements.indices.contains(index) else { return false }
+            guard let index = Int(token), String(index) == token else { return false }
+            if rest.isEmpty, index == elements.count, let newValue {
+                // Appending (RFC 6902 §4.1 `add` at the array's length): how the play-by-play grows.
+                elements.append(newValue)
+                self = .array(elements)
+                return true
+            }
+            guard elements.indices.contains(index) else { return false }
             if rest.isEmpty {
-                guard let newValue else { return false }  // only fixed-length arrays are edited in place
+                guard let newValue else { return false }  // elements are replaced or appended, never removed
                 elements[index] = newValue
             } else {
                 guard elements[index].setValue(newValue, tokens: rest) else { return false }

@@ -5,8 +5,10 @@ import CourtsideModel
 public enum GameCreatorField: Hashable, Sendable, CustomStringConvertible {
     case homeTeam
     case awayTeam
-    /// The player name at an index (0…2) of a team.
+    /// The player (name and number) at an index (0…11) of a team.
     case player(TeamSide, Int)
+    /// A team's roster as a whole (its size).
+    case roster(TeamSide)
     case preset
     case targetScore
     case winBy
@@ -17,6 +19,7 @@ public enum GameCreatorField: Hashable, Sendable, CustomStringConvertible {
         case .homeTeam: "homeTeam"
         case .awayTeam: "awayTeam"
         case .player(let side, let index): "\(side.rawValue)Players[\(index)]"
+        case .roster(let side): "\(side.rawValue)Players"
         case .preset: "preset"
         case .targetScore: "targetScore"
         case .winBy: "winBy"

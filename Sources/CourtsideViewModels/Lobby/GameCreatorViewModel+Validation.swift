@@ -13,8 +13,10 @@ extension GameCreatorViewModel {
 
     /// The error of one player's name, checked the same way.
     static func nameError(player index: Int, of side: TeamSide, name: String) -> String? {
+        // A name is valid or not wherever it stands, so it is checked in a roster the rules surely allow; the
+        // roster's size is checked once the names are (`GameCreatorField.roster`).
         var names = validNames
-        names[index] = name
+        names[min(index, names.count - 1)] = name
         return setupError(
             homeTeam: "Home", homePlayers: side == .home ? names : validNames, awayTeam: "Away",
             awayPlayers: side == .away ? names : validNames)
@@ -33,13 +35,44 @@ extension GameCreatorViewModel {
         }
     }
 
+    /// The error of one shirt number (empty: none), checked the same way.
+    static func numberError(_ number: String) -> String? {
+        guard !number.isEmpty else { return nil }
+        do {
+            _ = try GameSetup(
+                id: "validation", homeTeam: "Home",
+                homeRoster: [RosterEntry(name: "Player", number: number)] + [
+                    "Player", "Player",
+                ], awayTeam: "Away", awayRoster: ["Player", "Player", "Player"])
+            return nil
+        } catch {
+            return message(for: error)
+        }
+    }
+
+    /// The form field a setup error belongs to.
+    static func field(of error: GameSetupError) -> GameCreatorField {
+        switch error {
+        case .emptyTeamName(let side), .teamNameTooLong(let side, _): side == .home ? .homeTeam : .awayTeam
+        case .wrongPlayerCount(let side, _, _): .roster(side)
+        case .emptyPlayerName(let side, let index), .playerNameTooLong(let side, let index, _),
+            .invalidPlayerNumber(let side, let index, _), .duplicatePlayerNumber(let side, let index, _):
+            .player(side, index)
+        }
+    }
+
     static func message(for error: GameSetupError) -> String {
         switch error {
         case .emptyTeamName: "Enter the team's name"
         case .teamNameTooLong(_, let limit): "Use at most \(limit) characters"
-        case .wrongPlayerCount(_, _, let expected): "A team has \(expected) players"
+        case .wrongPlayerCount(_, _, let allowed):
+            allowed.count == 1
+                ? "A team has \(allowed.lowerBound) players"
+                : "A team has \(allowed.lowerBound) to \(allowed.upperBound) players"
         case .emptyPlayerName: "Enter the player's name"
         case .playerNameTooLong(_, _, let limit): "Use at most \(limit) characters"
+        case .invalidPlayerNumber: "Use a number of one or two digits"
+        case .duplicatePlayerNumber(_, _, let number): "Number \(number) is taken"
         }
     }
 

@@ -11,10 +11,13 @@ import CourtsideModel
 public final class GameCreatorViewModel {
     public let homeTeamName = MutableDynamic("")
     public let awayTeamName = MutableDynamic("")
-    /// Three inputs per team.
-    public let homePlayerNames = (0..<Team.playerCount).map { _ in MutableDynamic("") }
-    public let awayPlayerNames = (0..<Team.playerCount).map { _ in MutableDynamic("") }
-    /// `pickup` (the default), `fiba3x3` or `custom`; the three inputs below count only for `custom`.
+    /// One name input per player: three to start with, as many as a request fills (``fill(from:)``).
+    public private(set) var homePlayerNames: [MutableDynamic<String>] = []
+    public private(set) var awayPlayerNames: [MutableDynamic<String>] = []
+    /// One shirt-number input per player (empty: no number).
+    public private(set) var homePlayerNumbers: [MutableDynamic<String>] = []
+    public private(set) var awayPlayerNumbers: [MutableDynamic<String>] = []
+    /// `pickup` (the default), `fiba3x3`, `fiba5x5` or `custom`; the three inputs below count only for `custom`.
     public let preset = MutableDynamic(Rules.Preset.pickup)
     /// Points to win, a whole number.
     public let targetScore = MutableDynamic("")
@@ -34,11 +37,38 @@ public final class GameCreatorViewModel {
 
     public init() {
         let onChange: (Any) -> Void = { [weak self] _ in self?.revalidate() }
-        for input in [homeTeamName, awayTeamName, targetScore, winBy, timeLimit] + homePlayerNames + awayPlayerNames {
+        for input in [homeTeamName, awayTeamName, targetScore, winBy, timeLimit] {
             input.bind(onChange).store(in: bindings)
         }
         preset.bind(onChange).store(in: bindings)
+        for side in TeamSide.allCases { resize(side, to: Team.playerCount) }
         revalidate()
+    }
+
+    /// Gives `side` `count` player inputs (at most one more than any rules allow, so that a roster too long is
+    /// reported rather than cut); existing inputs keep their values.
+    private func resize(_ side: TeamSide, to requested: Int) {
+        let count = min(max(requested, 0), RosterRules.maxPlayers + 1)
+        var names = side == .home ? homePlayerNames : awayPlayerNames
+        var numbers = side == .home ? homePlayerNumbers : awayPlayerNumbers
+        while names.count > count {
+            names.removeLast()
+            numbers.removeLast()
+        }
+        while names.count < count {
+            let name = MutableDynamic("")
+            let number = MutableDynamic("")
+            for input in [name, number] {
+                input.bind { [weak self] _ in self?.revalidate() }.store(in: bindings)
+            }
+            names.append(name)
+            numbers.append(number)
+        }
+        if side == .home {
+            (homePlayerNames, homePlayerNumbers) = (names, numbers)
+        } else {
+            (awayPlayerNames, awayPlayerNumbers) = (names, numbers)
+        }
     }
 
     /// Fills the inputs from a JSON request (docs/protocol.md, "Creating a game"): missing members leave their
@@ -53,10 +83,16 @@ public final class GameCreatorViewModel {
         }
         homeTeamName.value = text(request["homeTeam"])
         awayTeamName.value = text(request["awayTeam"])
-        for (inputs, key) in [(homePlayerNames, "homePlayers"), (awayPlayerNames, "awayPlayers")] {
-            let names = request[key]?.arrayValue ?? []
-            for (index, input) in inputs.enumerated() {
-                input.value = index < names.count ? text(names[index]) : ""
+        for side in TeamSide.allCases {
+            // A player is a name or {"name","number"}.
+            let entries = request["\(side.rawValue)Players"]?.arrayValue ?? []
+            resize(side, to: max(entries.count, Team.playerCount))
+            let names = side == .home ? homePlayerNames : awayPlayerNames
+            let numbers = side == .home ? homePlayerNumbers : awayPlayerNumbers
+            for index in names.indices {
+                let entry: JSONValue? = index < entries.count ? entries[index] : nil
+                names[index].value = entry?.objectValue == nil ? text(entry) : text(entry?["name"])
+                numbers[index].value = entry?.objectValue == nil ? "" : text(entry?["number"])
             }
         }
         let rules = request["rules"]
@@ -72,9 +108,7 @@ public final class GameCreatorViewModel {
         guard errors.isEmpty, let rules else { return .failure(GameCreatorErrors(fields: errors)) }
         do {
             return .success(
-                try GameSetup(
-                    id: id, homeTeam: homeTeamName.value, homePlayers: homePlayerNames.map(\.value),
-                    awayTeam: awayTeamName.value, awayPlayers: awayPlayerNames.map(\.value), rules: rules))
+                try setup(id: id, rules: rules))
         } catch {
             // Every field passed the same validation one by one, and fields do not depend on each other.
             preconditionFailure("Invalid state: fields valid one by one but the setup failed with \(error)")
@@ -112,15 +146,39 @@ public final class GameCreatorViewModel {
                 errors[.player(side, index)] = Self.nameError(player: index, of: side, name: input.value)
             }
         }
+        for (side, numbers) in [(TeamSide.home, homePlayerNumbers), (.away, awayPlayerNumbers)] {
+            for (index, input) in numbers.enumerated() where errors[.player(side, index)] == nil {
+                errors[.player(side, index)] = Self.numberError(input.value)
+            }
+        }
         let (rules, ruleErrors) = validateRules()
         errors.merge(ruleErrors) { first, _ in first }
+        // What depends on several fields (the roster's size for the rules, numbers worn twice) is checked last,
+        // by the model itself.
+        if errors.isEmpty, let rules {
+            do {
+                _ = try setup(id: "validation", rules: rules)
+            } catch {
+                errors[Self.field(of: error)] = Self.message(for: error)
+            }
+        }
         return (rules, errors)
+    }
+
+    private func setup(id: GameID, rules: Rules) throws(GameSetupError) -> GameSetup {
+        func roster(_ names: [MutableDynamic<String>], _ numbers: [MutableDynamic<String>]) -> [RosterEntry] {
+            zip(names, numbers).map { RosterEntry(name: $0.value, number: $1.value.isEmpty ? nil : $1.value) }
+        }
+        return try GameSetup(
+            id: id, homeTeam: homeTeamName.value, homeRoster: roster(homePlayerNames, homePlayerNumbers),
+            awayTeam: awayTeamName.value, awayRoster: roster(awayPlayerNames, awayPlayerNumbers), rules: rules)
     }
 
     private func validateRules() -> (Rules?, [GameCreatorField: String]) {
         switch preset.value {
         case .pickup: return (.pickup, [:])
         case .fiba3x3: return (.fiba3x3, [:])
+        case .fiba5x5: return (.fiba5x5, [:])
         case .custom: break
         }
         var errors: [GameCreatorField: String] = [:]

@@ -69,6 +69,28 @@ public final class GamePresenter {
         bind(viewModel.isFinished, to: GameDocument.isFinished) { .bool($0) }
         bind(viewModel.winner, to: GameDocument.winner) { $0.map { .string($0.rawValue) } ?? .null }
         bind(viewModel.clock, to: GameDocument.clock, GameDocument.clockJSON)
+        viewModel.status.bindAndFire { [unowned self] status in
+            for (key, value) in GameDocument.statusMembers(status) {
+                publisher.set(value, at: JSONPointer(tokens: [key]))
+            }
+            for (key, players) in [("homePlayers", viewModel.homePlayers), ("awayPlayers", viewModel.awayPlayers)] {
+                for (index, player) in players.enumerated() {
+                    let onCourt = status.onCourt?[player.playerID]
+                    publisher.set(
+                        onCourt.map { .bool($0) } ?? .null,
+                        at: JSONPointer(tokens: [key, String(index), "onCourt"]))
+                }
+            }
+        }.store(in: bindings)
+        // Only the plays a batch changed are written, each at its index (a new one appends), so a long game's
+        // play-by-play costs one operation per play, not a diff of the whole list.
+        let writePlays = { [unowned self] (rows: [PlayRow]) in
+            for row in rows {
+                publisher.set(GameDocument.playJSON(row), at: GameDocument.plays.appending(row.play.number - 1))
+            }
+        }
+        writePlays(viewModel.plays)
+        viewModel.changedPlays.bind(writePlays).store(in: bindings)
         for (key, players) in [("homePlayers", viewModel.homePlayers), ("awayPlayers", viewModel.awayPlayers)] {
             for (index, player) in players.enumerated() {
                 let path = JSONPointer(tokens: [key, String(index)])

@@ -11,11 +11,15 @@ public struct ClockData: Equatable, Sendable {
     public var elapsedMs: Int64
     /// The server instant of the reading (milliseconds on the server's clock, Unix time in production).
     public var asOf: Timestamp
+    /// The game-clock length of the current period, or nil when it is untimed: time remaining is
+    /// `periodLengthMs - elapsed`.
+    public var periodLengthMs: Int64?
 
-    public init(running: Bool, elapsedMs: Int64, asOf: Timestamp) {
+    public init(running: Bool, elapsedMs: Int64, asOf: Timestamp, periodLengthMs: Int64? = nil) {
         self.running = running
         self.elapsedMs = elapsedMs
         self.asOf = asOf
+        self.periodLengthMs = periodLengthMs
     }
 
     /// The elapsed time this reading predicts at `now`.

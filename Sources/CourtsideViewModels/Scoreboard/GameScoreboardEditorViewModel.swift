@@ -38,6 +38,14 @@ public final class GameScoreboardEditorViewModel {
     public var winner: Dynamic<TeamSide?> { mutableWinner }
     /// The clock reading pages animate from.
     public var clock: Dynamic<ClockData> { mutableClock }
+    /// Period, shot clock, team fouls, timeouts, possession, the lock and who is on court.
+    public var status: Dynamic<GameStatus> { mutableStatus }
+    /// The play-by-play, oldest first (row `i` is play `i + 1`).
+    public private(set) var plays: [PlayRow]
+    /// The rows the latest batch added or changed (every row at creation; a presenter starts from ``plays``): what a
+    /// presenter writes, so a long
+    /// game's play-by-play costs one write per play and command, not one per play already recorded.
+    public var changedPlays: Dynamic<[PlayRow]> { mutableChangedPlays }
     /// One line for the lobby.
     public var summary: Dynamic<GameSummary> { mutableSummary }
     /// The number of batches that changed something (see the type's documentation).
@@ -56,6 +64,8 @@ public final class GameScoreboardEditorViewModel {
     private let mutableIsPaused: MutableDynamic<Bool>
     private let mutableWinner: MutableDynamic<TeamSide?>
     private let mutableClock: MutableDynamic<ClockData>
+    private let mutableStatus: MutableDynamic<GameStatus>
+    private let mutableChangedPlays: MutableDynamic<[PlayRow]>
     private let mutableSummary: MutableDynamic<GameSummary>
     private let mutableRevision: MutableDynamic<Int>
     private let mutableRecordedEvents: MutableDynamic<[GameEvent]>
@@ -67,8 +77,12 @@ public final class GameScoreboardEditorViewModel {
     private var localCommandNumber = 0
 
     /// A view model owning `game`, showing it as of `now`; `clock` dates the tutorial's argumentless buttons, and
-    /// `revision` continues a numbering (0 for a new document).
-    public init(game: Game, now: Timestamp, clock: @escaping () -> Timestamp, revision: Int = 0) {
+    /// `revision` continues a numbering (0 for a new document) in which `acceptedRevisions` answered the commands
+    /// accepted before (from a journal: they date the plays).
+    public init(
+        game: Game, now: Timestamp, clock: @escaping () -> Timestamp, revision: Int = 0,
+        acceptedRevisions: [CommandID: Int] = [:]
+    ) {
         self.game = game
         self.gameID = game.id
         self.homeTeam = game.homeTeam.name
@@ -84,6 +98,10 @@ public final class GameScoreboardEditorViewModel {
         self.mutableIsPaused = MutableDynamic(game.isPaused)
         self.mutableWinner = MutableDynamic(game.winner)
         self.mutableClock = MutableDynamic(clockData)
+        self.acceptedRevisions = acceptedRevisions
+        self.mutableStatus = MutableDynamic(GameStatus(game: game))
+        self.plays = Self.playRows(of: game, seqs: acceptedRevisions, nextSeq: nil)
+        self.mutableChangedPlays = MutableDynamic(plays)
         self.mutableSummary = MutableDynamic(GameSummary(game: game))
         self.mutableRevision = MutableDynamic(revision)
         self.mutableRecordedEvents = MutableDynamic([])
@@ -153,6 +171,12 @@ public final class GameScoreboardEditorViewModel {
         }
     }
 
+    /// Reopens a game a scorer confirmed final (an administrator's decision) at `now`; one batch, like a command.
+    public func reopen(now: Timestamp) throws(GameError) {
+        let event = try game.reopen(at: now)
+        publishBatch(events: [event], now: now)
+    }
+
     /// Lets time pass up to `now`: records the time limit when the clock reached it, and refreshes ``time``.
     public func tick(now: Timestamp) {
         let events = game.advance(to: now).map { [$0] } ?? []
@@ -196,6 +220,8 @@ public final class GameScoreboardEditorViewModel {
         changed = mutableIsPaused.update(game.isPaused) || changed
         changed = mutableWinner.update(game.winner) || changed
         changed = mutableClock.update(Self.clockData(of: game, now: now, previous: mutableClock.value)) || changed
+        changed = mutableStatus.update(GameStatus(game: game)) || changed
+        changed = refreshPlays(after: events) || changed
         for player in homePlayers + awayPlayers {
             changed = player.refresh(from: game.moveCounts(for: player.playerID) ?? MoveCounts()) || changed
         }
@@ -213,16 +239,53 @@ public final class GameScoreboardEditorViewModel {
     /// A running clock is read at the instant it started, a stopped one at the instant it stopped (the model's, not
     /// the batch's: a basket that wins the game or a command that passes the time limit stops it at the event's
     /// own instant), so the reading changes only when the clock does and a game rebuilt from its events shows the
-    /// same bytes. A clock that never ran keeps its first reading (the game's creation).
+    /// same bytes (a correction or a new period sets that instant too). A clock that never ran keeps its first
+    /// reading (the game's creation).
     static func clockData(of game: Game, now: Timestamp, previous: ClockData?) -> ClockData {
         let clock = game.clock
+        let length = game.periodLengthMs
         if let runningSince = clock.runningSince {
-            return ClockData(running: true, elapsedMs: clock.accumulatedMs, asOf: runningSince)
+            return ClockData(running: true, elapsedMs: clock.accumulatedMs, asOf: runningSince, periodLengthMs: length)
         }
-        if let stoppedAt = clock.stoppedAt {
-            return ClockData(running: false, elapsedMs: clock.accumulatedMs, asOf: stoppedAt)
+        let asOf = clock.stoppedAt ?? previous?.asOf ?? now
+        return ClockData(running: false, elapsedMs: clock.accumulatedMs, asOf: asOf, periodLengthMs: length)
+    }
+
+    /// Updates the play rows the batch's events touched (a move adds one; an undo, edit or deletion changes one), so
+    /// a long game costs no rebuild of its whole play-by-play per command. Returns whether any changed.
+    private func refreshPlays(after events: [GameEvent]) -> Bool {
+        var touched: [Int] = []
+        for event in events {
+            switch event.kind {
+            case .move: touched.append(plays.count + touched.filter { $0 >= plays.count }.count)
+            case .editPlay(let play, _, _), .deletePlay(let play): touched.append(play - 1)
+            case .undo(let undoes):
+                if let index = game.plays.lastIndex(where: { $0.sequence == undoes }) { touched.append(index) }
+            default: break
+            }
         }
-        return previous ?? ClockData(running: false, elapsedMs: clock.accumulatedMs, asOf: now)
+        let isTimed = game.rules.isTimed
+        var changed: [PlayRow] = []
+        for index in touched {
+            let play = game.plays[index]
+            // A play recorded in this batch is first shown by the revision this batch makes.
+            let row = PlayRow(
+                play: play, seq: acceptedRevisions[play.commandID] ?? mutableRevision.value + 1,
+                period: isTimed ? play.period : nil)
+            if index < plays.count { plays[index] = row } else { plays.append(row) }
+            changed.append(row)
+        }
+        mutableChangedPlays.value = changed
+        return !changed.isEmpty
+    }
+
+    /// The play-by-play: each play dated by the revision that answered its command (`nextSeq` for the batch being
+    /// made).
+    static func playRows(of game: Game, seqs: [CommandID: Int], nextSeq: Int?) -> [PlayRow] {
+        game.plays.map { play in
+            PlayRow(
+                play: play, seq: seqs[play.commandID] ?? nextSeq, period: game.rules.isTimed ? play.period : nil)
+        }
     }
 }
 

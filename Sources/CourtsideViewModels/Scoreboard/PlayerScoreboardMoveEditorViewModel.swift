@@ -6,6 +6,8 @@ public final class PlayerScoreboardMoveEditorViewModel {
     /// The player's stable id (`home-0` … `away-2`).
     public let playerID: PlayerID
     public let playerName: String
+    /// The shirt number, when the roster gave one.
+    public let number: String?
 
     public var onePointMoveCount: Dynamic<String> { counts[.onePoint]! }
     public var twoPointMoveCount: Dynamic<String> { counts[.twoPoints]! }
@@ -23,6 +25,7 @@ public final class PlayerScoreboardMoveEditorViewModel {
     init(player: Player, counts moveCounts: MoveCounts, game: GameScoreboardEditorViewModel) {
         self.playerID = player.id
         self.playerName = player.name
+        self.number = player.number
         var counts: [PlayerMove: MutableDynamic<String>] = [:]
         for move in PlayerMove.allCases {
             counts[move] = MutableDynamic(String(moveCounts[move]))

@@ -14,6 +14,11 @@ final class WebSocketClient {
         }
     }
 
+    /// Wraps a socket whose upgrade the caller did itself.
+    init(socket: LoopbackSocket) {
+        self.socket = socket
+    }
+
     /// Opens `path`; throws with the status when the server does not answer 101.
     init(
         port: Int, path: String, headers: [String: String] = [:], timeout: Duration = .seconds(5),

@@ -21,6 +21,13 @@ enum Fixtures {
             awayPlayers: ["Di", "Ed", "Flo"], rules: rules)
     }
 
+    /// Six players a team: enough for every preset (5x5 needs five, and a bench to substitute from).
+    static func setup(id: GameID, rules: Rules, playersPerTeam: Int) -> GameSetup {
+        let names = (1...playersPerTeam).map { "P\($0)" }
+        return try! GameSetup(
+            id: id, homeTeam: "Lakers", homePlayers: names, awayTeam: "Celtics", awayPlayers: names, rules: rules)
+    }
+
     static func viewModel(rules: Rules = .pickup, clock: TestClock = TestClock()) -> GameScoreboardEditorViewModel {
         GameScoreboardEditorViewModel(game: Game(setup: setup(rules: rules)), now: clock.now, clock: { clock.now })
     }

@@ -73,6 +73,26 @@ enum ProtocolExamples {
         examples["lobby-patch-add"] = try message(lobbyPatches.last!.bytes)
         viewModel.handle(.move("away-0", .onePoint, id: "c7"), now: start.advanced(byMilliseconds: 17_000))
         examples["lobby-patch-score"] = try message(lobbyPatches.last!.bytes)
+        // A correction, then the other commands of a real game, each one patch.
+        let laterCommands = [
+            ("patch-edit", #"{"type":"editPlay","id":"c8","play":2,"player":"away-1","move":"twoPoints"}"#),
+            ("patch-timeout", #"{"type":"timeout","id":"c9","team":"home"}"#),
+            ("patch-shot-clock", #"{"type":"shotClock","id":"c10","action":"set","ms":7000}"#),
+            ("patch-possession", #"{"type":"possession","id":"c11","team":"away"}"#),
+            ("patch-final", #"{"type":"final","id":"c12"}"#),
+        ]
+        for (offset, (name, command)) in laterCommands.enumerated() {
+            let reply = presenter.handle(
+                commandBytes: Array(command.utf8), now: start.advanced(byMilliseconds: 18_000 + Int64(offset) * 1_000))
+            precondition(reply.json["type"] == "ack", "Invalid state: \(reply)")
+            examples[name] = try message(patches.last!.bytes)
+        }
+        examples["error-locked"] =
+            presenter.handle(
+                commandBytes: Array(#"{"type":"move","id":"c17","player":"home-0","move":"onePoint"}"#.utf8),
+                now: start.advanced(byMilliseconds: 30_000)
+            ).json
+        examples["snapshot-final"] = try message(presenter.snapshot().bytes)
         lobby.remove(second.id)
         examples["lobby-patch-remove"] = try message(lobbyPatches.last!.bytes)
 

@@ -20,6 +20,19 @@ final class ScoreboardTestStore {
         presenter.latestPatch.bind { [unowned self] in if let patch = $0 { patches.append(patch) } }
     }
 
+    /// The PLAY a move makes (docs/protocol.md), for the `add` of `/plays/<number - 1>`.
+    func play(
+        _ number: Int, seq: Int, at ms: Int64, elapsedMs: Int64, player: String, move: PlayerMove,
+        period: Int? = nil
+    ) -> JSONValue {
+        [
+            "play": .int(number), "seq": .int(seq), "period": period.map { .int($0) } ?? .null,
+            "elapsedMs": .int(Int(elapsedMs)), "at": .int(Int(start.milliseconds + ms)),
+            "team": .string(String(player.prefix { $0 != "-" })), "player": .string(player),
+            "move": .string(move.rawValue), "edited": false, "deleted": false,
+        ]
+    }
+
     /// Sends `command` at `ms` after the start and checks the reply and every change.
     func send(
         _ command: GameCommand, at ms: Int64, reply: CommandReply, changes: [String: JSONValue],
@@ -51,7 +64,10 @@ final class ScoreboardTestStore {
         #expect(patch.seq == presenter.seq && patch.seq == viewModel.revision.value, sourceLocation: sourceLocation)
         var actual: [String: JSONValue] = [:]
         for op in (try? JSONValue(parsing: patch.bytes))?["ops"]?.arrayValue ?? [] {
-            guard op["op"] == "replace", let path = op["path"]?.stringValue, let value = op["value"] else {
+            // A new play is an `add` at the end of /plays; everything else is replaced in place.
+            guard op["op"] == "replace" || op["op"] == "add", let path = op["path"]?.stringValue,
+                let value = op["value"]
+            else {
                 Issue.record("unexpected operation \(op)", sourceLocation: sourceLocation)
                 continue
             }

@@ -1,0 +1,308 @@
+/// The lifecycle of one server-side HTTP/1.1 connection, as a value that takes events and returns
+/// ``HTTPConnectionAction``s: reading requests (with the parser's partial data inside), handing each complete request
+/// to the application, writing its answer in order, keep-alive and its idle deadline, the request deadline (the
+/// slowloris guard), back-pressure against the response queue, a fair share of each loop iteration, graceful
+/// shutdown, and the hand-over to a WebSocket or an event stream. It does no I/O and reads no clock: every event
+/// that depends on time carries `now`, so tests drive its deadlines as traces.
+///
+/// The owner (the event loop's connection handler) performs the actions and reports what happens:
+///
+/// ```swift
+/// perform(machine.bytesReceived(bytes, now: now))
+/// repeat {                                           // pump: one request at a time, in order
+///     actions = machine.nextRequest(now: now, queuedBytes: queue.byteCount)
+///     perform(actions)                               // .handle(request) → route it, then exactly one of
+/// } while actions.contains(where: \.isHandle)       //   respond(_:now:), respondLater() + respond later, handOver()
+/// ```
+///
+/// Not enforced here: the write-progress deadline and the linger of a closing connection (the transport's), and what
+/// a route answers.
+public struct HTTPConnectionStateMachine {
+    public typealias Instant = ContinuousClock.Instant
+
+    /// Limits and timings; see `HTTPServer.Configuration` for the reasons behind each default.
+    public struct Configuration: Sendable, Equatable {
+        public var parserLimits: HTTPParserLimits
+        /// A request, once started (or from the moment of connecting), must be complete within this.
+        public var requestTimeout: Duration
+        /// How long a kept-alive connection may sit idle between requests.
+        public var keepAliveTimeout: Duration
+        /// Time to complete the TLS handshake after connecting.
+        public var tlsHandshakeTimeout: Duration
+        /// Response bytes queued past which no further pipelined request is taken until the queue drains.
+        public var maxQueuedResponseBytes: Int
+        /// Requests taken per loop iteration before the rest waits for the next one (fairness between connections).
+        public var requestsPerIteration: Int
+
+        public init(
+            parserLimits: HTTPParserLimits = .default, requestTimeout: Duration = .seconds(10),
+            keepAliveTimeout: Duration = .seconds(30), tlsHandshakeTimeout: Duration = .seconds(10),
+            maxQueuedResponseBytes: Int = 1024 * 1024, requestsPerIteration: Int = 16
+        ) {
+            precondition(requestsPerIteration > 0, "requestsPerIteration must be positive")
+            self.parserLimits = parserLimits
+            self.requestTimeout = requestTimeout
+            self.keepAliveTimeout = keepAliveTimeout
+            self.tlsHandshakeTimeout = tlsHandshakeTimeout
+            self.maxQueuedResponseBytes = maxQueuedResponseBytes
+            self.requestsPerIteration = requestsPerIteration
+        }
+    }
+
+    enum State {
+        /// TLS is being negotiated; no request can arrive yet.
+        case tlsHandshake(deadline: Instant)
+        /// Waiting for (the rest of) a request, which must be complete by `deadline`. With nothing received yet the
+        /// deadline closes quietly; with part of a request, it answers 408.
+        case reading(deadline: Instant)
+        /// Kept alive between requests: closed quietly at `deadline`.
+        case idle(deadline: Instant)
+        /// `head` was handed to the application; its answer has not been given. `deferred`: it comes later, and
+        /// reading is paused meanwhile (no deadline runs: the application answers).
+        case answering(head: HTTPRequestHead, keepAlive: Bool, deferred: Bool)
+        /// A last response is queued; the transport closes once it is flushed.
+        case closing
+        /// The connection belongs to a WebSocket or an event stream now.
+        case handedOver
+    }
+
+    /// Why requests are not taken although bytes may be buffered.
+    enum Pause: Equatable {
+        case none
+        /// The response queue passed `maxQueuedResponseBytes`: until ``drained(now:)``.
+        case drain
+        /// This iteration's share was taken: until ``iterationStarted()``.
+        case yield
+    }
+
+    public let configuration: Configuration
+    var state: State
+    var pause = Pause.none
+    /// The requests received and not yet taken (partial data of the next one included).
+    var parser: HTTPRequestParser
+    /// Close after the answer in progress (graceful shutdown asked while a request was in flight).
+    var closeAfterResponse = false
+    /// Requests taken since this iteration's reading began.
+    var takenThisIteration = 0
+    /// The deadline the owner's timer is set for, as far as we told it.
+    var scheduledDeadline: Instant?
+    /// The answer for a connection over a connection cap, sent instead of reading anything.
+    let refusal: HTTPResponse?
+
+    /// A connection accepted at `now`; `secure` when TLS must be negotiated first. With `refusal` the connection is
+    /// answered that at once (or after the handshake) and closed without a request being read.
+    public init(configuration: Configuration, secure: Bool, refusal: HTTPResponse? = nil, now: Instant) {
+        self.configuration = configuration
+        self.refusal = refusal
+        parser = HTTPRequestParser(limits: configuration.parserLimits)
+        state =
+            secure
+            ? .tlsHandshake(deadline: now + configuration.tlsHandshakeTimeout)
+            : .reading(deadline: now + configuration.requestTimeout)
+    }
+
+    /// When ``timerFired(now:)`` next has work to do, or nil.
+    public var nextDeadline: Instant? {
+        switch state {
+        case .tlsHandshake(let deadline), .idle(let deadline): deadline
+        // Paused for drain: the client is slow to read our answers, which the write-progress deadline bounds.
+        case .reading(let deadline): pause == .drain ? nil : deadline
+        case .answering, .closing, .handedOver: nil
+        }
+    }
+
+    /// Whether the connection still speaks HTTP (not closing, not handed over).
+    public var isActive: Bool {
+        switch state {
+        case .closing, .handedOver: false
+        case .tlsHandshake, .reading, .idle, .answering: true
+        }
+    }
+
+    // MARK: events
+
+    /// The connection is registered: arm the first deadline, or send the refusal.
+    public mutating func start(now: Instant) -> [HTTPConnectionAction] {
+        if case .reading = state, let refusal { return close(with: refusal, to: nil) }
+        return timerActions()
+    }
+
+    /// The TLS handshake finished: the first request's deadline starts now.
+    public mutating func tlsHandshakeCompleted(now: Instant) -> [HTTPConnectionAction] {
+        guard case .tlsHandshake = state else { return [] }
+        if let refusal { return close(with: refusal, to: nil) }
+        state = .reading(deadline: now + configuration.requestTimeout)
+        return timerActions()
+    }
+
+    /// Bytes of requests arrived. Take requests with ``nextRequest(now:queuedBytes:)`` afterwards.
+    public mutating func bytesReceived(_ bytes: some Collection<UInt8>, now: Instant) -> [HTTPConnectionAction] {
+        switch state {
+        case .idle:
+            state = .reading(deadline: now + configuration.requestTimeout)
+        case .tlsHandshake, .reading, .answering:
+            break
+        case .closing, .handedOver:
+            return []
+        }
+        parser.feed(bytes)
+        takenThisIteration = 0
+        return timerActions()
+    }
+
+    /// The next step: `.handle(request)` for the next complete request (answer it before asking again), or a pause
+    /// (queue past its cap, iteration's share taken), or nothing until more bytes arrive.
+    public mutating func nextRequest(now: Instant, queuedBytes: Int) -> [HTTPConnectionAction] {
+        guard case .reading = state, pause == .none else { return [] }
+        if takenThisIteration == configuration.requestsPerIteration {
+            pause = .yield
+            return [.yieldIteration]
+        }
+        if queuedBytes > configuration.maxQueuedResponseBytes {
+            // The client pipelines faster than it reads: stop until what we sent is read (back-pressure).
+            pause = .drain
+            return [.waitForDrain]
+        }
+        switch parser.next() {
+        case .request(let request):
+            takenThisIteration += 1
+            state = .answering(head: request.head, keepAlive: request.head.keepAlive, deferred: false)
+            return [.handle(request)]
+        case .needMoreData:
+            if parser.isIdle {
+                state = .idle(deadline: now + configuration.keepAliveTimeout)
+                // Release the parser's buffer: an idle kept-alive connection holds no request bytes.
+                parser = HTTPRequestParser(limits: configuration.parserLimits)
+            }
+            return timerActions()
+        case .failed(let error):
+            // RFC 9112 §2.2, §9.6: after a malformed message the framing is lost; answer and close.
+            return close(with: .error(error), to: nil)
+        }
+    }
+
+    /// The answer to the request being handled (given at once, or later after ``respondLater()``). `close` ends the
+    /// connection after it whatever the request asked (a refused upgrade). Answers for a request no longer
+    /// awaited do nothing.
+    public mutating func respond(_ response: HTTPResponse, now: Instant, close: Bool = false)
+        -> [HTTPConnectionAction]
+    {
+        guard case .answering(let head, let keepAlive, let deferred) = state else { return [] }
+        var actions: [HTTPConnectionAction] = deferred ? [.resumeReading] : []
+        guard keepAlive && !close && !closeAfterResponse else {
+            return actions + self.close(with: response, to: head)
+        }
+        actions.append(.write(response, to: head, keepAlive: true))
+        // The next request's deadline starts when this one is answered.
+        state = .reading(deadline: now + configuration.requestTimeout)
+        return actions + timerActions()
+    }
+
+    /// The application will answer the request being handled later: reading pauses until it does.
+    public mutating func respondLater() -> [HTTPConnectionAction] {
+        guard case .answering(let head, let keepAlive, false) = state else { return [] }
+        state = .answering(head: head, keepAlive: keepAlive, deferred: true)
+        return [.pauseReading]
+    }
+
+    /// The request being handled became a WebSocket or an event stream: the connection is theirs now. Returns the
+    /// bytes received after that request (a WebSocket's first frames).
+    public mutating func handOver() -> [UInt8] {
+        state = .handedOver
+        return parser.takeUnconsumedBytes()
+    }
+
+    /// The response queue drained after a ``HTTPConnectionAction/waitForDrain``.
+    public mutating func drained(now: Instant) -> [HTTPConnectionAction] {
+        guard pause == .drain else { return [] }
+        pause = .none
+        takenThisIteration = 0
+        if case .reading = state { state = .reading(deadline: now + configuration.requestTimeout) }
+        return [.resumeReading] + timerActions()
+    }
+
+    /// A new loop iteration began after a ``HTTPConnectionAction/yieldIteration``.
+    public mutating func iterationStarted() -> [HTTPConnectionAction] {
+        guard pause == .yield else { return [] }
+        pause = .none
+        takenThisIteration = 0
+        return [.resumeReading]
+    }
+
+    /// The owner's timer fired.
+    public mutating func timerFired(now: Instant) -> [HTTPConnectionAction] {
+        scheduledDeadline = nil  // the owner's timer is spent
+        guard let deadline = nextDeadline else { return [] }
+        guard now >= deadline else { return timerActions() }
+        switch state {
+        case .reading where !parser.isIdle:
+            return close(with: .text(.requestTimeout, "408 Request Timeout\n"), to: nil)
+        case .tlsHandshake, .reading, .idle:
+            state = .closing
+            return [.closeAfterFlush]
+        case .answering, .closing, .handedOver:
+            preconditionFailure("Invalid state: \(state)")  // nextDeadline is nil in these states
+        }
+    }
+
+    /// The server shuts down gracefully: close now when nothing is in flight, else after the answer in progress.
+    public mutating func shutdownRequested() -> [HTTPConnectionAction] {
+        switch state {
+        case .tlsHandshake, .idle:
+            state = .closing
+            return [.closeAfterFlush]
+        case .reading where parser.isIdle:
+            state = .closing
+            return [.closeAfterFlush]
+        case .reading, .answering:
+            closeAfterResponse = true
+            return []
+        case .closing, .handedOver:
+            return []
+        }
+    }
+
+    // MARK: helpers
+
+    private mutating func close(with response: HTTPResponse, to head: HTTPRequestHead?) -> [HTTPConnectionAction] {
+        state = .closing
+        return [.write(response, to: head, keepAlive: false), .closeAfterFlush]
+    }
+
+    /// Tells the owner about a deadline earlier than the one its timer holds. A later one needs no action: the
+    /// earlier timer fires, finds nothing due, and re-arms.
+    private mutating func timerActions() -> [HTTPConnectionAction] {
+        guard let next = nextDeadline else { return [] }
+        if let scheduled = scheduledDeadline, scheduled <= next { return [] }
+        scheduledDeadline = next
+        return [.scheduleTimer(next)]
+    }
+}
+
+/// What the owner of an ``HTTPConnectionStateMachine`` must do, in order.
+public enum HTTPConnectionAction: Equatable {
+    /// Route this request, then answer it through the machine: `respond`, `respondLater` (and `respond` later), or
+    /// `handOver`.
+    case handle(HTTPRequest)
+    /// Encode and queue this response (for `head`'s method and version; nil: a request that could not be read).
+    case write(HTTPResponse, to: HTTPRequestHead?, keepAlive: Bool)
+    case pauseReading
+    case resumeReading
+    /// Stop reading and call ``HTTPConnectionStateMachine/drained(now:)`` once the response queue is empty.
+    case waitForDrain
+    /// Stop reading and call ``HTTPConnectionStateMachine/iterationStarted()`` in the next loop iteration.
+    case yieldIteration
+    /// Call ``HTTPConnectionStateMachine/timerFired(now:)`` at this instant, replacing any earlier-set timer.
+    case scheduleTimer(ContinuousClock.Instant)
+    /// Flush what is queued, then close the transport; the machine is done.
+    case closeAfterFlush
+
+    /// Whether this is `.handle`: the owner answers it before asking for the next request.
+    public var isHandle: Bool {
+        if case .handle = self { return true }
+        return false
+    }
+}
+
+@available(*, unavailable)
+extension HTTPConnectionStateMachine: Sendable {}

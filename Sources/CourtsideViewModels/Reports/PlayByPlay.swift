@@ -1,0 +1,46 @@
+import CourtsideModel
+
+/// The play-by-play of a game as JSON (`GET /api/games/{id}/plays`) and CSV (`/plays.csv`): every play with its
+/// number, the `seq` that first showed it, period, game clock, wall time, team, player, move, and whether it was
+/// edited or deleted.
+public struct PlayByPlay: Sendable, Equatable {
+    public let game: Game
+    public let rows: [PlayRow]
+
+    public init(game: Game, rows: [PlayRow]) {
+        self.game = game
+        self.rows = rows
+    }
+
+    /// `{"game","plays":[PLAY…]}`, PLAY as in the document plus `playerName` and `number`.
+    public var json: JSONValue {
+        let plays: [JSONValue] = rows.map { row in
+            var members = GameDocument.playJSON(row).objectValue ?? [:]
+            let player = game.player(row.play.player)
+            members["playerName"] = player.map { .string($0.name) } ?? .null
+            members["number"] = player?.number.map { .string($0) } ?? .null
+            return .object(members)
+        }
+        return ["game": .string(game.id.rawValue), "plays": .array(plays)]
+    }
+
+    public var csv: CSVTable {
+        var table = CSVTable(
+            header: [
+                "Play", "Seq", "Period", "Clock", "Time (Unix ms)", "Team", "Number", "Player", "Move", "Edited",
+                "Deleted",
+            ])
+        for row in rows {
+            let play = row.play
+            let player = game.player(play.player)
+            table.rows.append([
+                .number(play.number), row.seq.map { .number($0) } ?? .empty, row.period.map { .number($0) } ?? .empty,
+                .text(TimeFormatting.label(elapsedMs: play.elapsedMs)), .number(Int(play.at.milliseconds)),
+                .text(game.team(play.team).name), player?.number.map { .text($0) } ?? .empty,
+                .text(player?.name ?? play.player.rawValue), .text(play.move.rawValue),
+                .text(play.isEdited ? "yes" : "no"), .text(play.isDeleted ? "yes" : "no"),
+            ])
+        }
+        return table
+    }
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The project's own abuse test (issue 11): Tests/abuse/abuse.py against `courtside serve` on loopback (release build:
+# its 50 ms /healthz budget is about the code that serves, and a debug build accepts a connection flood ~5x slower):
+# a ping flood, a never-reading pipelining client, a never-reading WebSocket sender, a compression bomb as the first
+# scorer message and thousands of plain connections from one address, each for 4 s, while a spectator, a scorer and a
+# /healthz prober check that the server stays small, fast and live. --write-timeout 2 so the never-reading client is
+# seen reset within its attack. The server is stopped on exit.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+# shellcheck source=scripts/lib/servers.sh
+source scripts/lib/servers.sh
+# shellcheck source=Tests/e2e/env.sh
+source Tests/e2e/env.sh
+
+python=$(e2e_python)
+abuse() {
+    timeout -k 5 300 "$python" Tests/abuse/abuse.py --port "$port" --pid "$SERVER_PID" --admin-token "$token"
+}
+# --public: the real pages, so the pipelining client asks for a real page.
+serve_and_check abuse "${COURTSIDE_ABUSE_BUILD:-release}" abuse --public "$ROOT/Public" --threads 2 --write-timeout 2
