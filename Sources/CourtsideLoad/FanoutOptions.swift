@@ -70,60 +70,44 @@ struct FanoutOptions: Sendable {
         var options = FanoutOptions(subscribeTarget: placeholder, publishTarget: placeholder)
         var subscribeURL: String?
         var publishURL: String?
-        var index = 0
-        func value(_ name: String) -> Result<String, LoadOptionsError> {
-            index += 1
-            guard index < arguments.count else { return .failure(.missingValue(name)) }
-            return .success(arguments[index])
-        }
-        func number<T: LosslessStringConvertible & Comparable>(_ name: String, _ range: ClosedRange<T>) -> Result<
-            T, LoadOptionsError
-        > {
-            value(name).flatMap { text in
-                guard let number = T(text), range.contains(number) else {
-                    return .failure(.invalidValue(name, text, "expected \(range.lowerBound)...\(range.upperBound)"))
-                }
-                return .success(number)
-            }
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            do {
+        var arguments = OptionArguments(arguments)
+        do throws(LoadOptionsError) {
+            while let argument = arguments.next() {
                 switch argument {
-                case "--sub-url": subscribeURL = try value(argument).get()
-                case "--pub-url": publishURL = try value(argument).get()
-                case "--subscribers": options.subscribers = try number(argument, 1...maxSubscribers).get()
+                case "--sub-url": subscribeURL = try arguments.value(of: argument)
+                case "--pub-url": publishURL = try arguments.value(of: argument)
+                case "--subscribers": options.subscribers = try arguments.number(of: argument, in: 1...maxSubscribers)
                 case "--rate":
-                    let text = try value(argument).get()
+                    let text = try arguments.value(of: argument)
                     if text == "max" {
                         options.rate = nil
                     } else {
                         guard let rate = Double(text), (0.1...1_000_000).contains(rate) else {
-                            return .failure(.invalidValue(argument, text, "expected 0.1...1000000 or max"))
+                            throw .invalidValue(argument, text, "expected 0.1...1000000 or max")
                         }
                         options.rate = rate
                     }
-                case "--window": options.window = try number(argument, 1...4096).get()
-                case "--duration": options.duration = try number(argument, 0.1...LoadOptions.maxDuration).get()
-                case "--messages": options.messages = try number(argument, 1...100_000_000).get()
+                case "--window": options.window = try arguments.number(of: argument, in: 1...4096)
+                case "--duration":
+                    options.duration = try arguments.number(of: argument, in: 0.1...LoadOptions.maxDuration)
+                case "--messages": options.messages = try arguments.number(of: argument, in: 1...100_000_000)
                 case "--deflate": options.deflate = true
                 case "--require-deflate":
                     options.deflate = true
                     options.requireDeflate = true
-                case "--threads": options.threads = try number(argument, 1...4).get()
-                case "--sources": options.sources = try number(argument, 1...8).get()
-                case "--server-pid": options.serverPID = try number(argument, Int32(1)...Int32.max).get()
-                case "--settle": options.settle = try number(argument, 0.0...60.0).get()
-                case "--connect-timeout": options.connectTimeout = try number(argument, 0.1...300.0).get()
-                case "--drain-timeout": options.drainTimeout = try number(argument, 0.1...120.0).get()
+                case "--threads": options.threads = try arguments.number(of: argument, in: 1...4)
+                case "--sources": options.sources = try arguments.number(of: argument, in: 1...8)
+                case "--server-pid": options.serverPID = try arguments.number(of: argument, in: Int32(1)...Int32.max)
+                case "--settle": options.settle = try arguments.number(of: argument, in: 0.0...60.0)
+                case "--connect-timeout": options.connectTimeout = try arguments.number(of: argument, in: 0.1...300.0)
+                case "--drain-timeout": options.drainTimeout = try arguments.number(of: argument, in: 0.1...120.0)
                 case "--json": options.json = true
                 case "-h", "--help": return .failure(.helpRequested)
                 default: return .failure(.unknownOption(argument))
                 }
-            } catch {
-                return .failure(error)
             }
-            index += 1
+        } catch {
+            return .failure(error)
         }
         guard let subscribeURL else { return .failure(.missingValue("--sub-url")) }
         guard let publishURL else { return .failure(.missingValue("--pub-url")) }

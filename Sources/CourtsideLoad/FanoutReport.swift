@@ -1,7 +1,7 @@
 import Foundation
 
 /// The figures of one fan-out run, as text or JSON.
-struct FanoutReport: Sendable, Encodable {
+struct FanoutReport: RunReport, Sendable, Encodable {
     struct Latency: Sendable, Encodable {
         var p50: Double
         var p99: Double
@@ -87,15 +87,15 @@ struct FanoutReport: Sendable, Encodable {
         outOfOrder = tally.outOfOrder
         decodeErrors = tally.decodeErrors
         drained = measured.drained
-        failed = tally.failures.values.reduce(0, +)
-        failures = tally.failures
-        failureExamples = tally.failureExamples
+        failed = tally.failures.total
+        failures = tally.failures.byCategory
+        failureExamples = tally.failures.examples
         let histogram = tally.latency
-        func micro(_ nanoseconds: UInt64) -> Double { (Double(nanoseconds) / 100).rounded() / 10 }
+        let micro = LatencyHistogram.microseconds
         latencyMicroseconds = Latency(
             p50: micro(histogram.percentile(0.5)), p99: micro(histogram.percentile(0.99)),
             p999: micro(histogram.percentile(0.999)), max: micro(histogram.count == 0 ? 0 : histogram.maximum),
-            mean: (histogram.mean / 100).rounded() / 10)
+            mean: histogram.meanMicroseconds)
         let count = Double(max(1, delivered))
         wireBytesPerMessage = Double(tally.wireBytes) / count
         plainFrameBytesPerMessage = Double(tally.plainFrameBytes) / count
@@ -121,13 +121,6 @@ struct FanoutReport: Sendable, Encodable {
         (!deflateRequired || deflateNegotiated == connected) && publisherFailure == nil && published > 0
             && connected == subscribers && failed == 0 && missing == 0
             && outOfOrder == 0 && decodeErrors == 0 && delivered == expectedDeliveries && drained
-    }
-
-    var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
     }
 
     var text: String {
@@ -162,14 +155,7 @@ struct FanoutReport: Sendable, Encodable {
         lines.append("  load CPU     \(format(loadCPUSeconds, 2)) s (this process, same window)")
         if let publisherFailure { lines.append("  publisher    \(publisherFailure)") }
         if failed > 0 { lines.append("  failed       \(failed) subscribers") }
-        for (category, count) in failures.sorted(by: { $0.value > $1.value }) {
-            lines.append("    \(count) × \(category)")
-        }
-        for example in failureExamples { lines.append("    e.g. \(example)") }
+        lines += failureLines
         return lines.joined(separator: "\n")
-    }
-
-    private func format(_ value: Double, _ digits: Int) -> String {
-        String(format: "%.\(digits)f", value)
     }
 }

@@ -21,9 +21,8 @@ struct FanoutTally: Sendable {
     /// Subscribers whose handshake completed, and how many of them agreed permessage-deflate.
     var upgraded = 0
     var deflateNegotiated = 0
-    /// Subscribers that ended before the run did, by category, and the first few in full.
-    var failures: [String: Int] = [:]
-    var failureExamples: [String] = []
+    /// Subscribers that ended before the run did.
+    var failures = FailureCounts()
     /// Subscribers that received every message published (counted at the end).
     var complete = 0
     /// Missing messages at the end: for each subscriber, the published messages it never received.
@@ -32,13 +31,6 @@ struct FanoutTally: Sendable {
     var late = 0
     var connectNanoseconds: UInt64 = 0
     var lastDelivery: UInt64 = 0
-
-    mutating func recordFailure(_ failure: LoadClientFailure) {
-        failures[failure.category, default: 0] += 1
-        if failureExamples.count < 5 && !failureExamples.contains(failure.description) {
-            failureExamples.append(failure.description)
-        }
-    }
 
     mutating func merge(_ other: FanoutTally) {
         latency.merge(other.latency)
@@ -53,10 +45,7 @@ struct FanoutTally: Sendable {
         decodeErrors += other.decodeErrors
         upgraded += other.upgraded
         deflateNegotiated += other.deflateNegotiated
-        for (category, count) in other.failures { failures[category, default: 0] += count }
-        for example in other.failureExamples where failureExamples.count < 5 && !failureExamples.contains(example) {
-            failureExamples.append(example)
-        }
+        failures.merge(other.failures)
         complete += other.complete
         missing += other.missing
         late += other.late

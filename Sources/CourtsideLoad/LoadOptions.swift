@@ -52,43 +52,26 @@ struct LoadOptions: Sendable {
     static func parse(_ arguments: [String]) -> Result<LoadOptions, LoadOptionsError> {
         var url: String?
         var options = LoadOptions(target: LoadTarget(address: .ipv4(0x7F00_0001), port: 80, path: "/", hostHeader: ""))
-        var index = 0
-        func value(_ name: String) -> Result<String, LoadOptionsError> {
-            index += 1
-            guard index < arguments.count else { return .failure(.missingValue(name)) }
-            return .success(arguments[index])
-        }
-        func number<T: LosslessStringConvertible & Comparable>(_ name: String, _ range: ClosedRange<T>) -> Result<
-            T, LoadOptionsError
-        > {
-            value(name).flatMap { text in
-                guard let number = T(text), range.contains(number) else {
-                    return .failure(.invalidValue(name, text, "expected \(range.lowerBound)...\(range.upperBound)"))
-                }
-                return .success(number)
-            }
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            do {
+        var arguments = OptionArguments(arguments)
+        do throws(LoadOptionsError) {
+            while let argument = arguments.next() {
                 switch argument {
-                case "--url": url = try value(argument).get()
-                case "--clients": options.clients = try number(argument, 1...maxClients).get()
-                case "--duration": options.duration = try number(argument, 0.1...maxDuration).get()
-                case "--messages": options.messagesPerClient = try number(argument, 1...1_000_000_000).get()
-                case "--size": options.size = try number(argument, 0...maxSize).get()
-                case "--concurrency": options.concurrency = try number(argument, 1...1024).get()
-                case "--threads": options.threads = try number(argument, 1...4).get()
-                case "--connect-timeout": options.connectTimeout = try number(argument, 0.1...300.0).get()
+                case "--url": url = try arguments.value(of: argument)
+                case "--clients": options.clients = try arguments.number(of: argument, in: 1...maxClients)
+                case "--duration": options.duration = try arguments.number(of: argument, in: 0.1...maxDuration)
+                case "--messages": options.messagesPerClient = try arguments.number(of: argument, in: 1...1_000_000_000)
+                case "--size": options.size = try arguments.number(of: argument, in: 0...maxSize)
+                case "--concurrency": options.concurrency = try arguments.number(of: argument, in: 1...1024)
+                case "--threads": options.threads = try arguments.number(of: argument, in: 1...4)
+                case "--connect-timeout": options.connectTimeout = try arguments.number(of: argument, in: 0.1...300.0)
                 case "--text": options.text = true
                 case "--json": options.json = true
                 case "-h", "--help": return .failure(.helpRequested)
                 default: return .failure(.unknownOption(argument))
                 }
-            } catch {
-                return .failure(error)
             }
-            index += 1
+        } catch {
+            return .failure(error)
         }
         guard let url else { return .failure(.missingValue("--url")) }
         switch LoadTarget.parse(url) {

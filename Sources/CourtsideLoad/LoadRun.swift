@@ -10,9 +10,7 @@ struct LoadThreadResult: Sendable {
     var completed = 0
     var cleanCloses = 0
     var sentMessages = 0
-    /// Failures by category, and the first few in full.
-    var failures: [String: Int] = [:]
-    var failureExamples: [String] = []
+    var failures = FailureCounts()
     var connectNanoseconds: UInt64 = 0
     var sendingStarted: UInt64 = 0
     var lastEcho: UInt64 = 0
@@ -23,10 +21,7 @@ struct LoadThreadResult: Sendable {
             completed += count
             if clean { cleanCloses += count }
         case .failed(let failure):
-            failures[failure.category, default: 0] += count
-            if failureExamples.count < 5 && !failureExamples.contains(failure.description) {
-                failureExamples.append(failure.description)
-            }
+            failures.record(failure, count: count)
         }
     }
 }

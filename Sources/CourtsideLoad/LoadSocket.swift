@@ -10,6 +10,11 @@ enum LoadSocket {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
+    /// A duration in seconds (an option's value) as nanoseconds of ``now()``.
+    static func nanoseconds(_ seconds: Double) -> UInt64 {
+        UInt64(seconds * 1e9)
+    }
+
     enum ConnectResult {
         case connected(Int32)
         case inProgress(Int32)
