@@ -64,7 +64,9 @@ extension ServeOption {
         ServeOption(
             name: "redis", environmentVariable: "COURTSIDE_REDIS", valueName: "URL",
             defaultDescription: "none (SQLite in DIR)",
-            summary: "Store games in Redis (redis://[user:password@]host:port/db) instead of SQLite; see docs/redis.md."
+            summary:
+                "Store games in Redis (redis://[user:password@]host:port/db, rediss:// for TLS) instead of SQLite;"
+                + " one node per Redis for now (docs/redis.md)."
         ) { options, value, source throws(CLIError) in
             do {
                 options.configuration.redisURL = try RedisURL(parsing: value)
