@@ -77,10 +77,8 @@ enum RESPParserInvariants {
     static func parse(_ input: [UInt8], splits: [Int]) -> Outcome {
         var parser = RESPParser(limits: limits)
         var outcome = Outcome()
-        var start = 0
-        for end in splits + [input.count] where end >= start {
-            parser.feed(input[start..<end])
-            start = end
+        for piece in FuzzCheck.pieces(input, at: splits) {
+            parser.feed(piece)
             while true {
                 let result = parser.next()
                 switch result {

@@ -23,4 +23,16 @@ public enum FuzzCheck {
         let a = Int(input[0]) * 31 + Int(input[input.count - 1])
         return [a % input.count, (a * 7 + 13) % input.count, input.count / 2].sorted()
     }
+
+    /// `input` cut at `splits` (ascending offsets; a split before the previous one is skipped), the last piece
+    /// running to the end: how every harness feeds one input in pieces.
+    public static func pieces(_ input: [UInt8], at splits: [Int]) -> [ArraySlice<UInt8>] {
+        var pieces: [ArraySlice<UInt8>] = []
+        var start = 0
+        for end in splits + [input.count] where end >= start {
+            pieces.append(input[start..<end])
+            start = end
+        }
+        return pieces
+    }
 }

@@ -39,12 +39,7 @@ func parse(_ input: [UInt8], limits: HTTPParserLimits = .default, feeding: Feedi
 func dripParse(
     _ input: [UInt8], limits: HTTPParserLimits = .default, sourceLocation: SourceLocation = #_sourceLocation
 ) -> ParseOutcome {
-    let whole = parse(input, limits: limits, feeding: .whole)
-    for feeding in [Feeding.byteByByte, .randomChunks(seed: 1), .randomChunks(seed: 42), .randomChunks(seed: 7)] {
-        let other = parse(input, limits: limits, feeding: feeding)
-        #expect(other == whole, "\(feeding) differs from whole", sourceLocation: sourceLocation)
-    }
-    return whole
+    Feeding.sameOutcomeEveryWay(sourceLocation: sourceLocation) { parse(input, limits: limits, feeding: $0) }
 }
 
 func dripParse(

@@ -46,12 +46,7 @@ func parseRESP(_ input: [UInt8], limits: RESPParserLimits = .default, feeding: F
 func dripParse(
     _ input: [UInt8], limits: RESPParserLimits = .default, sourceLocation: SourceLocation = #_sourceLocation
 ) -> RESPOutcome {
-    let whole = parseRESP(input, limits: limits, feeding: .whole)
-    for feeding in [Feeding.byteByByte, .randomChunks(seed: 1), .randomChunks(seed: 42), .randomChunks(seed: 7)] {
-        let other = parseRESP(input, limits: limits, feeding: feeding)
-        #expect(other == whole, "\(feeding) differs from whole", sourceLocation: sourceLocation)
-    }
-    return whole
+    Feeding.sameOutcomeEveryWay(sourceLocation: sourceLocation) { parseRESP(input, limits: limits, feeding: $0) }
 }
 
 func dripParse(

@@ -1,3 +1,5 @@
+import Testing
+
 /// How a decoder test hands its input over: whole, byte by byte, or in seeded random chunks. A decoder must give the
 /// same result every way (STYLE.md §14): the drip-feed helpers of the HTTP and RESP parser tests feed each input all
 /// three ways and compare.
@@ -33,5 +35,19 @@ public enum Feeding: CustomStringConvertible, Sendable {
             }
             return result
         }
+    }
+}
+
+extension Feeding {
+    /// Runs `parse` once per way of feeding, expects every outcome to equal the whole input's, and returns that one:
+    /// the drip-feed check every decoder test shares.
+    public static func sameOutcomeEveryWay<Outcome: Equatable>(
+        sourceLocation: SourceLocation = #_sourceLocation, _ parse: (Feeding) -> Outcome
+    ) -> Outcome {
+        let whole = parse(.whole)
+        for feeding in [Feeding.byteByByte, .randomChunks(seed: 1), .randomChunks(seed: 42), .randomChunks(seed: 7)] {
+            #expect(parse(feeding) == whole, "\(feeding) differs from whole", sourceLocation: sourceLocation)
+        }
+        return whole
     }
 }
