@@ -16,6 +16,9 @@ struct SlowConsumerTests {
                 // The sleeper makes no write progress for the whole test, which on a busy machine can pass the
                 // default 30 s write deadline (that deadline has its own tests); here only the resync is tested.
                 $0.writeTimeout = .seconds(600)
+                // Nor may it be taken for dead: it never answers the idle ping sent after 30 s of its silence, and
+                // on a busy machine this test runs past the 30 + 20 s that closes such a client.
+                $0.webSocketIdlePingInterval = nil
             })
         let game = try app.createGame([
             "homeTeam": "A", "homePlayers": ["a", "b", "c"], "awayTeam": "B", "awayPlayers": ["d", "e", "f"],

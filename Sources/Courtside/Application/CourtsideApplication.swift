@@ -252,9 +252,11 @@ public final class CourtsideApplication: Sendable {
         // permessage-deflate on: a scoreboard patch compresses to a third with the shared context (docs/deflate.md).
         // Clients are asked for client_no_context_takeover (RFC 7692 §7.1.1.2): they send little, so the server's
         // inflater is emptied after every message instead of keeping a window per connection.
+        var webSocket = WebSocketConnectionStateMachine.Configuration.server
+        webSocket.idlePingInterval = configuration.webSocketIdlePingInterval
         let serverConfiguration = HTTPServer.Configuration(
             host: configuration.host, port: configuration.port, threadCount: group.loops.count, tls: tls,
-            staticFiles: StaticFileServer(root: configuration.publicDirectory),
+            staticFiles: StaticFileServer(root: configuration.publicDirectory), webSocket: webSocket,
             perMessageDeflate: PerMessageDeflateConfiguration(requestClientNoContextTakeover: true),
             webSocketSendBudgetBytes: configuration.maxQueuedBytesPerConnection,
             writeTimeout: configuration.writeTimeout, connectionCaps: connectionCaps(configuration),

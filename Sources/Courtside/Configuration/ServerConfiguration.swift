@@ -71,6 +71,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// How often a game whose journal write failed (a full disk) tries it again. Not a flag: a second is short
     /// enough to recover soon after room is made and costs one write a second per failed game; tests shorten it.
     public var storageRetryInterval: Duration = .seconds(1)
+    /// Silence from a WebSocket client after which the server pings it (nil: never); one that then stays silent
+    /// for 20 s more is closed as dead (`WebSocketConnectionStateMachine.Configuration`). Not a flag: 30 s suits
+    /// every proxy's idle timeout; tests of a client that never reads turn it off, since such a client is rightly
+    /// taken for dead after 50 s on a machine busy enough to make the test run that long.
+    public var webSocketIdlePingInterval: Duration? = .seconds(30)
 
     public init() {}
 
