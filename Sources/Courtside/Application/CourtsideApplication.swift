@@ -40,6 +40,7 @@ public final class CourtsideApplication: Sendable {
         if let url = configuration.redisURL {
             var redis = RedisJournal.Configuration()
             redis.client.tlsCAFile = configuration.redisCAFile
+            redis.nodeID = configuration.effectiveNodeID
             do {
                 journal = try RedisJournal(url: url, configuration: redis)
             } catch {
@@ -127,7 +128,7 @@ public final class CourtsideApplication: Sendable {
         logger.notice(
             "serving",
             [
-                "url": url, "games": "\(stored.count)",
+                "url": url, "games": "\(stored.count)", "node": shared?.nodeID ?? configuration.effectiveNodeID,
                 "start": stored.isEmpty ? "first" : marked ? "clean" : "after a crash",
             ])
     }
