@@ -74,6 +74,12 @@ extension RedisJournal: SharedGameJournal {
         thread.start()
     }
 
+    public func ping(completion: @escaping @Sendable (Bool) -> Void) {
+        client.send(RESPCommand("PING")) { result in
+            if case .success = result { completion(true) } else { completion(false) }
+        }
+    }
+
     public func nextGameID(completion: @escaping @Sendable (Result<GameID, JournalError>) -> Void) {
         client.send(RESPCommand("FCALL", "courtside_next_id", 1, .string(RedisJournalKeys.nextGame))) { result in
             switch result {

@@ -39,3 +39,23 @@ extension TestApp {
         throw ClientError("game \(id) not served at seq \(seq.map(String.init) ?? "any"): \(last?.status ?? 0)")
     }
 }
+
+/// Polls `condition` until it holds or `limit` passes; its last answer.
+func eventually(within limit: Duration = .seconds(10), _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+        if try condition() { return true }
+        usleep(20_000)
+    }
+    return try condition()
+}
+
+extension WebSocketClient {
+    /// The next answer to a command (ack or error), skipping snapshots and patches.
+    func nextAnswer() throws -> JSONValue {
+        while true {
+            let message = try readJSON()
+            if message["type"] == "ack" || message["type"] == "error" { return message }
+        }
+    }
+}
