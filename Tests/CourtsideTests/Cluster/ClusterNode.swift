@@ -2,10 +2,13 @@ import Courtside
 import CourtsideJournal
 import CourtsideModel
 import CourtsideRedis
+import CourtsideRedisClient
 import CourtsideRedisJournal
 import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
+
+@testable import CourtsideNet
 
 /// Nodes of one cluster in one test process: each a `CourtsideApplication` on its own loopback port, all on one
 /// `redis-server`.
@@ -58,4 +61,13 @@ extension WebSocketClient {
             if message["type"] == "ack" || message["type"] == "error" { return message }
         }
     }
+}
+
+/// One command's reply from `redis`, on a client of its own (to look at what the nodes stored).
+func redisReply(_ redis: RedisServer, _ command: RESPCommand) throws -> RESPValue {
+    let group = try EventLoopGroup(threadCount: 1)
+    defer { group.shutdown() }
+    let client = try RedisClient(url: RedisURL(parsing: redis.url()), loop: group.loops[0])
+    defer { client.close() }
+    return try client.sendAndWait(command)
 }

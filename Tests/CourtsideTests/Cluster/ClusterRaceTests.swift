@@ -92,4 +92,36 @@ struct ClusterRaceTests {
             #expect(mirror.state == final["state"])
         }
     }
+
+    @Test("the time limit is reached once: every node's timer fires, one tick is stored, the others catch up")
+    func oneTickWins() throws {
+        let redis = try RedisServer()
+        let nodes = [
+            try ClusterNode.start("A", on: redis), try ClusterNode.start("B", on: redis),
+            try ClusterNode.start("C", on: redis),
+        ]
+        let game = try nodes[0].createGame([
+            "homeTeam": "A", "homePlayers": ["a", "b", "c"], "awayTeam": "B", "awayPlayers": ["d", "e", "f"],
+            "rules": ["preset": "custom", "targetScore": 999, "timeLimitMs": 1_000],
+        ])
+        for node in nodes.dropFirst() { _ = try node.waitForGame(game.id) }
+        let scorer = try nodes[0].scorer(game)
+        try scorer.send(json: command("c1", move: "onePoint"))
+        #expect(try scorer.nextAnswer()["seq"] == 1)
+        try scorer.send(json: ["type": "clock", "id": "go", "action": "start"])
+        #expect(try scorer.nextAnswer()["seq"] == 2)
+        // Every node holds the running clock and arms its own timer for the limit, a second away.
+        let final = try nodes[0].waitForGame(game.id, seq: 3, within: .seconds(10))
+        #expect(final["state"]?["winner"] == "home", "the team ahead wins at the limit")
+        for node in nodes.dropFirst() { #expect(try node.waitForGame(game.id, seq: 3) == final) }
+        // Give a losing tick time to (wrongly) land, then count: one limit event in the log.
+        usleep(300_000)
+        let entries = try redisReply(redis, RESPCommand("XRANGE", .string("courtside:events:{\(game.id)}"), "-", "+"))
+        let kinds = (entries.elements ?? []).map { entry in
+            String(decoding: entry.elements?[1].elements?.last?.bytes ?? [], as: UTF8.self)
+        }
+        #expect(kinds.count == 3, "\(kinds)")
+        #expect(kinds.filter { $0.contains("timeLimitReached") }.count == 1, "\(kinds)")
+        for node in nodes { #expect(try node.snapshot(game.id)["seq"] == 3) }
+    }
 }

@@ -65,10 +65,6 @@ struct ClusterRedisLossTests {
         #expect(mirror.state == (try nodeA.snapshot(game.id))["state"])
         #expect(try nodeB.waitForGame(game.id, seq: 2) == (try nodeA.snapshot(game.id)))
 
-        let group = try EventLoopGroup(threadCount: 1)
-        defer { group.shutdown() }
-        let client = try RedisClient(url: RedisURL(parsing: redis.url()), loop: group.loops[0])
-        defer { client.close() }
-        #expect(try client.sendAndWait(RESPCommand("XLEN", .string("courtside:events:{\(game.id)}"))).integer == 2)
+        #expect(try redisReply(redis, RESPCommand("XLEN", .string("courtside:events:{\(game.id)}"))).integer == 2)
     }
 }
