@@ -21,6 +21,11 @@ public protocol SharedGameJournal: GameJournal {
     /// within the request timeout.
     func ping(completion: @escaping @Sendable (Bool) -> Void)
 
+    /// Takes or renews the lease `name` for this node for `duration` (one node at a time holds it, until it lapses):
+    /// `completion` gets whether this node holds it now.
+    func lease(
+        _ name: String, for duration: Duration, completion: @escaping @Sendable (Result<Bool, JournalError>) -> Void)
+
     /// A game id no node has used or will use (`game-N` from one counter in the store).
     func nextGameID(completion: @escaping @Sendable (Result<GameID, JournalError>) -> Void)
 }

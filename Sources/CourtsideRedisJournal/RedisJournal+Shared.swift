@@ -80,6 +80,20 @@ extension RedisJournal: SharedGameJournal {
         }
     }
 
+    public func lease(
+        _ name: String, for duration: Duration, completion: @escaping @Sendable (Result<Bool, JournalError>) -> Void
+    ) {
+        let command = RESPCommand(
+            "FCALL", "courtside_lease", 1, .string("courtside:lease:" + name), .string(nodeID),
+            .integer(Int(duration / .milliseconds(1))))
+        client.send(command) { result in
+            switch result {
+            case .success(let reply): completion(.success(reply.integer == 1))
+            case .failure(let error): completion(.failure(Self.journalError(error, gameID: nil)))
+            }
+        }
+    }
+
     public func nextGameID(completion: @escaping @Sendable (Result<GameID, JournalError>) -> Void) {
         client.send(RESPCommand("FCALL", "courtside_next_id", 1, .string(RedisJournalKeys.nextGame))) { result in
             switch result {
