@@ -17,6 +17,8 @@ struct ClusterFanOutTests {
         // B loads it from its creation entry: it is on B's lobby and served there before any move.
         let first = try nodeB.waitForGame(game.id, seq: 0)
         #expect(first["state"] == (try nodeA.snapshot(game.id))["state"])
+        #expect(
+            nodeB.logLines.all.contains { $0.contains("game loaded from the shared journal") && $0.contains("node=B") })
         let lobby = try nodeB.request("GET", "/api/games").json
         #expect(lobby["games"]?.arrayValue?.contains { $0["id"]?.stringValue == game.id } == true)
 
