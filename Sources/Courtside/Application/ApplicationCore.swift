@@ -26,11 +26,14 @@ final class ApplicationCore: Sendable {
     /// Games whose stored records could not be read back at start, with the problem (`quarantine`).
     private let quarantined = Mutex<[GameID: String]>([:])
     private let stopping = Atomic<Bool>(false)
+    /// Whether the shared store (Redis) answers, when there is one.
+    let storeProbe: StoreProbe?
 
     init(
         configuration: ServerConfiguration, adminToken: String, registry: GameRegistry, lobby: LoopBound<LobbyOwner>,
-        services: GameServices
+        services: GameServices, storeProbe: StoreProbe? = nil
     ) {
+        self.storeProbe = storeProbe
         self.configuration = configuration
         self.registry = registry
         self.lobby = lobby
@@ -59,6 +62,22 @@ final class ApplicationCore: Sendable {
         failedGames.withLock { $0[id] = nil }
     }
 
+    /// Why `/healthz` fails, as stable codes: `redis` while the shared store has not answered for 2 s (the node
+    /// can neither store nor follow the other nodes), `storage` while the journal refuses writes (`storageProblems`).
+    var healthReasons: [String] {
+        var reasons: [String] = []
+        if redisProblem != nil { reasons.append("redis") }
+        if !storageProblems.isEmpty { reasons.append("storage") }
+        return reasons
+    }
+
+    /// Redis has not answered for the threshold: the problem as a sentence, else nil.
+    var redisProblem: String? {
+        guard let silent = storeProbe?.unreachableFor else { return nil }
+        let milliseconds = silent / .milliseconds(1)
+        return "redis has not answered for \(Int(milliseconds) / 1000).\(Int(milliseconds) % 1000 / 100) s"
+    }
+
     /// What keeps the server from storing what it serves, for `/healthz`: failed games (their writes are being
     /// retried) and a refused game creation; empty when the journal writes.
     var storageProblems: [String] {
@@ -75,6 +94,18 @@ final class ApplicationCore: Sendable {
         registry.reserve(game.id)
         logger.error(
             "game quarantined: its stored records cannot be used", ["game": game.id.rawValue, "problem": game.problem])
+    }
+
+    /// The stored game replayed, or nil after quarantining it (its events do not replay to a valid game).
+    func replayOrQuarantine(_ journaled: JournaledGame) -> Game? {
+        do {
+            return try journaled.replayed()
+        } catch {
+            quarantine(
+                QuarantinedGame(id: journaled.id, problem: "stored game \(journaled.id) does not replay: \(error)"),
+                logger: logger)
+            return nil
+        }
     }
 
     /// Why `id` is quarantined, or nil.
@@ -115,7 +146,29 @@ final class ApplicationCore: Sendable {
             completion(.failure(.invalid(errors)))
             return
         }
-        let id = registry.makeID()
+        guard let shared = services.shared else {
+            create(request, id: registry.makeID(), completion: completion)
+            return
+        }
+        // Ids come from one counter in the shared store, so two nodes never make the same one (docs/redis.md).
+        shared.nextGameID { [self] result in
+            switch result {
+            case .success(let id):
+                create(request, id: id, completion: completion)
+            case .failure(let error):
+                logger.error("no game id from the shared journal", ["error": "\(error)"])
+                creationFailure.withLock { $0 = "\(error)" }
+                completion(.failure(.storage(error)))
+            }
+        }
+    }
+
+    private func create(
+        _ request: GameCreationRequest, id: GameID,
+        completion: @escaping @Sendable (Result<CreatedGame, GameCreationError>) -> Void
+    ) {
+        let creator = GameCreatorViewModel()
+        creator.fill(from: request.json)
         guard case .success(let setup) = creator.makeSetup(id: id) else {
             preconditionFailure("Invalid state: inputs valid for one id but not for \(id)")
         }
@@ -138,6 +191,20 @@ final class ApplicationCore: Sendable {
                 completion(.success(CreatedGame(id: id, scorerToken: token)))
             }
         }
+    }
+
+    /// Installs a game rebuilt from the journal (`game`, replayed from `journaled`) numbered from `seq`; each
+    /// accepted command id keeps the `seq` that acked it.
+    @discardableResult
+    func installRestored(_ journaled: JournaledGame, game: Game, seq: Int) -> GameHandle {
+        var acks: [CommandID: Int] = [:]
+        for stored in journaled.events {
+            if let commandID = stored.event.commandID { acks[commandID] = stored.presentationSequence }
+        }
+        return install(
+            game: game, seq: seq, now: CourtsideApplication.restoredInstant(of: journaled, game: game),
+            restored: true, restoredAcks: acks, digest: journaled.record.scorerTokenSHA256,
+            isArchived: journaled.isArchived)
     }
 
     /// Installs a game's owner on its loop and publishes its handle (the owner is in place before any task that

@@ -23,6 +23,8 @@ public final class CourtsideApplication: Sendable {
     let server: HTTPServer
     private let group: EventLoopGroup
     private let journal: any GameJournal
+    /// Follows the other nodes' writes when the journal is shared (Redis).
+    private let tailer: SharedFeedTail?
     private let markerPath: String
     private let isShutDown = Mutex(false)
 
@@ -38,6 +40,7 @@ public final class CourtsideApplication: Sendable {
         if let url = configuration.redisURL {
             var redis = RedisJournal.Configuration()
             redis.client.tlsCAFile = configuration.redisCAFile
+            redis.nodeID = configuration.effectiveNodeID
             do {
                 journal = try RedisJournal(url: url, configuration: redis)
             } catch {
@@ -55,21 +58,15 @@ public final class CourtsideApplication: Sendable {
 
     /// The same with another journal (tests wrap the in-memory one) and a wall clock (Unix milliseconds).
     public init(
-        configuration: ServerConfiguration, adminToken: String, logger: Logger, journal: any GameJournal,
+        configuration: ServerConfiguration, adminToken: String, logger nodeLogger: Logger, journal: any GameJournal,
         clock: @escaping @Sendable () -> Timestamp = CourtsideApplication.wallClock
     ) throws(ApplicationError) {
+        let shared = journal as? any SharedGameJournal
+        // Every line names the node when several share one Redis (their logs are usually read together).
+        let logger = shared.map { nodeLogger.with(["node": $0.nodeID]) } ?? nodeLogger
         self.journal = journal
         markerPath = (configuration.dataDirectory as NSString).appendingPathComponent(Self.cleanShutdownMarker)
         let marked = unlink(markerPath) == 0
-        let contents: JournalContents
-        do {
-            contents = try journal.loadContents()
-        } catch {
-            throw .journal(directory: configuration.dataDirectory, error)
-        }
-        let stored = contents.games
-        // Nothing stored: nothing was published either (a first start), so there are no numbers to skip.
-        let cleanStart = marked || stored.isEmpty
         let loops: EventLoopGroup
         do {
             loops = try EventLoopGroup(threadCount: max(configuration.threads ?? EventLoopGroup.coreCount, 1))
@@ -77,6 +74,28 @@ public final class CourtsideApplication: Sendable {
             throw .cannotListen(host: configuration.host, port: configuration.port, error)
         }
         group = loops
+        let contents: JournalContents
+        do {
+            // The feed's end is marked before the games are read, so a write made meanwhile is both loaded and
+            // delivered (the owner skips what it holds), never neither.
+            tailer = try (journal as? RedisJournal).map { redis throws(ApplicationError) in
+                try SharedFeedTail(journal: redis, loop: loops.loops[0])
+            }
+        } catch {
+            loops.shutdown()
+            throw error
+        }
+        do {
+            contents = try journal.loadContents()
+        } catch {
+            tailer?.stop()
+            loops.shutdown()
+            throw .journal(directory: configuration.dataDirectory, error)
+        }
+        let stored = contents.games
+        // Nothing stored: nothing was published either (a first start), so there are no numbers to skip. On a shared
+        // journal nothing is published before it is stored, so every start is clean.
+        let cleanStart = marked || stored.isEmpty || shared != nil
         let metrics = ServerMetrics()
         self.metrics = metrics
         let lobby = Self.startLobby(on: loops, metrics: metrics)
@@ -85,12 +104,14 @@ public final class CourtsideApplication: Sendable {
         var limits = GameLimits(resumeWindow: configuration.resumeWindow)
         limits.storageRetryInterval = configuration.storageRetryInterval
         let services = GameServices(
-            journal: journal, metrics: metrics, logger: logger, clock: clock, limits: limits,
+            journal: journal, shared: shared, metrics: metrics, logger: logger, clock: clock, limits: limits,
             reportSummary: { summary in lobby.run { $0.upsert(summary) } },
             reportFailure: { id, problem in failures.withLock { $0?.gameFailed(id, problem: problem) } },
             reportRecovery: { id in failures.withLock { $0?.gameRecovered(id) } }, group: loops)
+        let probe = shared.map { StoreProbe(journal: $0) }
         let core = ApplicationCore(
-            configuration: configuration, adminToken: adminToken, registry: registry, lobby: lobby, services: services)
+            configuration: configuration, adminToken: adminToken, registry: registry, lobby: lobby, services: services,
+            storeProbe: probe)
         failures.withLock { $0 = core }
         self.core = core
         do throws(ApplicationError) {
@@ -98,8 +119,14 @@ public final class CourtsideApplication: Sendable {
             try Self.restore(stored, into: core, cleanStart: cleanStart, limits: limits, logger: logger)
             server = try Self.startServer(configuration: configuration, core: core, group: loops)
         } catch {
+            tailer?.stop()
             loops.shutdown()
             throw error
+        }
+        probe?.start(on: loops.loops[0])
+        if let tailer, let shared {
+            let router = SharedFeedRouter(core: core, journal: shared)
+            tailer.start(router: router, games: stored)
         }
         url = server.url
         metrics.observeConnections(of: server)
@@ -139,6 +166,8 @@ public final class CourtsideApplication: Sendable {
         }
         guard first else { return }
         core.beginStopping()
+        tailer?.stop()
+        core.storeProbe?.stop()
         server.shutdown()
         stopOwners()
         journal.close()
@@ -188,16 +217,8 @@ public final class CourtsideApplication: Sendable {
         let pending = DispatchGroup()
         let writeFailure = Mutex<JournalError?>(nil)
         for journaled in stored {
-            let game: Game
-            do {
-                game = try journaled.replayed()
-            } catch {
-                // One game that does not replay must not keep the others from being served.
-                core.quarantine(
-                    QuarantinedGame(id: journaled.id, problem: "stored game \(journaled.id) does not replay: \(error)"),
-                    logger: logger)
-                continue
-            }
+            // One game that does not replay must not keep the others from being served.
+            guard let game = core.replayOrQuarantine(journaled) else { continue }
             let seq = journaled.lastPresentationSequence + (cleanStart ? 0 : limits.restartMargin)
             if !cleanStart {
                 pending.enter()
@@ -206,14 +227,7 @@ public final class CourtsideApplication: Sendable {
                     pending.leave()
                 }
             }
-            var acks: [CommandID: Int] = [:]
-            for journaled in journaled.events {
-                if let commandID = journaled.event.commandID { acks[commandID] = journaled.presentationSequence }
-            }
-            core.install(
-                game: game, seq: seq, now: restoredInstant(of: journaled, game: game), restored: true,
-                restoredAcks: acks,
-                digest: journaled.record.scorerTokenSHA256, isArchived: journaled.isArchived)
+            core.installRestored(journaled, game: game, seq: seq)
         }
         pending.wait()
         if let error = writeFailure.withLock({ $0 }) {

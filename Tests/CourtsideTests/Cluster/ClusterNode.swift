@@ -1,0 +1,73 @@
+import Courtside
+import CourtsideJournal
+import CourtsideModel
+import CourtsideRedis
+import CourtsideRedisClient
+import CourtsideRedisJournal
+import CourtsideTestSupport
+import CourtsideViewModels
+import Foundation
+
+@testable import CourtsideNet
+
+/// Nodes of one cluster in one test process: each a `CourtsideApplication` on its own loopback port, all on one
+/// `redis-server`.
+enum ClusterNode {
+    /// A node named `name` on `redis` (request timeout 1 s, so a lost Redis is noticed quickly).
+    static func start(
+        _ name: String, on redis: RedisServer, clock: (@Sendable () -> Timestamp)? = nil,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) throws -> TestApp {
+        var configuration = RedisJournal.Configuration()
+        configuration.nodeID = name
+        configuration.client.requestTimeout = .seconds(1)
+        let journal = try RedisJournal(url: RedisURL(parsing: redis.url()), configuration: configuration)
+        return try TestApp(journal: journal, clock: clock, configure: configure)
+    }
+}
+
+extension TestApp {
+    /// Waits until this node serves `game` (another node created it: this one loads it from the feed).
+    func waitForGame(_ id: String, seq: Int? = nil, within limit: Duration = .seconds(10)) throws -> JSONValue {
+        let deadline = ContinuousClock.now + limit
+        var last: ClientResponse?
+        while ContinuousClock.now < deadline {
+            let response = try request("GET", "/api/games/\(id)")
+            last = response
+            if response.status == 200, let json = try? response.json {
+                if seq == nil || json["seq"]?.intValue == seq { return json }
+            }
+            usleep(20_000)
+        }
+        throw ClientError("game \(id) not served at seq \(seq.map(String.init) ?? "any"): \(last?.status ?? 0)")
+    }
+}
+
+/// Polls `condition` until it holds or `limit` passes; its last answer.
+func eventually(within limit: Duration = .seconds(10), _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+        if try condition() { return true }
+        usleep(20_000)
+    }
+    return try condition()
+}
+
+extension WebSocketClient {
+    /// The next answer to a command (ack or error), skipping snapshots and patches.
+    func nextAnswer() throws -> JSONValue {
+        while true {
+            let message = try readJSON()
+            if message["type"] == "ack" || message["type"] == "error" { return message }
+        }
+    }
+}
+
+/// One command's reply from `redis`, on a client of its own (to look at what the nodes stored).
+func redisReply(_ redis: RedisServer, _ command: RESPCommand) throws -> RESPValue {
+    let group = try EventLoopGroup(threadCount: 1)
+    defer { group.shutdown() }
+    let client = try RedisClient(url: RedisURL(parsing: redis.url()), loop: group.loops[0])
+    defer { client.close() }
+    return try client.sendAndWait(command)
+}
