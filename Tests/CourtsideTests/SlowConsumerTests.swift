@@ -26,7 +26,8 @@ struct SlowConsumerTests {
         ])
         let slow = try WebSocketClient(
             port: app.port, path: "/ws/games/\(game.id)", timeout: .seconds(10), receiveBufferBytes: 2048)
-        let scorer = try app.scorer(game)
+        // Reads wait up to 30 s: beside five compilers a burst's acks took over 5 s to come (a timeout, not a fault).
+        let scorer = try app.scorer(game, timeout: .seconds(30))
         _ = try scorer.readJSON()
         let moves = ["rebound", "assist", "foul"]
         // In bursts of 200 (below the game's limit of writes waiting for the disk), each answered before the next,
@@ -40,7 +41,11 @@ struct SlowConsumerTests {
             }
             var acks = 0
             while acks < 200 {
-                let message = try scorer.readJSON()
+                let message: JSONValue
+                do { message = try scorer.readJSON() } catch {
+                    Issue.record("the scorer, \(acks) acks into the burst after \(total) commands: \(error)")
+                    throw error
+                }
                 #expect(message["type"] != "error")
                 if message["type"] == "ack" { acks += 1 }
             }
@@ -52,7 +57,12 @@ struct SlowConsumerTests {
         let final = try app.snapshot(game.id)
         #expect(final["seq"]?.intValue == total)
         var mirror = DocumentMirror()
-        while mirror.seq < total { try mirror.take(try slow.readJSON()) }
+        while mirror.seq < total {
+            do { try mirror.take(try slow.readJSON()) } catch {
+                Issue.record("the sleeper, at seq \(mirror.seq) of \(total): \(error)")
+                throw error
+            }
+        }
         #expect(mirror.snapshots >= 2)
         #expect(mirror.state == final["state"])
         let metrics = try app.request("GET", "/metrics").text

@@ -80,8 +80,8 @@ final class TestApp {
     }
 
     /// A scorer socket, authenticated by its first message; the `authenticated` answer is consumed.
-    func scorer(_ game: (id: String, token: String)) throws -> WebSocketClient {
-        let client = try WebSocketClient(port: port, path: "/ws/games/\(game.id)/scorer")
+    func scorer(_ game: (id: String, token: String), timeout: Duration = .seconds(5)) throws -> WebSocketClient {
+        let client = try WebSocketClient(port: port, path: "/ws/games/\(game.id)/scorer", timeout: timeout)
         try client.send(json: ["type": "auth", "token": .string(game.token)])
         let answer = try client.readJSON()
         guard answer["type"]?.stringValue == "authenticated" else { throw ClientError("auth answer \(answer)") }
