@@ -4,7 +4,7 @@
 
 import { DocumentStream } from "./connection.js";
 import { ServerClock, clockReading, formatClock, learnFromPatch } from "./clock.js";
-import { showConnection, announce } from "./ui.js";
+import { showConnection, announce, applyTeamColors } from "./ui.js";
 import { tickFiba } from "./fiba.js";
 
 /** The team that won, in words, or null. */
@@ -74,6 +74,7 @@ export function followGame({ gameID, path, resume = true, forever = false, rende
       }
       current = state;
       document.documentElement.dataset.seq = String(info.seq);
+      applyTeamColors(document.documentElement, state);
       render(state, info);
       const score = `${state.homeTeam} ${state.homeScore}, ${state.awayTeam} ${state.awayScore}`;
       if (lastScore !== null && score !== lastScore) {

@@ -30,10 +30,12 @@ struct LobbyTests {
         let (presenter, _) = makeLobby(lobby)
         #expect(
             presenter.snapshot().text
-                == #"{"seq":0,"state":{"games":{"game-1":{"awayScore":0,"awayTeam":"B","homeScore":0,"homeTeam":"A","#
-                + #""id":"game-1","isFinished":false,"isLive":false,"order":0,"score":"0 - 0","winner":null},"#
-                + #""game-2":{"awayScore":0,"awayTeam":"D","homeScore":0,"homeTeam":"C","id":"game-2","#
-                + #""isFinished":false,"isLive":false,"order":1,"score":"0 - 0","winner":null}}},"#
+                == ##"{"seq":0,"state":{"games":{"game-1":{"awayColor":"#B42318","awayScore":0,"awayShort":"AWAY","##
+                + ##""awayTeam":"B","homeColor":"#1F4E9C","homeScore":0,"homeShort":"HOME","homeTeam":"A","##
+                + ##""id":"game-1","isFinished":false,"isLive":false,"order":0,"score":"0 - 0","winner":null},"##
+                + ##""game-2":{"awayColor":"#B42318","awayScore":0,"awayShort":"AWAY","awayTeam":"D","##
+                + ##""homeColor":"#1F4E9C","homeScore":0,"homeShort":"HOME","homeTeam":"C","id":"game-2","##
+                + ##""isFinished":false,"isLive":false,"order":1,"score":"0 - 0","winner":null}}},"##
                 + #""type":"lobbySnapshot","v":1}"#)
     }
 

@@ -20,17 +20,28 @@ public final class GamePresenter {
     private let mutableLatestPatch = MutableDynamic<PresentationMessage?>(nil)
     private let bindings = DynamicBindingBag()
     private let commandDecoder: CommandDecoder
+    /// Dates each patch (`"at"`, server Unix milliseconds): read once per patch, when it is made.
+    private let clock: () -> Timestamp
 
-    public init(viewModel: GameScoreboardEditorViewModel, commandDecoder: CommandDecoder = CommandDecoder()) {
+    /// A presenter of `viewModel`; `clock` dates the patches (by default the view model's own clock).
+    public init(
+        viewModel: GameScoreboardEditorViewModel, commandDecoder: CommandDecoder = CommandDecoder(),
+        clock: (() -> Timestamp)? = nil
+    ) {
         self.viewModel = viewModel
         self.commandDecoder = commandDecoder
+        if let clock {
+            self.clock = clock
+        } else {
+            self.clock = viewModel.clockReading
+        }
         self.publisher = DocumentPublisher(
             stream: .game(id: viewModel.gameID.rawValue), document: GameDocument.skeleton(of: viewModel),
             seq: viewModel.revision.value)
         bindFields()
         publisher.adoptLiveDocument()
         viewModel.revision.bind { [unowned self] revision in
-            mutableLatestPatch.value = publisher.commit(seq: revision)
+            mutableLatestPatch.value = publisher.commit(seq: revision, at: self.clock())
         }.store(in: bindings)
     }
 

@@ -53,6 +53,9 @@ public final class GameScoreboardEditorViewModel {
     /// The events the latest batch appended to the game's log, for the owner to journal.
     public var recordedEvents: Dynamic<[GameEvent]> { mutableRecordedEvents }
 
+    /// The clock given at creation (for a presenter dating its patches).
+    public var clockReading: () -> Timestamp { now }
+
     /// The model, read-only: the view model alone changes it.
     public private(set) var game: Game
 
