@@ -1,5 +1,6 @@
 import CourtsideModel
 import CourtsideViewModels
+import Testing
 
 /// The scenario the examples of docs/protocol.md come from: the code produces each server message, and
 /// ProtocolDocumentTests checks that the document shows exactly that.
@@ -82,6 +83,14 @@ enum ProtocolExamples {
         examples["snapshot-final"] = try message(presenter.snapshot().bytes)
         lobby.remove(second.id)
         examples["lobby-patch-remove"] = try message(lobbyPatches.last!.bytes)
+
+        // A court (issue 13): created empty, then game-1 goes on it while a team joins the queue.
+        var court = try Court(id: "court-1", name: "Court 2")
+        let courtPresenter = CourtPresenter(court: court, clock: { start.advanced(byMilliseconds: 40_000) })
+        examples["court-snapshot"] = try message(courtPresenter.snapshot().bytes)
+        court.put("game-1")
+        try court.enqueue(QueuedTeam(name: "Hawks", players: ["Gus", "Hal", "Ida"]))
+        examples["court-patch"] = try message(try #require(courtPresenter.update(court)).bytes)
 
         let creator = GameCreatorViewModel()
         creator.fill(
