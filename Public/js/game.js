@@ -93,6 +93,14 @@ function showGame(gameID) {
     connectionNode: document.getElementById("connection"),
     announcer: document.getElementById("announcer"),
     delayMs: delay.ms,
+    onMessage(message) {
+      // The server's counted figure (at most every 5 s): shown as it comes, not delayed (it spoils nothing).
+      if (message.type !== "viewers" || message.game !== gameID) return;
+      const node = document.getElementById("viewers");
+      node.hidden = false;
+      node.textContent = `${message.viewers} watching`;
+      node.dataset.viewers = String(message.viewers);
+    },
   });
   game.id = gameID;
   game.stream.start();

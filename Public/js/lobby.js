@@ -28,6 +28,7 @@ function gameItem(game) {
       el("span", { class: "team away" }, game.awayTeam, " ", el("span", { class: "team-chip", text: game.awayShort ?? "" })),
     ),
     el("span", { class: `status ${status.key}`, text: status.text }),
+    game.viewers > 0 ? el("span", { class: "viewers", "data-viewers": String(game.viewers), text: `${game.viewers} watching` }) : null,
     el("nav", { class: "game-links", "aria-label": `Links for ${game.homeTeam} against ${game.awayTeam}` }, el("a", { href: `game.html?id=${id}`, text: "Watch" }), el("a", { href: `score.html?id=${id}`, text: "Score" }), el("a", { href: `display.html?id=${id}`, text: "Display" })),
   );
   applyTeamColors(item, game);

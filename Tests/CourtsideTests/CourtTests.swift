@@ -77,3 +77,38 @@ struct CourtTests {
         #expect(created["id"] == "court-2")
     }
 }
+
+@Suite("Viewer counts over real sockets (issue 13 §3)", .ownThread)
+struct ViewerCountTests {
+    @Test("N spectators (sockets and an event stream) are counted in the lobby row and sent to the game's sockets")
+    func counted() async throws {
+        let app = try TestApp(configure: { $0.viewerCountInterval = .milliseconds(100) })
+        let game = try app.createGame()
+        var spectators: [WebSocketClient] = []
+        for _ in 0..<3 {
+            let spectator = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)")
+            #expect(try spectator.readJSON()["type"] == "snapshot")
+            spectators.append(spectator)
+        }
+        // The third socket reads the counts as they are announced until it sees all three.
+        var seen: JSONValue?
+        for _ in 0..<50 where seen?["viewers"] != 3 {
+            seen = try spectators[2].readJSON()
+        }
+        #expect(seen == ["v": 1, "type": "viewers", "game": .string(game.id), "viewers": 3])
+        let deadline = ContinuousClock.now + .seconds(10)
+        var row: JSONValue?
+        while ContinuousClock.now < deadline {
+            row = try app.request("GET", "/api/games").json["games"]?.arrayValue?.first
+            if row?["viewers"] == 3 { break }
+            await pause(for: .milliseconds(50))
+        }
+        #expect(row?["viewers"] == 3)
+        spectators[0].close()
+        var after: JSONValue?
+        for _ in 0..<50 where after?["viewers"] != 2 {
+            after = try spectators[1].readJSON()
+        }
+        #expect(after?["viewers"] == 2)
+    }
+}

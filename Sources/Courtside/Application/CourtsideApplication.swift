@@ -120,6 +120,7 @@ public final class CourtsideApplication: Sendable {
         do throws(ApplicationError) {
             for game in contents.quarantined { core.quarantine(game, logger: logger) }
             try Self.restore(stored, into: core, cleanStart: cleanStart, limits: limits, logger: logger)
+            ViewerCounter.start(for: core)
             server = try Self.startServer(configuration: configuration, core: core, group: loops)
         } catch {
             loops.shutdown()

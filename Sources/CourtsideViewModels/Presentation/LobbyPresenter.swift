@@ -67,6 +67,7 @@ public final class LobbyPresenter {
             "score": .string(summary.score), "homeScore": .int(summary.homeScore),
             "awayScore": .int(summary.awayScore), "isFinished": .bool(summary.isFinished),
             "isLive": .bool(summary.isLive), "winner": summary.winner.map { .string($0.rawValue) } ?? .null,
+            "viewers": .int(entry.viewers), "status": .string(summary.isFinished ? "final" : "live"),
         ]
     }
 }

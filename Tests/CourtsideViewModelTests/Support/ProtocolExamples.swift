@@ -92,6 +92,8 @@ enum ProtocolExamples {
         try court.enqueue(QueuedTeam(name: "Hawks", players: ["Gus", "Hal", "Ida"]))
         examples["court-patch"] = try message(try #require(courtPresenter.update(court)).bytes)
 
+        examples["viewers"] = try message(ViewerAnnouncements.message(game: "game-1", viewers: 42))
+
         let creator = GameCreatorViewModel()
         creator.fill(
             from: try JSONValue(
