@@ -18,6 +18,12 @@ const BASE_DELAY_MS = 300;
 const DEFAULT_MAX_DELAY_MS = 5000;
 /** An open socket that says nothing for this long when traffic is expected is presumed dead. */
 const DEFAULT_IDLE_TIMEOUT_MS = 6000;
+/** Messages a delayed stream holds at most (two minutes of a busy game is a few hundred): past it the oldest are
+ * applied early rather than the page growing without bound. */
+const MAX_DELAYED_MESSAGES = 5000;
+
+const SNAPSHOT_TYPES = new Set(["snapshot", "lobbySnapshot", "courtSnapshot"]);
+const PATCH_TYPES = new Set(["patch", "lobbyPatch", "courtPatch"]);
 
 /** ws: or wss: URL for `path` on the page's own origin. */
 export function socketURL(path) {
@@ -44,6 +50,9 @@ export class DocumentStream {
    * @param {(event) => boolean} [options.onClose]       return false to stop reconnecting
    * @param {() => boolean} [options.expectTraffic]      true when silence means a dead socket (a running clock ticks)
    * @param {number} [options.maxDelayMs]
+   * @param {number} [options.delayMs]     stream-delay sync: apply each patch this long after its `at` (and the
+   *                                       first snapshot this long after it arrived), in order
+   * @param {{offset: number}} [options.serverClock]   the estimate that turns a patch's `at` into page time
    */
   constructor(options) {
     this.options = options;
@@ -59,6 +68,8 @@ export class DocumentStream {
     this.listening = false;
     this.connections = 0; // sockets opened so far: for diagnostics and tests
     this.status = { state: "connecting", attempt: 0 };
+    this.delayed = []; // [{message, arrival, due}] in arrival order, while options.delayMs > 0
+    this.delayTimer = null;
     this.onWake = () => {
       if (!this.stopped && this.retryTimer !== null) this.reconnectNow();
     };
@@ -79,6 +90,8 @@ export class DocumentStream {
 
   stop(reason = "stopped") {
     this.stopped = true;
+    clearTimeout(this.delayTimer);
+    this.delayed = [];
     clearTimeout(this.retryTimer);
     clearTimeout(this.idleTimer);
     this.retryTimer = null;
@@ -204,14 +217,53 @@ export class DocumentStream {
       return; // not for us; the server never sends this
     }
     if (!message || typeof message !== "object") return;
+    const delayMs = this.options.delayMs ?? 0;
+    if (delayMs > 0 && (SNAPSHOT_TYPES.has(message.type) || PATCH_TYPES.has(message.type))) {
+      this.hold(message, arrival, delayMs);
+      return;
+    }
+    this.deliver(message, arrival);
+  }
+
+  /** Stream-delay sync: keeps the message until `delayMs` after it was made (a patch's `at`, on the page's clock
+   * through the server-clock estimate; a snapshot's arrival), never before an earlier message. */
+  hold(message, arrival, delayMs) {
+    // Every patch dates itself: a sample for the server-clock estimate before the offset is used.
+    if (Number.isFinite(message.at)) this.options.serverClock?.sample?.(message.at, arrival);
+    const offset = this.options.serverClock?.offset ?? 0;
+    const made = Number.isFinite(message.at) ? message.at - offset : arrival;
+    const last = this.delayed.length > 0 ? this.delayed[this.delayed.length - 1].due : -Infinity;
+    this.delayed.push({ message, arrival, due: Math.max(made + delayMs, last) });
+    while (this.delayed.length > MAX_DELAYED_MESSAGES) {
+      const early = this.delayed.shift();
+      this.deliver(early.message, early.arrival);
+    }
+    this.armDelayTimer();
+  }
+
+  armDelayTimer() {
+    clearTimeout(this.delayTimer);
+    if (this.delayed.length === 0) return;
+    this.delayTimer = setTimeout(() => {
+      const now = localNow();
+      while (this.delayed.length > 0 && this.delayed[0].due <= now) {
+        const next = this.delayed.shift();
+        this.deliver(next.message, next.arrival);
+      }
+      this.armDelayTimer();
+    }, Math.max(0, this.delayed[0].due - localNow()));
+  }
+
+  deliver(message, arrival) {
+    if (this.stopped) return;
     const type = message.type;
-    if (type === "snapshot" || type === "lobbySnapshot") {
+    if (SNAPSHOT_TYPES.has(type)) {
       this.state = message.state;
       this.seq = message.seq;
       this.resyncFromScratch = false;
       this.becameLive();
       this.options.onState(this.state, { seq: this.seq, ops: null, arrival, snapshot: true });
-    } else if (type === "patch" || type === "lobbyPatch") {
+    } else if (PATCH_TYPES.has(type)) {
       this.receivePatch(message, arrival);
     } else {
       this.options.onMessage?.(message, arrival);
@@ -238,7 +290,7 @@ export class DocumentStream {
     this.seq = message.seq;
     this.resyncCount = 0;
     this.becameLive();
-    this.options.onState(this.state, { seq: this.seq, ops: message.ops, arrival, snapshot: false });
+    this.options.onState(this.state, { seq: this.seq, ops: message.ops, arrival, at: message.at, snapshot: false });
   }
 
   becameLive() {

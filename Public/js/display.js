@@ -2,9 +2,12 @@
 //   id=<game>            the game
 //   theme=dark|light|transparent   transparent for OBS/vMix browser sources (default dark)
 //   compact=1            a lower-third bar instead of the full screen
+//   court=<court>        instead of id: whatever game is on the court, switching without a reload
+//   delay=SECONDS        stream-delay sync (0–120): every change shown that long after it happened
 import { followGame, winnerWords } from "./game-view.js";
 import { bindAll, param, keepScreenAwake } from "./ui.js";
 import { buildFiba, renderFiba } from "./fiba.js";
+import { delayWithBadge, followCourt, leaveGameUnless, queueWords } from "./court.js";
 
 buildFiba(document, { fouls: "F", timeouts: "TO" });
 
@@ -44,21 +47,58 @@ function render(state) {
   status.textContent = state.isFinished ? `Final · ${winnerWords(state)}` : state.isLocked ? "Final" : "";
 }
 
-if (!id) {
-  status.textContent = "Add ?id=<game> to the address";
-} else {
-  const game = followGame({
-    gameID: id,
+const delay = delayWithBadge(document.getElementById("delay-badge"));
+
+let game = null;
+
+/** Shows game `gameID` (null: none, "next game soon"), leaving the one shown before. */
+function showGame(gameID) {
+  if (!leaveGameUnless(game, gameID)) return;
+  game = null;
+  for (const node of document.querySelectorAll("[data-bind]")) node.textContent = "";
+  for (const node of document.querySelectorAll("[data-clock]")) node.textContent = "";
+  board.dataset.winner = "";
+  board.classList.remove("is-finished", "is-running");
+  board.classList.toggle("between-games", gameID === null);
+  if (gameID === null) {
+    status.textContent = "Next game soon";
+    return;
+  }
+  status.textContent = "";
+  game = followGame({
+    gameID,
     forever: true,
     onMissing: (words) => (status.textContent = words),
-    path: `/ws/games/${encodeURIComponent(id)}`,
+    path: `/ws/games/${encodeURIComponent(gameID)}`,
     render,
     connectionNode: document.getElementById("connection"),
     announcer: document.getElementById("announcer"),
     // A screen above the court has nobody to press reload: keep trying, never slower than every 5 seconds.
     maxDelayMs: 5000,
+    delayMs: delay.ms,
   });
+  game.id = gameID;
   game.stream.start();
   window.courtside = game;
+}
+
+const courtID = param("court");
+if (courtID) {
+  const line = document.getElementById("court-line");
+  window.courtsideCourt = followCourt(courtID, {
+    onGame: showGame,
+    onCourt(court) {
+      line.hidden = false;
+      document.getElementById("court-name").textContent = court.name;
+      const words = queueWords(court);
+      document.getElementById("next-up").textContent = words.next;
+      document.getElementById("streak").textContent = words.streak;
+    },
+  });
+  keepScreenAwake();
+} else if (!id) {
+  status.textContent = "Add ?id=<game> (or ?court=<court>) to the address";
+} else {
+  showGame(id);
   keepScreenAwake();
 }

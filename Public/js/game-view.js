@@ -4,7 +4,7 @@
 
 import { DocumentStream } from "./connection.js";
 import { ServerClock, clockReading, formatClock, learnFromPatch } from "./clock.js";
-import { showConnection, announce } from "./ui.js";
+import { showConnection, announce, applyTeamColors } from "./ui.js";
 import { tickFiba } from "./fiba.js";
 
 /** The team that won, in words, or null. */
@@ -40,8 +40,8 @@ export function rulesWords(rules) {
  * the connection badge current.
  * @returns {{stream: DocumentStream, clock: ServerClock}}
  */
-export function followGame({ gameID, path, resume = true, forever = false, render, root = document, connectionNode, announcer, onMessage, onOpen, onClose, onStatus, onMissing, maxDelayMs }) {
-  const serverClock = new ServerClock();
+export function followGame({ gameID, path, resume = true, forever = false, render, root = document, connectionNode, announcer, onMessage, onOpen, onClose, onStatus, onMissing, maxDelayMs, delayMs = 0, serverClock = new ServerClock() }) {
+  let stopped = false;
   let current = null;
   let lastScore = null;
   // The server sends a tick (a patch of /time alone) every second while the clock runs; once ticks have been seen,
@@ -50,10 +50,12 @@ export function followGame({ gameID, path, resume = true, forever = false, rende
   const clockNodes = () => root.querySelectorAll("[data-clock]");
 
   function tick() {
+    if (stopped) return;
     if (current) {
       // The period's length caps the reading (an untimed overtime has none); older servers sent only the rules'.
       const cap = current.clock && "periodLengthMs" in current.clock ? current.clock.periodLengthMs : current.rules?.timeLimitMs ?? null;
-      const now = serverClock.now();
+      // With stream-delay sync the page shows the game as it was delayMs ago: the clock too.
+      const now = serverClock.now() - delayMs;
       const text = formatClock(clockReading(current.clock, cap, now));
       for (const node of clockNodes()) if (node.textContent !== text) node.textContent = text;
       tickFiba(root, current, now);
@@ -66,14 +68,18 @@ export function followGame({ gameID, path, resume = true, forever = false, rende
     path,
     resume,
     maxDelayMs,
+    delayMs,
+    serverClock,
     onState(state, info) {
       if (info.snapshot) serverClock.guessFrom(state.clock, state.time, info.arrival);
       else {
+        if (Number.isFinite(info.at)) serverClock.sample(info.at, info.arrival);
         learnFromPatch(serverClock, info.ops, state, info.arrival);
         if (info.ops.length === 1 && info.ops[0].path === "/time") ticksSeen = true;
       }
       current = state;
       document.documentElement.dataset.seq = String(info.seq);
+      applyTeamColors(document.documentElement, state);
       render(state, info);
       const score = `${state.homeTeam} ${state.homeScore}, ${state.awayTeam} ${state.awayScore}`;
       if (lastScore !== null && score !== lastScore) {
@@ -108,5 +114,10 @@ export function followGame({ gameID, path, resume = true, forever = false, rende
     stream.stop(words);
   }
 
-  return { stream, clock: serverClock, get state() { return current; } };
+  function stop(reason) {
+    stopped = true;
+    stream.stop(reason);
+  }
+
+  return { stream, clock: serverClock, stop, delayMs, get state() { return current; } };
 }

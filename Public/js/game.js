@@ -3,6 +3,7 @@ import { followGame, winnerWords, clockStateWords, rulesWords } from "./game-vie
 import { MOVES } from "./commands.js";
 import { bindAll, el, param } from "./ui.js";
 import { renderFiba, renderPlays } from "./fiba.js";
+import { delayWithBadge, followCourt, leaveGameUnless, queueWords } from "./court.js";
 
 const id = param("id");
 const main = document.getElementById("game");
@@ -65,23 +66,62 @@ function render(state) {
   document.getElementById("no-plays").hidden = (state.plays ?? []).length > 0;
 }
 
-if (!id) {
+const delay = delayWithBadge(document.getElementById("delay-badge"));
+
+let game = null;
+
+/** Shows game `gameID` (null: "next game soon" on a court), leaving the one shown before. */
+function showGame(gameID) {
+  if (!leaveGameUnless(game, gameID)) return;
+  game = null;
+  builtFor = null;
   const notice = document.getElementById("notice");
-  notice.hidden = false;
-  notice.append("No game chosen. ", el("a", { href: "./", text: "Pick one in the lobby." }));
-} else {
-  const game = followGame({
-    gameID: id,
-    path: `/ws/games/${encodeURIComponent(id)}`,
+  notice.hidden = gameID !== null;
+  if (gameID === null) {
+    main.setAttribute("aria-busy", "true");
+    notice.textContent = "Next game soon.";
+    return;
+  }
+  game = followGame({
+    gameID,
+    path: `/ws/games/${encodeURIComponent(gameID)}`,
     onMissing(words) {
-      const notice = document.getElementById("notice");
       notice.hidden = false;
       notice.replaceChildren(words, " ", el("a", { href: "./", text: "See the games in the lobby." }));
     },
     render,
     connectionNode: document.getElementById("connection"),
     announcer: document.getElementById("announcer"),
+    delayMs: delay.ms,
+    onMessage(message) {
+      // The server's counted figure (at most every 5 s): shown as it comes, not delayed (it spoils nothing).
+      if (message.type !== "viewers" || message.game !== gameID) return;
+      const node = document.getElementById("viewers");
+      node.hidden = false;
+      node.textContent = `${message.viewers} watching`;
+      node.dataset.viewers = String(message.viewers);
+    },
   });
+  game.id = gameID;
   game.stream.start();
   window.courtside = game; // for the browser tests and the curious
+}
+
+const courtID = param("court");
+if (courtID) {
+  window.courtsideCourt = followCourt(courtID, {
+    onGame: showGame,
+    onCourt(court) {
+      const line = document.getElementById("court-line");
+      line.hidden = false;
+      const words = queueWords(court);
+      line.textContent = [court.name, words.next, words.streak].filter((part) => part !== "").join(" · ");
+    },
+  });
+} else if (!id) {
+  const notice = document.getElementById("notice");
+  notice.hidden = false;
+  notice.append("No game chosen. ", el("a", { href: "./", text: "Pick one in the lobby." }));
+} else {
+  showGame(id);
 }

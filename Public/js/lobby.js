@@ -1,7 +1,7 @@
 // The lobby: the LOBBY document from /ws/games, and the form that creates a game (POST /api/games with the admin
 // token). Field errors are the server's creator view model's, shown under each field.
 import { DocumentStream } from "./connection.js";
-import { el, param, showConnection } from "./ui.js";
+import { el, param, showConnection, applyTeamColors } from "./ui.js";
 
 const $ = (name) => document.getElementById(name);
 const ADMIN_TOKEN_KEY = "courtside.adminToken";
@@ -17,19 +17,22 @@ function gameStatus(game) {
 function gameItem(game) {
   const id = encodeURIComponent(game.id);
   const status = gameStatus(game);
-  return el(
+  const item = el(
     "li",
     { class: "game-card", "data-game": game.id, "data-status": status.key },
     el(
       "a",
       { class: "matchup", href: `game.html?id=${id}`, "aria-label": `${game.homeTeam} ${game.homeScore}, ${game.awayTeam} ${game.awayScore}, ${status.text}. Watch.` },
-      el("span", { class: "team home", text: game.homeTeam }),
+      el("span", { class: "team home" }, el("span", { class: "team-chip", text: game.homeShort ?? "" }), " ", game.homeTeam),
       el("span", { class: "score", text: `${game.homeScore} – ${game.awayScore}` }),
-      el("span", { class: "team away", text: game.awayTeam }),
+      el("span", { class: "team away" }, game.awayTeam, " ", el("span", { class: "team-chip", text: game.awayShort ?? "" })),
     ),
     el("span", { class: `status ${status.key}`, text: status.text }),
+    game.viewers > 0 ? el("span", { class: "viewers", "data-viewers": String(game.viewers), text: `${game.viewers} watching` }) : null,
     el("nav", { class: "game-links", "aria-label": `Links for ${game.homeTeam} against ${game.awayTeam}` }, el("a", { href: `game.html?id=${id}`, text: "Watch" }), el("a", { href: `score.html?id=${id}`, text: "Score" }), el("a", { href: `display.html?id=${id}`, text: "Display" })),
   );
+  applyTeamColors(item, game);
+  return item;
 }
 
 function renderLobby(lobby) {
@@ -104,6 +107,7 @@ function requestBody() {
     awayPlayers: [0, 1, 2].map((i) => value(`awayPlayers[${i}]`)).concat(morePlayers(form.elements.awayMore.value)),
     rules: { preset: value("preset") },
   };
+  for (const name of ["homeColor", "awayColor", "homeShort", "awayShort"]) if (value(name) !== "") body[name] = value(name);
   if (body.rules.preset === "custom") {
     body.rules.targetScore = Number(value("targetScore"));
     body.rules.winBy = Number(value("winBy") || "1");

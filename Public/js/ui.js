@@ -85,3 +85,28 @@ export function keepScreenAwake() {
   request();
   document.addEventListener("visibilitychange", request);
 }
+
+/** Black or white, whichever reads better on `hex` (#RRGGBB): the WCAG 2.x contrast ratio of each against the
+ * colour's relative luminance (WCAG 2.2, "relative luminance" and "contrast ratio"), the higher one wins. */
+export function inkOn(hex) {
+  const channel = (offset) => {
+    const value = parseInt(hex.slice(offset, offset + 2), 16) / 255;
+    return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  const onWhite = 1.05 / (luminance + 0.05);
+  const onBlack = (luminance + 0.05) / 0.05;
+  return onWhite >= onBlack ? "#ffffff" : "#000000";
+}
+
+/** Sets --home-team/--home-ink and --away-team/--away-ink on `node` from a document's (or lobby row's) team colours:
+ * pages paint names on the team's colour with the ink that keeps them readable. */
+export function applyTeamColors(node, state) {
+  for (const side of ["home", "away"]) {
+    const color = state?.[`${side}Color`];
+    if (typeof color !== "string" || !/^#[0-9A-Fa-f]{6}$/.test(color)) continue;
+    if (node.style.getPropertyValue(`--${side}-team`) === color) continue;
+    node.style.setProperty(`--${side}-team`, color);
+    node.style.setProperty(`--${side}-ink`, inkOn(color));
+  }
+}

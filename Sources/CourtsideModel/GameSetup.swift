@@ -22,14 +22,16 @@ public struct GameSetup: Sendable, Hashable {
             awayRoster: awayPlayers.map { RosterEntry(name: $0) }, rules: rules)
     }
 
-    /// A setup from rosters that may carry shirt numbers.
+    /// A setup from rosters that may carry shirt numbers, and brandings validated by `TeamBranding`.
     public init(
         id: GameID, homeTeam: String, homeRoster: [RosterEntry], awayTeam: String, awayRoster: [RosterEntry],
-        rules: Rules = .pickup
+        rules: Rules = .pickup, homeBranding: TeamBranding = .none, awayBranding: TeamBranding = .none
     ) throws(GameSetupError) {
         self.id = id
-        self.homeTeam = try Self.validatedTeam(.home, name: homeTeam, roster: homeRoster, rules: rules)
-        self.awayTeam = try Self.validatedTeam(.away, name: awayTeam, roster: awayRoster, rules: rules)
+        self.homeTeam = try Self.validatedTeam(
+            .home, name: homeTeam, roster: homeRoster, rules: rules, branding: homeBranding)
+        self.awayTeam = try Self.validatedTeam(
+            .away, name: awayTeam, roster: awayRoster, rules: rules, branding: awayBranding)
         self.rules = rules
     }
 
@@ -51,7 +53,7 @@ public struct GameSetup: Sendable, Hashable {
     }
 
     private static func validatedTeam(
-        _ side: TeamSide, name: String, roster: [RosterEntry], rules: Rules
+        _ side: TeamSide, name: String, roster: [RosterEntry], rules: Rules, branding: TeamBranding
     ) throws(GameSetupError) -> Team {
         let teamName = trimmed(name)
         if teamName.isEmpty { throw .emptyTeamName(side) }
@@ -79,7 +81,7 @@ public struct GameSetup: Sendable, Hashable {
             }
             entries.append(RosterEntry(name: playerName, number: number))
         }
-        return Team(side: side, name: teamName, entries: entries)
+        return Team(side: side, name: teamName, entries: entries, branding: branding)
     }
 
     private static func trimmed(_ text: String) -> String {
@@ -90,6 +92,8 @@ public struct GameSetup: Sendable, Hashable {
 extension GameSetup: Codable {
     private enum CodingKeys: String, CodingKey {
         case id, homeTeam, homePlayers, awayTeam, awayPlayers, rules
+        // Absent in setups stored before issue 13, and when not given.
+        case homeColor, homeShort, awayColor, awayShort
     }
 
     public init(from decoder: any Decoder) throws {
@@ -101,7 +105,13 @@ extension GameSetup: Codable {
                 homeRoster: container.decode([RosterEntry].self, forKey: .homePlayers),
                 awayTeam: container.decode(String.self, forKey: .awayTeam),
                 awayRoster: container.decode([RosterEntry].self, forKey: .awayPlayers),
-                rules: container.decode(Rules.self, forKey: .rules))
+                rules: container.decode(Rules.self, forKey: .rules),
+                homeBranding: TeamBranding(
+                    color: container.decodeIfPresent(String.self, forKey: .homeColor),
+                    short: container.decodeIfPresent(String.self, forKey: .homeShort), side: .home),
+                awayBranding: TeamBranding(
+                    color: container.decodeIfPresent(String.self, forKey: .awayColor),
+                    short: container.decodeIfPresent(String.self, forKey: .awayShort), side: .away))
         } catch let error as GameSetupError {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: decoder.codingPath, debugDescription: "Invalid game setup: \(error)"))
@@ -116,5 +126,9 @@ extension GameSetup: Codable {
         try container.encode(awayTeam.name, forKey: .awayTeam)
         try container.encode(awayTeam.entries, forKey: .awayPlayers)
         try container.encode(rules, forKey: .rules)
+        try container.encodeIfPresent(homeTeam.branding.color, forKey: .homeColor)
+        try container.encodeIfPresent(homeTeam.branding.short, forKey: .homeShort)
+        try container.encodeIfPresent(awayTeam.branding.color, forKey: .awayColor)
+        try container.encodeIfPresent(awayTeam.branding.short, forKey: .awayShort)
     }
 }

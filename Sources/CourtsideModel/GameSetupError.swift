@@ -10,8 +10,12 @@ public enum GameSetupError: Error, Sendable, Hashable {
     case invalidPlayerNumber(TeamSide, index: Int, number: String)
     /// Another player of the team already wears this number.
     case duplicatePlayerNumber(TeamSide, index: Int, number: String)
+    /// The colour is not `#RRGGBB`.
+    case invalidColor(TeamSide, String)
+    /// The short name is not 2–4 letters A–Z.
+    case invalidShortName(TeamSide, String)
 
-    /// The input at fault: `homeTeam`, `awayPlayers`, `homePlayers[1]`, …
+    /// The input at fault: `homeTeam`, `awayPlayers`, `homePlayers[1]`, `homeColor`, `awayShort`, …
     public var field: String {
         switch self {
         case .emptyTeamName(let side), .teamNameTooLong(let side, _):
@@ -21,6 +25,10 @@ public enum GameSetupError: Error, Sendable, Hashable {
         case .emptyPlayerName(let side, let index), .playerNameTooLong(let side, let index, _),
             .invalidPlayerNumber(let side, let index, _), .duplicatePlayerNumber(let side, let index, _):
             return "\(side.rawValue)Players[\(index)]"
+        case .invalidColor(let side, _):
+            return "\(side.rawValue)Color"
+        case .invalidShortName(let side, _):
+            return "\(side.rawValue)Short"
         }
     }
 }

@@ -7,15 +7,24 @@ public struct Team: Sendable, Hashable, Codable {
     public let side: TeamSide
     public let name: String
     public let players: [Player]
+    /// The colour and short name given at creation (issue 13 §4).
+    public let branding: TeamBranding
 
     /// A team whose names and numbers were already validated by `GameSetup`.
-    init(side: TeamSide, name: String, entries: [RosterEntry]) {
+    init(side: TeamSide, name: String, entries: [RosterEntry], branding: TeamBranding = .none) {
         self.side = side
         self.name = name
+        self.branding = branding
         self.players = entries.enumerated().map { index, entry in
             Player(id: PlayerID(side: side, index: index), name: entry.name, number: entry.number)
         }
     }
+
+    /// `#RRGGBB`: the given colour or the side's default.
+    public var color: String { branding.color ?? TeamBranding.defaultColor(side) }
+
+    /// Two to four letters: the given short name or one made from the name.
+    public var shortName: String { branding.short ?? TeamBranding.defaultShortName(name: name, side: side) }
 
     /// The player with `id`, or nil when the team has none.
     public func player(_ id: PlayerID) -> Player? {

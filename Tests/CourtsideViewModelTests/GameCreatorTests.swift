@@ -88,6 +88,27 @@ struct GameCreatorTests {
         #expect(library.list().count == 1)
     }
 
+    @Test("colours and short names are validated field by field and reach the setup")
+    func branding() throws {
+        let creator = GameCreatorViewModel()
+        creator.fill(
+            from: try JSONValue(
+                parsing: #"{"homeTeam":"Hawks","homePlayers":["A","B","C"],"awayTeam":"Owls","#
+                    + ##""awayPlayers":["D","E","F"],"homeColor":"#FF0000","homeShort":"toolong","##
+                    + #""awayColor":"green","awayShort":"OWL"}"#))
+        #expect(
+            creator.errors.value == [
+                .short(.home): "Use 2 to 4 letters A-Z",
+                .color(.away): "Use a colour as #RRGGBB (six hexadecimal digits)",
+            ])
+        creator.homeShort.value = "HWK"
+        creator.awayColor.value = "#00aa00"
+        #expect(creator.errors.value == [:])
+        let setup = try creator.makeSetup(id: "g").get()
+        #expect(setup.homeTeam.branding == (try TeamBranding(color: "#FF0000", short: "HWK", side: .home)))
+        #expect(setup.awayTeam.color == "#00AA00")
+    }
+
     @Test("a JSON request fills the form, and wrong or missing members become field errors")
     func fromJSON() throws {
         let creator = GameCreatorViewModel()

@@ -26,7 +26,7 @@ struct GamePresenterTests {
         #expect(patch.seq == 1)
         #expect(
             patch.text
-                == #"{"game":"g1","ops":["#
+                == #"{"at":1000000,"game":"g1","ops":["#
                 + #"{"op":"replace","path":"/score","value":"2 - 0"},"#
                 + #"{"op":"replace","path":"/homeScore","value":2},"#
                 + #"{"op":"add","path":"/plays/0","value":{"at":5,"deleted":false,"edited":false,"elapsedMs":0,"#
@@ -105,6 +105,33 @@ struct GamePresenterTests {
         #expect(recorder.messages.count == 1)
     }
 
+    @Test("each patch carries at: the injected clock's reading when it was made, inside the encoded bytes")
+    func patchesAreDated() throws {
+        let clock = TestClock(1_700_000_000_000)
+        let (presenter, recorder) = makePresenter(clock: clock)
+        presenter.viewModel.handle(Fixtures.move("home-1", .twoPoints, "c1"), now: clock.now)
+        clock.advance(1_234)
+        presenter.viewModel.handle(Fixtures.move("away-0", .onePoint, "c2"), now: clock.now)
+        let dates = try recorder.messages.map { try JSONValue(parsing: $0.bytes)["at"] }
+        #expect(dates == [.int(1_700_000_000_000), .int(1_700_000_001_234)])
+        // A snapshot is not a change: it has no `at`.
+        #expect(try JSONValue(parsing: presenter.snapshot().bytes)["at"] == nil)
+    }
+
+    @Test("colours and short names are in the document: given ones upper-cased, defaults otherwise")
+    func branding() throws {
+        let setup = try GameSetup(
+            id: "g2", homeTeam: "Hawks", homeRoster: ["A", "B", "C"], awayTeam: "7", awayRoster: ["D", "E", "F"],
+            homeBranding: TeamBranding(color: "#c8102e", short: "haw", side: .home))
+        let viewModel = GameScoreboardEditorViewModel(
+            game: Game(setup: setup), now: Timestamp(milliseconds: 0), clock: { Timestamp(milliseconds: 0) })
+        let state = try #require(GamePresenter(viewModel: viewModel).document.objectValue)
+        #expect(state["homeColor"] == "#C8102E")
+        #expect(state["homeShort"] == "HAW")
+        #expect(state["awayColor"] == .string(TeamBranding.defaultColor(.away)))
+        #expect(state["awayShort"] == "AWAY")
+    }
+
     @Test("the snapshot is the whole STATE document, with every member the protocol names")
     func snapshotShape() throws {
         let (presenter, _) = makePresenter()
@@ -120,7 +147,8 @@ struct GamePresenterTests {
                     "id", "homeTeam", "awayTeam", "score", "homeScore", "awayScore", "time", "clock", "isPaused",
                     "isFinished", "winner", "rules", "homePlayers", "awayPlayers", "period", "isOvertime", "shotClock",
                     "homeTeamFouls", "awayTeamFouls", "homeInPenalty", "awayInPenalty", "homeTimeoutsLeft",
-                    "awayTimeoutsLeft", "possession", "isLocked", "plays",
+                    "awayTimeoutsLeft", "possession", "isLocked", "plays", "homeColor", "awayColor", "homeShort",
+                    "awayShort",
                 ])
         // A pickup game uses none of the FIBA features: they are present, and null.
         for key in [

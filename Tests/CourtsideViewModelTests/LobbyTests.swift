@@ -30,11 +30,38 @@ struct LobbyTests {
         let (presenter, _) = makeLobby(lobby)
         #expect(
             presenter.snapshot().text
-                == #"{"seq":0,"state":{"games":{"game-1":{"awayScore":0,"awayTeam":"B","homeScore":0,"homeTeam":"A","#
-                + #""id":"game-1","isFinished":false,"isLive":false,"order":0,"score":"0 - 0","winner":null},"#
-                + #""game-2":{"awayScore":0,"awayTeam":"D","homeScore":0,"homeTeam":"C","id":"game-2","#
-                + #""isFinished":false,"isLive":false,"order":1,"score":"0 - 0","winner":null}}},"#
+                == ##"{"seq":0,"state":{"games":{"game-1":{"awayColor":"#B42318","awayScore":0,"awayShort":"AWAY","##
+                + ##""awayTeam":"B","homeColor":"#1F4E9C","homeScore":0,"homeShort":"HOME","homeTeam":"A","##
+                + ##""id":"game-1","isFinished":false,"isLive":false,"order":0,"score":"0 - 0","status":"live","viewers":0,"##
+                + ##""winner":null},"##
+                + ##""game-2":{"awayColor":"#B42318","awayScore":0,"awayShort":"AWAY","awayTeam":"D","##
+                + ##""homeColor":"#1F4E9C","homeScore":0,"homeShort":"HOME","homeTeam":"C","id":"game-2","##
+                + ##""isFinished":false,"isLive":false,"order":1,"score":"0 - 0","status":"live","viewers":0,"##
+                + ##""winner":null}}},"##
                 + #""type":"lobbySnapshot","v":1}"#)
+    }
+
+    @Test("a viewer count changes one row's viewers in one patch; the same count again publishes nothing")
+    func viewers() throws {
+        var library = GameLibrary()
+        let game = try library.create(
+            homeTeam: "A", homePlayers: ["1", "2", "3"], awayTeam: "B", awayPlayers: ["4", "5", "6"])
+        let lobby = GameListViewModel(library: library)
+        let (presenter, recorder) = makeLobby(lobby)
+        lobby.setViewers(7, of: game.id)
+        lobby.setViewers(7, of: game.id)
+        lobby.setViewers(3, of: "game-99")
+        #expect(recorder.messages.count == 1)
+        #expect(
+            try JSONValue(parsing: try #require(recorder.messages.first).bytes)["ops"]
+                == [["op": "replace", "path": "/games/game-1/viewers", "value": 7]])
+        // A new summary from the game keeps the counted figure.
+        var summary = GameSummary(game: game)
+        summary.homeScore = 2
+        summary.score = "2 - 0"
+        lobby.upsert(summary)
+        #expect(presenter.document["games"]?["game-1"]?["homeScore"] == 2)
+        #expect(presenter.document["games"]?["game-1"]?["viewers"] == 7)
     }
 
     @Test("a tracked game's score change is one lobby patch of replaces inside that game")

@@ -114,6 +114,8 @@ class Connection:
                 except ValueError:
                     self.bad_messages.append(f"not JSON: {raw[:200]!r}")
                     continue
+                if message.get("type") == "viewers":
+                    continue  # the counted figure every 5 s (issue 13): not part of the game's document
                 if not self.document.take(message):
                     self.others.put_nowait(message)
         except websockets.ConnectionClosed as closed:
@@ -147,7 +149,7 @@ class Scorer(Connection):
         try:
             async for raw in self.socket:
                 message = json.loads(raw)
-                if self.document.take(message):
+                if message.get("type") == "viewers" or self.document.take(message):
                     continue
                 if message.get("type") in ("ack", "error") and message.get("id") in self.waiters:
                     cid = message["id"]

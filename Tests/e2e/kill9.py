@@ -147,6 +147,8 @@ class ResumingSpectator:
                 first = True
                 async for raw in socket:
                     message = json.loads(raw)
+                    if message.get("type") == "viewers":
+                        continue  # the counted figure every 5 s (issue 13)
                     if message.get("type") not in ("snapshot", "patch"):
                         self.problems.append(f"spectator: unexpected message {str(message)[:200]}")
                         continue
@@ -207,7 +209,7 @@ class Scorer:
         ledger = self.ledger
         cid = message.get("id")
         if cid not in ledger.commands:
-            if message.get("type") not in ("authenticated",):
+            if message.get("type") not in ("authenticated", "viewers"):
                 ledger.problems.append(f"scorer: unexpected message {str(message)[:200]}")
             return
         future = self.in_flight.pop(cid, None)

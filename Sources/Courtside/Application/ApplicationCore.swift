@@ -10,6 +10,10 @@ final class ApplicationCore: Sendable {
     let configuration: ServerConfiguration
     let registry: GameRegistry
     let lobby: LoopBound<LobbyOwner>
+    /// The courts (issue 13), on the lobby's loop.
+    let courts: LoopBound<CourtsOwner>
+    /// Which courts exist, readable on any loop.
+    let courtDirectory: CourtDirectory
     let services: GameServices
     let limiter: ConnectionLimiter
     let origins: OriginPolicy
@@ -31,12 +35,15 @@ final class ApplicationCore: Sendable {
 
     init(
         configuration: ServerConfiguration, adminToken: String, registry: GameRegistry, lobby: LoopBound<LobbyOwner>,
-        services: GameServices, storeProbe: StoreProbe? = nil
+        courts: LoopBound<CourtsOwner>, courtDirectory: CourtDirectory, services: GameServices,
+        storeProbe: StoreProbe? = nil
     ) {
         self.storeProbe = storeProbe
         self.configuration = configuration
         self.registry = registry
         self.lobby = lobby
+        self.courts = courts
+        self.courtDirectory = courtDirectory
         self.services = services
         self.limiter = ConnectionLimiter(limit: configuration.maxConnectionsPerAddress)
         self.origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)

@@ -9,6 +9,8 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     case journal(directory: String, JournalError)
     /// The Redis journal could not be opened (Redis unreachable, refused the login, too old for functions).
     case redisJournal(url: String, JournalError)
+    /// The courts in the data directory could not be opened or read (issue 13).
+    case courts(directory: String, CourtStoreError)
     /// A stored game does not replay to a valid game (an edited or corrupted database).
     case corruptGame(GameID, GameReplayError)
     /// The TLS certificate or key could not be loaded.
@@ -20,6 +22,7 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .journal(let directory, let error): "cannot use the data directory \(directory): \(error)"
         case .redisJournal(let url, let error): "cannot use Redis at \(url): \(error)"
+        case .courts(let directory, let error): "cannot use the courts in \(directory): \(error)"
         case .corruptGame(let id, let error): "stored game \(id) does not replay: \(error)"
         case .tls(let error): "TLS: \(error)"
         case .cannotListen(let host, let port, let error): "cannot listen on \(host):\(port): \(error)"

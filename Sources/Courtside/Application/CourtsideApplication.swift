@@ -25,6 +25,7 @@ public final class CourtsideApplication: Sendable {
     private let journal: any GameJournal
     /// Follows the other nodes' writes when the journal is shared (Redis).
     private let tailer: SharedFeedTail?
+    private let courtStore: (any CourtStore)?
     private let markerPath: String
     private let isShutDown = Mutex(false)
 
@@ -37,6 +38,8 @@ public final class CourtsideApplication: Sendable {
         throws(ApplicationError)
     {
         let journal: any GameJournal
+        // Courts live in the data directory's SQLite; with Redis they are refused (not stored on one node only).
+        var courtStore: (any CourtStore)?
         if let url = configuration.redisURL {
             var redis = RedisJournal.Configuration()
             redis.client.tlsCAFile = configuration.redisCAFile
@@ -52,19 +55,35 @@ public final class CourtsideApplication: Sendable {
             } catch {
                 throw .journal(directory: configuration.dataDirectory, error)
             }
+            do {
+                courtStore = try SQLiteCourtStore(directory: configuration.dataDirectory)
+            } catch {
+                throw .courts(directory: configuration.dataDirectory, error)
+            }
         }
-        try self.init(configuration: configuration, adminToken: adminToken, logger: logger, journal: journal)
+        try self.init(
+            configuration: configuration, adminToken: adminToken, logger: logger, journal: journal,
+            courtStore: courtStore)
     }
 
-    /// The same with another journal (tests wrap the in-memory one) and a wall clock (Unix milliseconds).
+    /// The same with another journal (tests wrap the in-memory one), a court store (nil: courts refused) and a wall
+    /// clock (Unix milliseconds).
     public init(
         configuration: ServerConfiguration, adminToken: String, logger nodeLogger: Logger, journal: any GameJournal,
+        courtStore: (any CourtStore)? = InMemoryCourtStore(),
         clock: @escaping @Sendable () -> Timestamp = CourtsideApplication.wallClock
     ) throws(ApplicationError) {
         let shared = journal as? any SharedGameJournal
         // Every line names the node when several share one Redis (their logs are usually read together).
         let logger = shared.map { nodeLogger.with(["node": $0.nodeID]) } ?? nodeLogger
         self.journal = journal
+        self.courtStore = courtStore
+        let storedCourts: [Court]
+        do {
+            storedCourts = try courtStore?.loadCourts() ?? []
+        } catch {
+            throw .courts(directory: configuration.dataDirectory, error)
+        }
         markerPath = (configuration.dataDirectory as NSString).appendingPathComponent(Self.cleanShutdownMarker)
         let marked = unlink(markerPath) == 0
         let loops: EventLoopGroup
@@ -99,6 +118,10 @@ public final class CourtsideApplication: Sendable {
         let metrics = ServerMetrics()
         self.metrics = metrics
         let lobby = Self.startLobby(on: loops, metrics: metrics)
+        let courtDirectory = CourtDirectory()
+        let courts = Self.startCourts(
+            on: loops, store: courtStore, restoring: storedCourts, directory: courtDirectory, metrics: metrics,
+            clock: clock)
         let registry = GameRegistry(loops: loops.loops)
         let failures = Mutex<ApplicationCore?>(nil)
         var limits = GameLimits(resumeWindow: configuration.resumeWindow)
@@ -110,13 +133,14 @@ public final class CourtsideApplication: Sendable {
             reportRecovery: { id in failures.withLock { $0?.gameRecovered(id) } }, group: loops)
         let probe = shared.map { StoreProbe(journal: $0) }
         let core = ApplicationCore(
-            configuration: configuration, adminToken: adminToken, registry: registry, lobby: lobby, services: services,
-            storeProbe: probe)
+            configuration: configuration, adminToken: adminToken, registry: registry, lobby: lobby, courts: courts,
+            courtDirectory: courtDirectory, services: services, storeProbe: probe)
         failures.withLock { $0 = core }
         self.core = core
         do throws(ApplicationError) {
             for game in contents.quarantined { core.quarantine(game, logger: logger) }
             try Self.restore(stored, into: core, cleanStart: cleanStart, limits: limits, logger: logger)
+            ViewerCounter.start(for: core)
             server = try Self.startServer(configuration: configuration, core: core, group: loops)
         } catch {
             tailer?.stop()
@@ -171,6 +195,7 @@ public final class CourtsideApplication: Sendable {
         server.shutdown()
         stopOwners()
         journal.close()
+        courtStore?.close()
         if !core.anyGameFailed {
             // Every published number is stored: the next start may reuse the numbering exactly (docs/server.md).
             let descriptor = open(markerPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
@@ -195,6 +220,26 @@ public final class CourtsideApplication: Sendable {
     }
 
     // MARK: Start-up and shutdown
+
+    /// The courts, on the lobby's loop (both are small documents changed by people, not by games).
+    private static func startCourts(
+        on group: EventLoopGroup, store: (any CourtStore)?, restoring courts: [Court], directory: CourtDirectory,
+        metrics: ServerMetrics, clock: @escaping @Sendable () -> Timestamp
+    ) -> LoopBound<CourtsOwner> {
+        let loop = group.loops[0]
+        let made = Mutex<LoopBound<CourtsOwner>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        loop.execute { context in
+            let owner = CourtsOwner(
+                context: context, store: store, restoring: courts, directory: directory, group: group,
+                metrics: metrics, clock: clock)
+            made.withLock { $0 = owner.bound }
+            done.signal()
+        }
+        done.wait()
+        guard let courts = made.withLock({ $0 }) else { preconditionFailure("Invalid state: courts not made") }
+        return courts
+    }
 
     private static func startLobby(on group: EventLoopGroup, metrics: ServerMetrics) -> LoopBound<LobbyOwner> {
         let loop = group.loops[0]

@@ -17,6 +17,8 @@ public struct GameCreationRequest: Sendable, Equatable {
             if let team = members["\(side)Team"]?.objectValue {
                 members["\(side)Team"] = team["name"] ?? .null
                 if members["\(side)Players"] == nil { members["\(side)Players"] = team["players"] ?? .null }
+                if members["\(side)Color"] == nil, let color = team["color"] { members["\(side)Color"] = color }
+                if members["\(side)Short"] == nil, let short = team["short"] { members["\(side)Short"] = short }
             }
         }
         self.json = json.objectValue == nil ? json : .object(members)

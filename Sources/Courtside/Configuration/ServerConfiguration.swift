@@ -80,6 +80,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// every proxy's idle timeout; tests of a client that never reads turn it off, since such a client is rightly
     /// taken for dead after 50 s on a machine busy enough to make the test run that long.
     public var webSocketIdlePingInterval: Duration? = .seconds(30)
+    /// How often viewer counts are announced (issue 13 §3: at most every 5 s); not a flag, tests shorten it.
+    public var viewerCountInterval: Duration = .seconds(5)
 
     public init() {}
 

@@ -33,6 +33,11 @@ final class LobbyOwner {
         list.remove(id)
     }
 
+    /// The game's viewer count in its row (issue 13 §3, `ViewerCounter`).
+    func setViewers(_ count: Int, of id: GameID) {
+        list.setViewers(count, of: id)
+    }
+
     /// Sends the subscriber a snapshot, then every later patch (the same gap-free join as a game's).
     func join(_ subscriber: LoopBound<any JoiningSubscriber>) {
         let snapshot = [FeedMessage(presenter.snapshot())]

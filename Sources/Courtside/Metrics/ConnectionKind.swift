@@ -6,6 +6,8 @@ public enum ConnectionKind: String, Sendable, CaseIterable {
     case scorer
     /// `WS /ws/games`.
     case lobby
+    /// `WS /ws/courts/{id}`.
+    case court
     /// `GET /api/games/{id}/events`.
     case eventStream = "event_stream"
 }

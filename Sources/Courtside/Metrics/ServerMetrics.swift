@@ -74,6 +74,11 @@ public final class ServerMetrics: Sendable {
         spectators.withLock { $0[game, default: 0] += 1 }
     }
 
+    /// Open spectator sockets and event streams per game (games with none are absent): the viewer counts.
+    var spectatorCounts: [GameID: Int] {
+        spectators.withLock { $0 }
+    }
+
     func spectatorLeft(_ game: GameID) {
         spectators.withLock { counts in
             let current = counts[game, default: 0]

@@ -38,6 +38,9 @@ struct CourtsideRouter: HTTPRouter {
 
     private func api(_ request: HTTPRequest, segments: [String], context: RouteContext) -> Route {
         let head = request.head
+        if segments.first == "courts" {
+            return courtsAPI(request, segments: Array(segments.dropFirst()), context: context)
+        }
         guard segments.first == "games" else { return .respond(APIResponse.notFound("no route \(head.path)")) }
         switch (segments.count, head.method) {
         case (1, .GET), (1, .HEAD):
@@ -83,26 +86,38 @@ struct CourtsideRouter: HTTPRouter {
         }
     }
 
-    private func createGame(_ request: HTTPRequest, _ context: RouteContext) -> Route {
+    /// The refusal of a request without the right admin token (throttled after repeated failures), or nil.
+    func adminRefusal(_ request: HTTPRequest, _ context: RouteContext) -> HTTPResponse? {
         let client = clientAddress(request.head, context).address
         let now = context.loopContext.now
         if let wait = core.authenticationWait(for: client, now: now) {
-            return .respond(APIResponse.authenticationThrottled(wait: wait))
+            return APIResponse.authenticationThrottled(wait: wait)
         }
         guard let token = BearerToken.from(request.head.headers) else {
-            return .respond(
-                APIResponse.error(.unauthorized, "unauthorized", "send the admin token as Authorization: Bearer"))
+            return APIResponse.error(.unauthorized, "unauthorized", "send the admin token as Authorization: Bearer")
         }
         guard core.acceptsAdminToken(token) else {
             core.authenticationFailed(client: client, route: request.head.path, credential: "admin token", now: now)
-            return .respond(APIResponse.error(.forbidden, "forbidden", "wrong admin token"))
+            return APIResponse.error(.forbidden, "forbidden", "wrong admin token")
         }
         core.authenticationSucceeded(client: client)
+        return nil
+    }
+
+    private func createGame(_ request: HTTPRequest, _ context: RouteContext) -> Route {
+        if let refusal = adminRefusal(request, context) { return .respond(refusal) }
         let json: JSONValue
         do {
             json = try JSONValue(parsing: request.body)
         } catch {
             return .respond(APIResponse.error(.badRequest, "bad_json", "the body is not JSON: \(error)"))
+        }
+        // `"court":ID` puts the new game on a court (issue 13): an unknown court is refused before the game exists.
+        let court = json["court"].flatMap { $0 == .null ? nil : $0 }
+        if let court {
+            guard let id = court.stringValue, core.courtDirectory.contains(CourtID(id)) else {
+                return .respond(APIResponse.error(.badRequest, "unknown_court", "no court \(court)"))
+            }
         }
         return later(context) { respond in
             core.createGame(GameCreationRequest(json: json)) { result in
@@ -110,7 +125,11 @@ struct CourtsideRouter: HTTPRouter {
                 case .success(let created):
                     var response = APIResponse.json(.created, created.json)
                     response.headers.add(name: "Location", value: "/api/games/\(created.id.rawValue)")
-                    respond(response)
+                    guard let id = court?.stringValue else { return respond(response) }
+                    core.put(created.id, onCourt: CourtID(id)) { [response] result in
+                        if case .failure(let error) = result { return respond(error.response) }
+                        respond(response)
+                    }
                 case .failure(let error):
                     respond(Self.response(for: error))
                 }
@@ -214,6 +233,9 @@ struct CourtsideRouter: HTTPRouter {
     // MARK: /ws
 
     private func webSockets(_ head: HTTPRequestHead, segments: [String], context: RouteContext) -> Route {
+        if segments.first == "courts" {
+            return courtSocket(head, segments: Array(segments.dropFirst()), context: context)
+        }
         guard segments.first == "games", (1...3).contains(segments.count) else {
             return .respond(APIResponse.notFound("no route \(head.path)"))
         }
@@ -276,7 +298,7 @@ struct CourtsideRouter: HTTPRouter {
     }
 
     /// Takes a long-lived connection slot for the client's address (released when the socket or stream closes).
-    private func admit(_ client: ClientAddress, path: String) -> SocketEnvironment? {
+    func admit(_ client: ClientAddress, path: String) -> SocketEnvironment? {
         let address = client.address
         guard core.limiter.acquire(address) else {
             core.logger.notice("connection refused: address at its cap", ["client": address, "peer": client.peer])
@@ -288,7 +310,7 @@ struct CourtsideRouter: HTTPRouter {
             budget: core.configuration.maxQueuedBytesPerConnection)
     }
 
-    private func tooManyConnections(_ client: ClientAddress) -> HTTPResponse {
+    func tooManyConnections(_ client: ClientAddress) -> HTTPResponse {
         APIResponse.error(
             .tooManyRequests, "too_many_connections",
             "\(client.address) already has \(core.limiter.limit) open connections")
@@ -305,7 +327,7 @@ struct CourtsideRouter: HTTPRouter {
     }
 
     /// An answer given later, on the request's loop, from whichever thread `work` calls back on.
-    private func later(
+    func later(
         _ context: RouteContext,
         _ work: @escaping @Sendable (_ respond: @escaping @Sendable (HTTPResponse) -> Void) -> Void
     ) -> Route {

@@ -22,7 +22,7 @@ enum SocketMessageLimits {
     static func initial(for kind: ConnectionKind) -> WebSocketMessageLimits {
         switch kind {
         case .scorer: scorerAuthentication
-        case .spectator, .lobby, .eventStream: readOnly
+        case .spectator, .lobby, .court, .eventStream: readOnly
         }
     }
 }

@@ -9,6 +9,10 @@ public enum GameCreatorField: Hashable, Sendable, CustomStringConvertible {
     case player(TeamSide, Int)
     /// A team's roster as a whole (its size).
     case roster(TeamSide)
+    /// A team's colour, `#RRGGBB` (issue 13).
+    case color(TeamSide)
+    /// A team's short name, 2–4 letters (issue 13).
+    case short(TeamSide)
     case preset
     case targetScore
     case winBy
@@ -20,6 +24,8 @@ public enum GameCreatorField: Hashable, Sendable, CustomStringConvertible {
         case .awayTeam: "awayTeam"
         case .player(let side, let index): "\(side.rawValue)Players[\(index)]"
         case .roster(let side): "\(side.rawValue)Players"
+        case .color(let side): "\(side.rawValue)Color"
+        case .short(let side): "\(side.rawValue)Short"
         case .preset: "preset"
         case .targetScore: "targetScore"
         case .winBy: "winBy"

@@ -50,6 +50,16 @@ extension GameCreatorViewModel {
         }
     }
 
+    /// The error of a colour or a short name (one of the two given), checked by `TeamBranding`.
+    static func brandingError(color: String?, short: String?, side: TeamSide) -> String? {
+        do {
+            _ = try TeamBranding(color: color, short: short, side: side)
+            return nil
+        } catch {
+            return message(for: error)
+        }
+    }
+
     /// The form field a setup error belongs to.
     static func field(of error: GameSetupError) -> GameCreatorField {
         switch error {
@@ -58,6 +68,8 @@ extension GameCreatorViewModel {
         case .emptyPlayerName(let side, let index), .playerNameTooLong(let side, let index, _),
             .invalidPlayerNumber(let side, let index, _), .duplicatePlayerNumber(let side, let index, _):
             .player(side, index)
+        case .invalidColor(let side, _): .color(side)
+        case .invalidShortName(let side, _): .short(side)
         }
     }
 
@@ -73,6 +85,9 @@ extension GameCreatorViewModel {
         case .playerNameTooLong(_, _, let limit): "Use at most \(limit) characters"
         case .invalidPlayerNumber: "Use a number of one or two digits"
         case .duplicatePlayerNumber(_, _, let number): "Number \(number) is taken"
+        case .invalidColor: "Use a colour as #RRGGBB (six hexadecimal digits)"
+        case .invalidShortName:
+            "Use \(TeamBranding.shortNameLengths.lowerBound) to \(TeamBranding.shortNameLengths.upperBound) letters A-Z"
         }
     }
 

@@ -11,6 +11,12 @@ import CourtsideModel
 public final class GameCreatorViewModel {
     public let homeTeamName = MutableDynamic("")
     public let awayTeamName = MutableDynamic("")
+    /// `#RRGGBB` or empty (the side's default colour).
+    public let homeColor = MutableDynamic("")
+    public let awayColor = MutableDynamic("")
+    /// 2–4 letters or empty (made from the team's name).
+    public let homeShort = MutableDynamic("")
+    public let awayShort = MutableDynamic("")
     /// One name input per player: three to start with, as many as a request fills (``fill(from:)``).
     public private(set) var homePlayerNames: [MutableDynamic<String>] = []
     public private(set) var awayPlayerNames: [MutableDynamic<String>] = []
@@ -37,7 +43,9 @@ public final class GameCreatorViewModel {
 
     public init() {
         let onChange: (Any) -> Void = { [weak self] _ in self?.revalidate() }
-        for input in [homeTeamName, awayTeamName, targetScore, winBy, timeLimit] {
+        for input in [
+            homeTeamName, awayTeamName, homeColor, awayColor, homeShort, awayShort, targetScore, winBy, timeLimit,
+        ] {
             input.bind(onChange).store(in: bindings)
         }
         preset.bind(onChange).store(in: bindings)
@@ -83,6 +91,10 @@ public final class GameCreatorViewModel {
         }
         homeTeamName.value = text(request["homeTeam"])
         awayTeamName.value = text(request["awayTeam"])
+        homeColor.value = text(request["homeColor"])
+        awayColor.value = text(request["awayColor"])
+        homeShort.value = text(request["homeShort"])
+        awayShort.value = text(request["awayShort"])
         for side in TeamSide.allCases {
             // A player is a name or {"name","number"}.
             let entries = request["\(side.rawValue)Players"]?.arrayValue ?? []
@@ -141,6 +153,15 @@ public final class GameCreatorViewModel {
         errors[.homeTeam] = Self.nameError(team: .home, name: homeTeamName.value)
         errors[.awayTeam] = Self.nameError(team: .away, name: awayTeamName.value)
         for side in TeamSide.allCases {
+            let (color, short) = side == .home ? (homeColor, homeShort) : (awayColor, awayShort)
+            if let error = Self.brandingError(color: color.value, short: nil, side: side) {
+                errors[.color(side)] = error
+            }
+            if let error = Self.brandingError(color: nil, short: short.value, side: side) {
+                errors[.short(side)] = error
+            }
+        }
+        for side in TeamSide.allCases {
             let inputs = side == .home ? homePlayerNames : awayPlayerNames
             for (index, input) in inputs.enumerated() {
                 errors[.player(side, index)] = Self.nameError(player: index, of: side, name: input.value)
@@ -171,7 +192,9 @@ public final class GameCreatorViewModel {
         }
         return try GameSetup(
             id: id, homeTeam: homeTeamName.value, homeRoster: roster(homePlayerNames, homePlayerNumbers),
-            awayTeam: awayTeamName.value, awayRoster: roster(awayPlayerNames, awayPlayerNumbers), rules: rules)
+            awayTeam: awayTeamName.value, awayRoster: roster(awayPlayerNames, awayPlayerNumbers), rules: rules,
+            homeBranding: TeamBranding(color: homeColor.value, short: homeShort.value, side: .home),
+            awayBranding: TeamBranding(color: awayColor.value, short: awayShort.value, side: .away))
     }
 
     private func validateRules() -> (Rules?, [GameCreatorField: String]) {

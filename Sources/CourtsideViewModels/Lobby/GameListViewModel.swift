@@ -14,6 +14,8 @@ public final class GameListViewModel {
         public var summary: GameSummary
         /// The position the game was added at (a lobby sorts by it; it never changes for a game).
         public var order: Int
+        /// Open spectator connections, as last counted (issue 13 §3; the game's own summary does not know them).
+        public var viewers: Int = 0
     }
 
     /// What one batch changed: one row written or one row taken off. Deliberately not `Equatable`, so every
@@ -61,6 +63,7 @@ public final class GameListViewModel {
         let entry: Entry
         if let index = indexByID[summary.id] {
             guard entries[index].summary != summary else { return }
+            // `viewers` is kept: only the counter sets it.
             entries[index].summary = summary
             entry = entries[index]
         } else {
@@ -81,6 +84,14 @@ public final class GameListViewModel {
             indexByID[entries[later].summary.id] = later
         }
         commit(entries, change: .removed(id))
+    }
+
+    /// Sets a listed game's viewer count; nothing happens when it is not listed or already reads so.
+    public func setViewers(_ count: Int, of id: GameID) {
+        guard let index = indexByID[id], mutableGames.value[index].viewers != count else { return }
+        var entries = mutableGames.value
+        entries[index].viewers = count
+        commit(entries, change: .upserted(entries[index]))
     }
 
     /// Lists a game on this thread and keeps its row current until the returned binding is removed.

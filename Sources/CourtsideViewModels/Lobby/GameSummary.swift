@@ -5,6 +5,11 @@ public struct GameSummary: Equatable, Sendable {
     public var id: GameID
     public var homeTeam: String
     public var awayTeam: String
+    /// `#RRGGBB` and 2–4 letters, as the game's document has them (issue 13 §4).
+    public var homeColor: String
+    public var awayColor: String
+    public var homeShort: String
+    public var awayShort: String
     /// `"3 - 2"`.
     public var score: String
     public var homeScore: Int
@@ -18,6 +23,10 @@ public struct GameSummary: Equatable, Sendable {
         self.id = game.id
         self.homeTeam = game.homeTeam.name
         self.awayTeam = game.awayTeam.name
+        self.homeColor = game.homeTeam.color
+        self.awayColor = game.awayTeam.color
+        self.homeShort = game.homeTeam.shortName
+        self.awayShort = game.awayTeam.shortName
         self.score = game.score.description
         self.homeScore = game.homeScore
         self.awayScore = game.awayScore

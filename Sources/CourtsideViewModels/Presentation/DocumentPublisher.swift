@@ -1,3 +1,5 @@
+import CourtsideModel
+
 /// Keeps one JSON presentation document and turns each batch of changes into one patch message.
 ///
 /// Writers (the presenters' `Dynamic` observers) call ``set(_:at:)`` as values change; that edits the *live* document
@@ -44,11 +46,13 @@ public final class DocumentPublisher {
         markDirty(path)
     }
 
-    /// Publishes the pending changes as one patch message numbered `seq`, which must be the next number.
+    /// Publishes the pending changes as one patch message numbered `seq`, which must be the next number; `at`
+    /// (server Unix milliseconds, issue 13) dates the patch inside its bytes, so a page can replay it later
+    /// (stream-delay sync) and every node that forwards the bytes sends the same instant.
     ///
     /// The view models number their change batches and only count a batch that changed a value, so the operations
     /// are never empty in practice; if they were, the message would still go out to keep the numbering gapless.
-    public func commit(seq newSeq: Int) -> PresentationMessage {
+    public func commit(seq newSeq: Int, at: Timestamp? = nil) -> PresentationMessage {
         // Numbers only grow; a stored batch from a shared log may skip some (a spectator then resyncs on the gap).
         precondition(newSeq > seq, "Invalid state: commit \(newSeq) after \(seq)")
         let operations = pendingOperations()
@@ -60,6 +64,7 @@ public final class DocumentPublisher {
         message["type"] = .string(stream.patchType)
         message["seq"] = .int(seq)
         message["ops"] = .array(operations.map(\.json))
+        if let at { message["at"] = .int(Int(at.milliseconds)) }
         return PresentationMessage(kind: .patch, seq: seq, bytes: JSONValue.object(message).canonicalBytes)
     }
 

@@ -4,12 +4,15 @@ public enum DocumentStream: Hashable, Sendable {
     case game(id: String)
     /// The list of games: `lobbySnapshot` and `lobbyPatch` messages.
     case lobby
+    /// One court (issue 13): `courtSnapshot` and `courtPatch` messages carrying `"court":"<id>"`.
+    case court(id: String)
 
     /// The `type` of this stream's snapshot messages.
     public var snapshotType: String {
         switch self {
         case .game: "snapshot"
         case .lobby: "lobbySnapshot"
+        case .court: "courtSnapshot"
         }
     }
 
@@ -18,6 +21,7 @@ public enum DocumentStream: Hashable, Sendable {
         switch self {
         case .game: "patch"
         case .lobby: "lobbyPatch"
+        case .court: "courtPatch"
         }
     }
 
@@ -26,6 +30,7 @@ public enum DocumentStream: Hashable, Sendable {
         switch self {
         case .game(let id): ["v": .int(WireFormat.version), "game": .string(id)]
         case .lobby: ["v": .int(WireFormat.version)]
+        case .court(let id): ["v": .int(WireFormat.version), "court": .string(id)]
         }
     }
 }

@@ -20,17 +20,27 @@ public final class GamePresenter {
     private let mutableLatestPatch = MutableDynamic<PresentationMessage?>(nil)
     private let bindings = DynamicBindingBag()
     private let commandDecoder: CommandDecoder
+    /// Dates each patch (`"at"`, server Unix milliseconds), read once per patch; nil: the instant the view model
+    /// shows the batch as of (`batchInstant`: a command's arrival, a tick's deadline, a stored batch's last event),
+    /// so every node that applies one stored batch dates its patch alike and sends the same bytes.
+    private let clock: (() -> Timestamp)?
 
-    public init(viewModel: GameScoreboardEditorViewModel, commandDecoder: CommandDecoder = CommandDecoder()) {
+    /// A presenter of `viewModel`; `clock`, when given, dates the patches instead of the batch's instant.
+    public init(
+        viewModel: GameScoreboardEditorViewModel, commandDecoder: CommandDecoder = CommandDecoder(),
+        clock: (() -> Timestamp)? = nil
+    ) {
         self.viewModel = viewModel
         self.commandDecoder = commandDecoder
+        self.clock = clock
         self.publisher = DocumentPublisher(
             stream: .game(id: viewModel.gameID.rawValue), document: GameDocument.skeleton(of: viewModel),
             seq: viewModel.revision.value)
         bindFields()
         publisher.adoptLiveDocument()
         viewModel.revision.bind { [unowned self] revision in
-            mutableLatestPatch.value = publisher.commit(seq: revision)
+            let at = self.clock?() ?? self.viewModel.batchInstant
+            mutableLatestPatch.value = publisher.commit(seq: revision, at: at)
         }.store(in: bindings)
     }
 

@@ -62,9 +62,12 @@ public final class LobbyPresenter {
         return [
             "id": .string(summary.id.rawValue), "order": .int(entry.order),
             "homeTeam": .string(summary.homeTeam), "awayTeam": .string(summary.awayTeam),
+            "homeColor": .string(summary.homeColor), "awayColor": .string(summary.awayColor),
+            "homeShort": .string(summary.homeShort), "awayShort": .string(summary.awayShort),
             "score": .string(summary.score), "homeScore": .int(summary.homeScore),
             "awayScore": .int(summary.awayScore), "isFinished": .bool(summary.isFinished),
             "isLive": .bool(summary.isLive), "winner": summary.winner.map { .string($0.rawValue) } ?? .null,
+            "viewers": .int(entry.viewers), "status": .string(summary.isFinished ? "final" : "live"),
         ]
     }
 }

@@ -1,5 +1,6 @@
 import CourtsideModel
 import CourtsideViewModels
+import Testing
 
 /// The scenario the examples of docs/protocol.md come from: the code produces each server message, and
 /// ProtocolDocumentTests checks that the document shows exactly that.
@@ -22,56 +23,47 @@ enum ProtocolExamples {
 
         let viewModel = GameScoreboardEditorViewModel(game: game, now: start, clock: { start })
         lobby.track(viewModel)
-        let presenter = GamePresenter(viewModel: viewModel)
+        // Patches are dated (`at`) by the presenter's clock: the instant of the command that made each.
+        var now = start
+        let presenter = GamePresenter(viewModel: viewModel, clock: { now })
+        @discardableResult
+        func handle(_ command: String, atMs offset: Int64) -> CommandReply {
+            now = start.advanced(byMilliseconds: offset)
+            return presenter.handle(commandBytes: Array(command.utf8), now: now)
+        }
         var patches: [PresentationMessage] = []
         presenter.latestPatch.bind { if let patch = $0 { patches.append(patch) } }
         examples["snapshot-new"] = try message(presenter.snapshot().bytes)
 
-        let startReply = presenter.handle(
-            commandBytes: Array(#"{"type":"clock","id":"c1","action":"start"}"#.utf8),
-            now: start.advanced(byMilliseconds: 2_000))
+        let startReply = handle(#"{"type":"clock","id":"c1","action":"start"}"#, atMs: 2_000)
         examples["patch-start"] = try message(patches[0].bytes)
-        let moveReply = presenter.handle(
-            commandBytes: Array(#"{"type":"move","id":"c2","player":"home-1","move":"twoPoints"}"#.utf8),
-            now: start.advanced(byMilliseconds: 12_345))
+        let moveReply = handle(#"{"type":"move","id":"c2","player":"home-1","move":"twoPoints"}"#, atMs: 12_345)
         examples["patch-move"] = try message(patches[1].bytes)
         examples["ack"] = moveReply.json
         examples["ack-retry"] =
-            presenter.handle(
-                commandBytes: Array(#"{"type":"move","id":"c2","player":"home-1","move":"twoPoints"}"#.utf8),
-                now: start.advanced(byMilliseconds: 13_000)
-            ).json
+            handle(#"{"type":"move","id":"c2","player":"home-1","move":"twoPoints"}"#, atMs: 13_000).json
         precondition(startReply == .accepted(id: "c1", seq: 1), "Invalid state: \(startReply)")
-        viewModel.tick(now: start.advanced(byMilliseconds: 13_000))
+        now = start.advanced(byMilliseconds: 13_000)
+        viewModel.tick(now: now)
         examples["patch-tick"] = try message(patches[2].bytes)
         examples["snapshot"] = try message(presenter.snapshot().bytes)
-        presenter.handle(
-            commandBytes: Array(#"{"type":"undo","id":"c3"}"#.utf8), now: start.advanced(byMilliseconds: 14_000))
-        presenter.handle(
-            commandBytes: Array(#"{"type":"clock","id":"c4","action":"pause"}"#.utf8),
-            now: start.advanced(byMilliseconds: 15_250))
+        handle(#"{"type":"undo","id":"c3"}"#, atMs: 14_000)
+        handle(#"{"type":"clock","id":"c4","action":"pause"}"#, atMs: 15_250)
         examples["patch-pause"] = try message(patches[4].bytes)
         examples["error-game"] =
-            presenter.handle(
-                commandBytes: Array(#"{"type":"move","id":"c5","player":"home-7","move":"foul"}"#.utf8),
-                now: start.advanced(byMilliseconds: 16_000)
-            ).json
+            handle(#"{"type":"move","id":"c5","player":"home-7","move":"foul"}"#, atMs: 16_000).json
         examples["error-command"] =
-            presenter.handle(
-                commandBytes: Array(#"{"type":"clock","id":"c6","action":"stop"}"#.utf8),
-                now: start.advanced(byMilliseconds: 16_000)
-            ).json
+            handle(#"{"type":"clock","id":"c6","action":"stop"}"#, atMs: 16_000).json
         examples["error-json"] =
-            presenter.handle(
-                commandBytes: Array(#"{"type":"undo","#.utf8), now: start.advanced(byMilliseconds: 16_000)
-            ).json
+            handle(#"{"type":"undo","#, atMs: 16_000).json
 
         examples["lobby-snapshot"] = try message(lobbyPresenter.snapshot().bytes)
         let second = try library.create(
             homeTeam: "Bulls", homePlayers: ["Gus", "Hal", "Ida"], awayTeam: "Knicks", awayPlayers: ["Jo", "Kai", "Lu"])
         lobby.upsert(GameSummary(game: second))
         examples["lobby-patch-add"] = try message(lobbyPatches.last!.bytes)
-        viewModel.handle(.move("away-0", .onePoint, id: "c7"), now: start.advanced(byMilliseconds: 17_000))
+        now = start.advanced(byMilliseconds: 17_000)
+        viewModel.handle(.move("away-0", .onePoint, id: "c7"), now: now)
         examples["lobby-patch-score"] = try message(lobbyPatches.last!.bytes)
         // A correction, then the other commands of a real game, each one patch.
         let laterCommands = [
@@ -82,25 +74,32 @@ enum ProtocolExamples {
             ("patch-final", #"{"type":"final","id":"c12"}"#),
         ]
         for (offset, (name, command)) in laterCommands.enumerated() {
-            let reply = presenter.handle(
-                commandBytes: Array(command.utf8), now: start.advanced(byMilliseconds: 18_000 + Int64(offset) * 1_000))
+            let reply = handle(command, atMs: 18_000 + Int64(offset) * 1_000)
             precondition(reply.json["type"] == "ack", "Invalid state: \(reply)")
             examples[name] = try message(patches.last!.bytes)
         }
         examples["error-locked"] =
-            presenter.handle(
-                commandBytes: Array(#"{"type":"move","id":"c17","player":"home-0","move":"onePoint"}"#.utf8),
-                now: start.advanced(byMilliseconds: 30_000)
-            ).json
+            handle(#"{"type":"move","id":"c17","player":"home-0","move":"onePoint"}"#, atMs: 30_000).json
         examples["snapshot-final"] = try message(presenter.snapshot().bytes)
         lobby.remove(second.id)
         examples["lobby-patch-remove"] = try message(lobbyPatches.last!.bytes)
+
+        // A court (issue 13): created empty, then game-1 goes on it while a team joins the queue.
+        var court = try Court(id: "court-1", name: "Court 2")
+        let courtPresenter = CourtPresenter(court: court, clock: { start.advanced(byMilliseconds: 40_000) })
+        examples["court-snapshot"] = try message(courtPresenter.snapshot().bytes)
+        court.put("game-1")
+        try court.enqueue(QueuedTeam(name: "Hawks", players: ["Gus", "Hal", "Ida"]))
+        examples["court-patch"] = try message(try #require(courtPresenter.update(court)).bytes)
+
+        examples["viewers"] = try message(ViewerAnnouncements.message(game: "game-1", viewers: 42))
 
         let creator = GameCreatorViewModel()
         creator.fill(
             from: try JSONValue(
                 parsing: #"{"homeTeam":"Lakers","homePlayers":["Ann","","Cy"],"awayTeam":"","#
-                    + #""awayPlayers":["Di","Ed","Flo"],"rules":{"preset":"custom","targetScore":0,"winBy":2}}"#))
+                    + #""awayPlayers":["Di","Ed","Flo"],"homeColor":"blue","awayShort":"C","#
+                    + #""rules":{"preset":"custom","targetScore":0,"winBy":2}}"#))
         examples["create-errors"] = GameCreatorErrors(fields: creator.errors.value).json
         return examples
     }

@@ -1,0 +1,72 @@
+// Following a court (issue 13): a display or spectator page opened with ?court=ID shows whatever game is on the
+// court now, switching without a reload when the court's document names another game, and "next game soon" in
+// between. Also the stream-delay parameter shared by the display, overlay and spectator pages.
+import { DocumentStream } from "./connection.js";
+import { param } from "./ui.js";
+
+/** Longest stream delay a page accepts, in seconds (a stream's latency is 10 to 30 s; two minutes is plenty). */
+export const MAX_DELAY_SECONDS = 120;
+
+/** `?delay=SECONDS` (0–120, decimals allowed) in milliseconds; `{error}` for anything else. */
+export function delayFromQuery() {
+  const text = param("delay");
+  if (text === null || text === "") return { ms: 0 };
+  const seconds = Number(text);
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds > MAX_DELAY_SECONDS) {
+    return { ms: 0, error: `delay must be 0 to ${MAX_DELAY_SECONDS} seconds, not "${text}": showing the game live` };
+  }
+  return { ms: Math.round(seconds * 1000) };
+}
+
+/** "Delay 3 s" for a badge. */
+export function delayWords(ms) {
+  const seconds = ms / 1000;
+  return `Delay ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+}
+
+/** Reads `?delay=` and shows it (or its error) in `badge`: the page says which delay it is using. */
+export function delayWithBadge(badge) {
+  const delay = delayFromQuery();
+  if (delay.ms > 0 || delay.error) {
+    badge.hidden = false;
+    badge.textContent = delay.error ?? delayWords(delay.ms);
+  }
+  return delay;
+}
+
+/** Stops the game a page shows, unless it is `gameID` already: true when the page should show `gameID` anew. */
+export function leaveGameUnless(game, gameID) {
+  if (game?.id === gameID && gameID !== null) return false;
+  game?.stop("another game is on the court");
+  return true;
+}
+
+/**
+ * Follows the court's document: onCourt(state) on every change, onGame(id|null) when the game on it changes.
+ * @returns {DocumentStream}
+ */
+export function followCourt(courtID, { onCourt, onGame, onStatus }) {
+  let game;
+  const stream = new DocumentStream({
+    path: `/ws/courts/${encodeURIComponent(courtID)}`,
+    resume: false, // a court's document is small: always a snapshot
+    maxDelayMs: 5000,
+    onState(state) {
+      onCourt?.(state);
+      if (state.game !== game) {
+        game = state.game;
+        onGame(game ?? null);
+      }
+    },
+    onStatus,
+  });
+  stream.start();
+  return stream;
+}
+
+/** "Next up: Hawks" and "Owls: 3 wins in a row" from a court's document (empty strings when there is nothing). */
+export function queueWords(court) {
+  const next = court?.next ? `Next up: ${court.next.name}` : "";
+  const streak = court?.streak ? `${court.streak.team.name}: ${court.streak.wins} ${court.streak.wins === 1 ? "win" : "wins"} in a row` : "";
+  return { next, streak };
+}

@@ -1,0 +1,114 @@
+import Courtside
+import CourtsideTestSupport
+import CourtsideViewModels
+import Foundation
+import Testing
+
+@Suite("Courts: routes, the court document and its feed (issue 13)", .ownThread)
+struct CourtTests {
+    static let auth = ["Authorization": "Bearer \(TestApp.adminToken)"]
+
+    @Test("POST /api/courts needs the admin token and a name; 201 gives the id, name and links; GET lists it")
+    func createCourt() throws {
+        let app = try TestApp()
+        #expect(try app.request("POST", "/api/courts", json: ["name": "Court 2"]).status == 401)
+        let empty = try app.request("POST", "/api/courts", headers: Self.auth, json: ["name": "  "])
+        #expect(empty.status == 400)
+        #expect(try empty.json["fields"]?["name"] == "Enter the court's name")
+        let created = try app.request("POST", "/api/courts", headers: Self.auth, json: ["name": "Court 2"])
+        #expect(created.status == 201)
+        #expect(
+            try created.json == [
+                "id": "court-1", "name": "Court 2",
+                "links": [
+                    "display": "/display.html?court=court-1", "spectator": "/game.html?court=court-1",
+                    "join": "/join.html?court=court-1",
+                ],
+            ])
+        let list = try app.request("GET", "/api/courts").json
+        #expect(list["courts"]?.arrayValue?.map { $0["name"] } == ["Court 2"])
+        #expect(try app.request("GET", "/api/courts/court-9").status == 404)
+    }
+
+    @Test("a game created with \"court\" goes on the court; PUT moves another game on; the court socket sees both")
+    func followGames() throws {
+        let app = try TestApp()
+        _ = try app.request("POST", "/api/courts", headers: Self.auth, json: ["name": "Centre"])
+        let socket = try WebSocketClient(port: app.port, path: "/ws/courts/court-1")
+        let snapshot = try socket.readJSON()
+        #expect(snapshot["type"] == "courtSnapshot")
+        #expect(snapshot["court"] == "court-1")
+        #expect(snapshot["state"]?["game"] == .null)
+        var body = TestApp.sampleGame.objectValue ?? [:]
+        body["court"] = "court-1"
+        let first = try app.createGame(.object(body))
+        let patch = try socket.readJSON()
+        #expect(patch["type"] == "courtPatch")
+        #expect(patch["seq"] == 1)
+        #expect(patch["at"]?.intValue != nil)
+        #expect(patch["ops"] == [["op": "replace", "path": "/game", "value": .string(first.id)]])
+        let second = try app.createGame()
+        let put = try app.request("PUT", "/api/courts/court-1", headers: Self.auth, json: ["game": .string(second.id)])
+        #expect(put.status == 200)
+        #expect(try socket.readJSON()["ops"] == [["op": "replace", "path": "/game", "value": .string(second.id)]])
+        #expect(
+            try app.request("PUT", "/api/courts/court-1", headers: Self.auth, json: ["game": "game-99"]).status == 400)
+        body["court"] = "court-7"
+        #expect(
+            try app.request("POST", "/api/games", headers: Self.auth, json: .object(body)).json["code"]
+                == "unknown_court")
+    }
+
+    @Test("courts survive a restart: the same ids, names and games")
+    func durable() throws {
+        let directory = TestApp.makeTemporaryDirectory()
+        var game = ""
+        do {
+            let app = try TestApp(dataDirectory: directory)
+            _ = try app.request("POST", "/api/courts", headers: Self.auth, json: ["name": "One"])
+            game = try app.createGame().id
+            _ = try app.request("PUT", "/api/courts/court-1", headers: Self.auth, json: ["game": .string(game)])
+        }
+        let app = try TestApp(dataDirectory: directory)
+        let court = try app.request("GET", "/api/courts/court-1").json
+        #expect(court["name"] == "One")
+        #expect(court["game"] == .string(game))
+        let created = try app.request("POST", "/api/courts", headers: Self.auth, json: ["name": "Two"]).json
+        #expect(created["id"] == "court-2")
+    }
+}
+
+@Suite("Viewer counts over real sockets (issue 13 §3)", .ownThread)
+struct ViewerCountTests {
+    @Test("N spectators (sockets and an event stream) are counted in the lobby row and sent to the game's sockets")
+    func counted() async throws {
+        let app = try TestApp(configure: { $0.viewerCountInterval = .milliseconds(100) })
+        let game = try app.createGame()
+        var spectators: [WebSocketClient] = []
+        for _ in 0..<3 {
+            let spectator = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)")
+            #expect(try spectator.readJSON()["type"] == "snapshot")
+            spectators.append(spectator)
+        }
+        // The third socket reads the counts as they are announced until it sees all three.
+        var seen: JSONValue?
+        for _ in 0..<50 where seen?["viewers"] != 3 {
+            seen = try spectators[2].readJSON()
+        }
+        #expect(seen == ["v": 1, "type": "viewers", "game": .string(game.id), "viewers": 3])
+        let deadline = ContinuousClock.now + .seconds(10)
+        var row: JSONValue?
+        while ContinuousClock.now < deadline {
+            row = try app.request("GET", "/api/games").json["games"]?.arrayValue?.first
+            if row?["viewers"] == 3 { break }
+            await pause(for: .milliseconds(50))
+        }
+        #expect(row?["viewers"] == 3)
+        spectators[0].close()
+        var after: JSONValue?
+        for _ in 0..<50 where after?["viewers"] != 2 {
+            after = try spectators[1].readJSON()
+        }
+        #expect(after?["viewers"] == 2)
+    }
+}
