@@ -132,7 +132,7 @@ public final class CourtsideApplication: Sendable {
         probe?.start(on: loops.loops[0])
         viewerCounts?.start(on: loops.loops[0])
         if let tailer, let shared {
-            let router = SharedFeedRouter(core: core, journal: shared)
+            let router = SharedFeedRouter(core: core, journal: shared, loop: loops.loops[0])
             tailer.start(router: router, games: stored)
         }
         url = server.url
