@@ -24,9 +24,10 @@ struct GamePresenterTests {
         #expect(recorder.messages.count == 1)
         let patch = try #require(recorder.messages.first)
         #expect(patch.seq == 1)
+        // "at" is the batch's instant, the command's `now` (as the play's own "at"), not the clock's later reading.
         #expect(
             patch.text
-                == #"{"at":1000000,"game":"g1","ops":["#
+                == #"{"at":5,"game":"g1","ops":["#
                 + #"{"op":"replace","path":"/score","value":"2 - 0"},"#
                 + #"{"op":"replace","path":"/homeScore","value":2},"#
                 + #"{"op":"add","path":"/plays/0","value":{"at":5,"deleted":false,"edited":false,"elapsedMs":0,"#

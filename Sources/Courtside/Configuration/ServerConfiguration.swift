@@ -82,6 +82,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var webSocketIdlePingInterval: Duration? = .seconds(30)
     /// How often viewer counts are announced (issue 13 §3: at most every 5 s); not a flag, tests shorten it.
     public var viewerCountInterval: Duration = .seconds(5)
+    /// How often, with `--redis`, this node publishes its spectator counts and reads every node's (docs/redis.md,
+    /// "Viewer counts"); no flag: tests shorten it.
+    public var sharedViewerCountInterval: Duration = .seconds(2)
 
     public init() {}
 

@@ -5,7 +5,7 @@ import CourtsideViewModels
 /// Announces viewer counts (issue 13 §3) every `viewerCountInterval` on the lobby's loop: the figures
 /// `ViewerAnnouncements` says are due go into the lobby rows (`viewers`) and, as one `viewers` message encoded once,
 /// to each game's subscribers. Counts are the open spectator sockets and event streams the metrics keep per game
-/// (this node's; summing nodes is for scale-out). Loop-confined.
+/// (`ServerMetrics.viewerCounts`: every node's, summed through Redis when nodes share it). Loop-confined.
 final class ViewerCounter {
     private let core: ApplicationCore
     private let context: LoopContext
@@ -36,7 +36,7 @@ final class ViewerCounter {
     }
 
     private func announce() {
-        for (game, viewers) in announcements.tick(counts: core.metrics.spectatorCounts) {
+        for (game, viewers) in announcements.tick(counts: core.metrics.viewerCounts) {
             core.lobby.run { $0.setViewers(viewers, of: game) }
             let text = String(decoding: ViewerAnnouncements.message(game: game, viewers: viewers), as: UTF8.self)
             core.registry.handle(game)?.withOwner(from: context) { owner in owner.feed.channel.publish(text: text) }

@@ -65,9 +65,15 @@ struct DocumentMirror {
     var state: JSONValue = .null
     var snapshots = 0
 
-    /// Takes one message; throws on a gap.
+    /// Takes one message; throws on a gap, or on a snapshot or patch without a `seq`. Other messages (`viewers`)
+    /// are not part of the document and are skipped, as docs/protocol.md tells clients to.
     mutating func take(_ message: JSONValue) throws {
         let type = message["type"]?.stringValue
+        if message["seq"] == nil, let type, !type.lowercased().contains("snapshot"),
+            !type.lowercased().contains("patch")
+        {
+            return
+        }
         guard let seq = message["seq"]?.intValue else { throw ClientError("no seq in \(message)") }
         if type == "snapshot" || type == "lobbySnapshot" {
             state = message["state"] ?? .null
