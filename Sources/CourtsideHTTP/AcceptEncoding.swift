@@ -8,9 +8,14 @@
 ///   `*;q=0` without being listed.
 /// - No header at all would, by the RFC, allow any coding; the server sends identity then, because clients that
 ///   omit the header (curl without `--compressed`, scripts) are exactly the ones that cannot decode gzip.
+///
+/// Only the weights this server can act on are kept (gzip, identity, `*`), parsed from the bytes without building
+/// strings: it runs for every static request.
 public struct AcceptEncoding: Sendable, Equatable {
-    /// Weights in thousandths (0...1000), by lowercased coding name; `x-gzip` is stored as `gzip`.
-    private var weights: [String: Int] = [:]
+    /// Weights in thousandths (0...1000), nil where the header said nothing.
+    private var gzip: Int?
+    private var identity: Int?
+    private var any: Int?
     /// Whether the request had the header at all.
     public let isPresent: Bool
 
@@ -18,60 +23,105 @@ public struct AcceptEncoding: Sendable, Equatable {
         let values = headers.values(for: "Accept-Encoding")
         isPresent = !values.isEmpty
         for value in values {
-            for element in value.split(separator: ",") {
-                guard let (coding, weight) = Self.parse(element) else { continue }
-                weights[coding == "x-gzip" ? "gzip" : coding] = weight
+            var value = value
+            value.withUTF8 { bytes in
+                var start = 0
+                while start <= bytes.count {
+                    let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count
+                    if let (coding, weight) = Self.parse(UnsafeBufferPointer(rebasing: bytes[start..<end])) {
+                        record(coding, weight)
+                    }
+                    start = end + 1
+                }
             }
         }
     }
 
-    /// The weight of `coding` in thousandths: its own, else `*`'s, else 0 (identity: 1000 when neither is listed).
+    private enum Coding {
+        case gzip, identity, any, other
+    }
+
+    private mutating func record(_ coding: Coding, _ weight: Int) {
+        switch coding {
+        case .gzip: gzip = weight
+        case .identity: identity = weight
+        case .any: any = weight
+        case .other: break
+        }
+    }
+
+    /// The weight of gzip (or its alias `x-gzip`) or identity in thousandths: its own, else `*`'s, else 0 (for
+    /// identity 1000: always acceptable unless excluded). Any other coding: `*`'s, else 0.
     public func weight(of coding: String) -> Int {
-        statedWeight(of: coding) ?? (coding.lowercased() == "identity" ? 1000 : 0)
+        switch Self.coding(coding.utf8) {
+        case .gzip: gzip ?? any ?? 0
+        case .identity: identity ?? any ?? 1000
+        case .any, .other: any ?? 0
+        }
     }
 
-    /// Whether to send the gzip form: gzip is acceptable, and identity, if the client weighed it at all, is not
-    /// preferred (at equal weights the smaller body wins). Identity's implicit acceptability carries no weight:
-    /// `gzip;q=0.5` alone still asks for gzip.
+    /// Whether to send the gzip form: gzip is acceptable, and identity, if the client weighed it at all (by name
+    /// or through `*`), is not preferred (at equal weights the smaller body wins). Identity's implicit
+    /// acceptability carries no weight: `gzip;q=0.5` alone still asks for gzip.
     public var prefersGzip: Bool {
-        let gzip = weight(of: "gzip")
-        guard isPresent, gzip > 0 else { return false }
-        guard let identity = statedWeight(of: "identity") else { return true }
-        return gzip >= identity
+        let gzipWeight = gzip ?? any ?? 0
+        guard isPresent, gzipWeight > 0 else { return false }
+        guard let identityWeight = identity ?? any else { return true }
+        return gzipWeight >= identityWeight
     }
 
-    /// The weight the header gives `coding`, by name or through `*`; nil when it says nothing about it.
-    private func statedWeight(of coding: String) -> Int? {
-        let name = coding.lowercased()
-        return weights[name == "x-gzip" ? "gzip" : name] ?? weights["*"]
-    }
-
-    /// `coding [ OWS ";" OWS "q=" qvalue ]`, lowercased, or nil when malformed or empty.
-    static func parse(_ element: Substring) -> (String, Int)? {
-        let parts = element.split(separator: ";", omittingEmptySubsequences: false)
-        let coding = parts[0].trimmingHTTPWhitespace().lowercased()
-        guard !coding.isEmpty, coding.utf8.allSatisfy(HTTPSyntax.isTokenByte) else { return nil }
+    /// `coding [ OWS ";" OWS "q=" qvalue ]`, or nil when malformed or empty.
+    private static func parse(_ element: UnsafeBufferPointer<UInt8>) -> (Coding, Int)? {
+        let parts = element.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)
+        guard let first = parts.first else { return nil }
+        let name = trimmed(first)
+        guard !name.isEmpty, name.allSatisfy(HTTPSyntax.isTokenByte) else { return nil }
         var weight = 1000
         for parameter in parts.dropFirst() {
-            let trimmed = parameter.trimmingHTTPWhitespace()
-            guard trimmed.count >= 2, trimmed.prefix(2).lowercased() == "q=" else { return nil }
-            guard let parsed = qvalue(trimmed.dropFirst(2)) else { return nil }
+            let text = trimmed(parameter)
+            guard text.count >= 2, text.first! | 0x20 == UInt8(ascii: "q"),
+                text[text.startIndex + 1] == UInt8(ascii: "="), let parsed = qvalue(text.dropFirst(2))
+            else { return nil }
             weight = parsed
         }
-        return (coding, weight)
+        return (coding(name), weight)
+    }
+
+    private static func coding(_ name: some Collection<UInt8>) -> Coding {
+        func named(_ text: String) -> Bool {
+            name.count == text.utf8.count && zip(name, text.utf8).allSatisfy { $0 | 0x20 == $1 }
+        }
+        if named("gzip") || named("x-gzip") { return .gzip }
+        if named("identity") { return .identity }
+        if name.count == 1 && name.first == UInt8(ascii: "*") { return .any }
+        return .other
+    }
+
+    private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
+        let isOWS: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isOWS($0) }), let last = bytes.lastIndex(where: { !isOWS($0) })
+        else { return bytes[bytes.startIndex..<bytes.startIndex] }
+        return bytes[first...last]
     }
 
     /// `qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )` (RFC 9110 §12.4.2), in thousandths.
     static func qvalue(_ text: some StringProtocol) -> Int? {
-        let bytes = Array(text.utf8)
-        guard let first = bytes.first, first == UInt8(ascii: "0") || first == UInt8(ascii: "1") else { return nil }
-        var result = first == UInt8(ascii: "1") ? 1000 : 0
-        guard bytes.count > 1 else { return result }
-        guard bytes[1] == UInt8(ascii: "."), bytes.count <= 5 else { return nil }
+        qvalue(Array(text.utf8)[...])
+    }
+
+    static func qvalue<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int? {
+        var iterator = bytes.makeIterator()
+        guard let first = iterator.next(), first == UInt8(ascii: "0") || first == UInt8(ascii: "1") else {
+            return nil
+        }
+        let one = first == UInt8(ascii: "1")
+        guard let dot = iterator.next() else { return one ? 1000 : 0 }
+        guard dot == UInt8(ascii: "."), bytes.count <= 5 else { return nil }
+        var result = one ? 1000 : 0
         var scale = 100
-        for digit in bytes.dropFirst(2) {
+        while let digit = iterator.next() {
             guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
-            if first == UInt8(ascii: "1") && digit != UInt8(ascii: "0") { return nil }
+            if one && digit != UInt8(ascii: "0") { return nil }
             result += Int(digit - UInt8(ascii: "0")) * scale
             scale /= 10
         }

@@ -40,12 +40,13 @@ struct AcceptEncodingTests {
 
     @Test("weights: a coding's own, else *'s; several header lines add up")
     func weights() {
-        let header = accept("gzip;q=0.7, *;q=0.2", "br;q=0")
+        let header = accept("gzip;q=0.7, *;q=0.2", "identity;q=0.1")
         #expect(header.weight(of: "gzip") == 700)
-        #expect(header.weight(of: "x-gzip") == 700)
+        #expect(header.weight(of: "X-GZIP") == 700)
         #expect(header.weight(of: "deflate") == 200)
-        #expect(header.weight(of: "identity") == 200)
-        #expect(header.weight(of: "br") == 0)
+        #expect(header.weight(of: "identity") == 100)
+        #expect(accept("br").weight(of: "identity") == 1000)
+        #expect(accept("br").weight(of: "gzip") == 0)
     }
 
     @Test(
