@@ -23,22 +23,47 @@ public enum HTTPResponseEncoder {
         _ response: HTTPResponse, method: HTTPMethod = .GET, keepAlive: Bool,
         requestVersion: HTTPVersion = .http1_1, date: String
     ) -> [UInt8] {
-        let framing: HTTPResponseFraming
-        if response.status.forbidsBody {
-            framing = .none
-        } else if method == .HEAD, response.body.isEmpty, let declared = response.headers["Content-Length"],
-            let length = Int(declared), length >= 0
-        {
-            framing = .contentLength(length)
-        } else {
-            framing = .contentLength(response.body.count)
-        }
         let sendsBody = method != .HEAD && !response.status.forbidsBody
         var bytes = head(
-            response, framing: framing, keepAlive: keepAlive, requestVersion: requestVersion, date: date,
-            extra: sendsBody ? response.body.count : 0)
+            response, framing: framing(of: response, method: method), keepAlive: keepAlive,
+            requestVersion: requestVersion, date: date, extra: sendsBody ? response.body.count : 0)
         if sendsBody { bytes.append(contentsOf: response.body) }
         return bytes
+    }
+
+    /// Bodies at least this long are not copied behind the head by ``encodeParts(_:method:keepAlive:requestVersion:date:)``:
+    /// below it one buffer is cheaper than a second `iovec`.
+    public static let separateBodyBytes = 4096
+
+    /// The same bytes as ``encode(_:method:keepAlive:requestVersion:date:)``, as the head and the body array
+    /// itself (shared, not copied) when the body is at least ``separateBodyBytes``; otherwise everything in `head`
+    /// and an empty `body`. For a writer that gathers buffers (`writev`): a static file's bytes then go from the
+    /// file cache to the kernel without a copy in between.
+    public static func encodeParts(
+        _ response: HTTPResponse, method: HTTPMethod = .GET, keepAlive: Bool,
+        requestVersion: HTTPVersion = .http1_1, date: String
+    ) -> (head: [UInt8], body: [UInt8]) {
+        let sendsBody = method != .HEAD && !response.status.forbidsBody
+        guard sendsBody, response.body.count >= separateBodyBytes else {
+            return (
+                encode(response, method: method, keepAlive: keepAlive, requestVersion: requestVersion, date: date), []
+            )
+        }
+        let head = head(
+            response, framing: .contentLength(response.body.count), keepAlive: keepAlive,
+            requestVersion: requestVersion, date: date, extra: 0)
+        return (head, response.body)
+    }
+
+    /// How `response` is delimited for a request with `method` (RFC 9112 §6.3).
+    private static func framing(of response: HTTPResponse, method: HTTPMethod) -> HTTPResponseFraming {
+        if response.status.forbidsBody { return .none }
+        if method == .HEAD, response.body.isEmpty, let declared = response.headers["Content-Length"],
+            let length = Int(declared), length >= 0
+        {
+            return .contentLength(length)
+        }
+        return .contentLength(response.body.count)
     }
 
     /// The whole response to `request`: its method (HEAD), keep-alive decision and version. Pass

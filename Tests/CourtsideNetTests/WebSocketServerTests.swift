@@ -42,7 +42,9 @@ struct WebSocketServerTests {
     @Test("idle sockets are pinged by the loop's sweep: one timer for the loop, not one per socket")
     func idlePingSweep() async throws {
         let configure: (inout HTTPServer.Configuration) -> Void = {
-            $0.webSocket.idlePingInterval = .milliseconds(300)
+            // Long enough that no socket is pinged while the others connect (a pinged socket rightly gets an
+            // exact timer for its pong deadline), short enough to wait for.
+            $0.webSocket.idlePingInterval = .seconds(2)
             $0.webSocket.pongTimeout = .seconds(30)
         }
         try await withServer(configure: configure) { server in
