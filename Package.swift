@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "CourtsideViewModels", dependencies: ["CourtsideModel"]),
 
         // 3. Network core: protocol state machines first (testable in memory), then the epoll layer.
-        .target(name: "CourtsideHTTP"),
+        .target(name: "CourtsideHTTP", dependencies: ["CZlib"]),
         .target(name: "CourtsideWebSocket", dependencies: ["CourtsideHTTP"]),
         .target(name: "CourtsideTLS", dependencies: ["COpenSSL"]),
         .target(name: "CourtsideWebSocketDeflate", dependencies: ["CourtsideWebSocket", "CZlib"]),
@@ -96,7 +96,7 @@ let package = Package(
                 "CourtsideJournal", "CourtsideModel", "CourtsideRedisJournal", "CourtsideNet", "CourtsideRedis",
                 "CourtsideTestSupport",
             ]),
-        .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP", "CourtsideTestSupport"]),
+        .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP", "CourtsideTestSupport", "CZlib"]),
         .testTarget(name: "CourtsideWebSocketTests", dependencies: ["CourtsideWebSocket", "CourtsideHTTP"]),
         .testTarget(name: "CourtsideRedisTests", dependencies: ["CourtsideRedis", "CourtsideTestSupport"]),
         .testTarget(

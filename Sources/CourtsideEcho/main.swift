@@ -25,8 +25,8 @@ final class PublisherHandler: WebSocketHandler {
 /// `/sub`: subscribes on open; a subscriber that falls a whole budget behind is resubscribed at once (it has no
 /// snapshot to catch up with: a fan-out benchmark counts what it missed from its own sequence numbers). A text
 /// message `resync` from a subscriber resyncs it on request (its unsent frames dropped, its deflate stream state
-/// restarted), so outside tools can test a client through a resync.
-final class SubscriberHandler: WebSocketHandler {
+/// restarted), so outside tools can test a client through a resync. Stateless: one serves every subscriber.
+final class SubscriberHandler: WebSocketHandler, Sendable {
     let channel: BroadcastChannel
 
     init(channel: BroadcastChannel) {
@@ -47,14 +47,21 @@ final class SubscriberHandler: WebSocketHandler {
 }
 
 /// A pub/sub pair on `/pub` and `/sub` (so outside tools can measure the fan-out) and a WebSocket echo on every
-/// other path.
+/// other path. The subscribers share one handler: an idle subscriber should cost the server its socket and nothing
+/// more (docs/benchmarks.md, "Idle memory").
 struct EchoRouter: HTTPRouter {
     let channel: BroadcastChannel
+    let subscriber: SubscriberHandler
+
+    init(channel: BroadcastChannel) {
+        self.channel = channel
+        subscriber = SubscriberHandler(channel: channel)
+    }
 
     func route(_ request: HTTPRequest, context: RouteContext) -> Route {
         switch request.head.path {
         case "/pub": return .webSocket(PublisherHandler(channel: channel))
-        case "/sub": return .webSocket(SubscriberHandler(channel: channel))
+        case "/sub": return .webSocket(subscriber)
         default: return .webSocket(EchoHandler())
         }
     }

@@ -74,17 +74,28 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     /// Removes every field named `name`.
-    public mutating func remove(name: String) { fields.removeAll { Self.sameName($0.name, name) } }
+    /// (Checked first: removing copies the shared field storage even when nothing matches, and every response the
+    /// encoder frames asks to remove its framing fields.)
+    public mutating func remove(name: String) {
+        guard contains(name) else { return }
+        fields.removeAll { Self.sameName($0.name, name) }
+    }
 
-    /// ASCII case-insensitive comparison: header names are tokens, so ASCII is all there is.
+    /// ASCII case-insensitive comparison: header names are tokens, so ASCII is all there is. Over the raw UTF-8
+    /// buffers: every response compares its fields' names several times (profile in docs/benchmarks.md).
     static func sameName(_ lhs: String, _ rhs: String) -> Bool {
-        let a = lhs.utf8
-        let b = rhs.utf8
-        guard a.count == b.count else { return false }
-        for (x, y) in zip(a, b) where x != y {
-            if x | 0x20 != y | 0x20 || !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(x | 0x20) { return false }
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { a in
+            rhs.withUTF8 { b in
+                for index in 0..<a.count where a[index] != b[index] {
+                    let x = a[index] | 0x20
+                    if x != b[index] | 0x20 || !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(x) { return false }
+                }
+                return true
+            }
         }
-        return true
     }
 }
 

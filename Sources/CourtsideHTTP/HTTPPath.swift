@@ -24,8 +24,9 @@ public enum HTTPPath {
     /// Percent-decodes a path, refusing encoded slashes and NULs, bad escapes and invalid UTF-8.
     /// `+` stays `+`: form encoding applies to queries only.
     public static func decode(_ encoded: some StringProtocol) throws(HTTPPathError) -> String {
+        // Most paths have no escape: then the text is the path, without an intermediate byte array.
+        guard encoded.utf8.contains(UInt8(ascii: "%")) else { return String(encoded) }
         let bytes = Array(encoded.utf8)
-        guard bytes.contains(UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
         var decoded: [UInt8] = []
         decoded.reserveCapacity(bytes.count)
         var index = 0

@@ -21,11 +21,12 @@ extension HTTPRequestParser {
     /// `HTTP/x.y` with one digit each (RFC 9112 §2.3); anything but 1.0 and 1.1 is 505.
     func parseVersion(_ bytes: ArraySlice<UInt8>) throws(HTTPParseError) -> HTTPVersion {
         let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
-        let b = Array(bytes)
-        guard b.count == 8, b[0..<5].elementsEqual("HTTP/".utf8), digits.contains(b[5]), b[6] == UInt8(ascii: "."),
-            digits.contains(b[7])
+        let start = bytes.startIndex
+        guard bytes.count == 8, bytes.prefix(5).elementsEqual("HTTP/".utf8), digits.contains(bytes[start + 5]),
+            bytes[start + 6] == UInt8(ascii: "."), digits.contains(bytes[start + 7])
         else { throw .malformedVersion(Self.text(bytes)) }
-        let version = HTTPVersion(major: Int(b[5] - digits.lowerBound), minor: Int(b[7] - digits.lowerBound))
+        let version = HTTPVersion(
+            major: Int(bytes[start + 5] - digits.lowerBound), minor: Int(bytes[start + 7] - digits.lowerBound))
         guard version == .http1_1 || version == .http1_0 else { throw .unsupportedVersion(version) }
         return version
     }

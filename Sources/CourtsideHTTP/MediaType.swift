@@ -26,4 +26,11 @@ public enum MediaType {
     }
 
     public static let octetStream = "application/octet-stream"
+
+    /// Whether a type is text worth gzipping (markup, styles, scripts, JSON, SVG). Images, fonts and WebAssembly
+    /// here are compressed formats already, or gain too little to be worth a second copy in memory.
+    public static func isCompressible(_ contentType: String) -> Bool {
+        contentType.hasPrefix("text/") || contentType.hasPrefix("image/svg+xml")
+            || contentType.hasPrefix("application/json") || contentType.hasPrefix("application/manifest+json")
+    }
 }

@@ -26,7 +26,11 @@ public enum StaticFileResult: Sendable, Equatable {
 /// under the resolved root, so a symlink pointing out → 403; only regular files are opened, with `O_NOFOLLOW`
 /// and `O_NONBLOCK` (a FIFO must not block the loop), and checked again with `fstat` after opening.
 ///
-/// Reading is synchronous: the files are a scoreboard's small assets, capped by `maxFileBytes`.
+/// The files are read once, when the server is made (`StaticCatalog`): a scoreboard's small assets, each capped by
+/// `maxFileBytes`. Text types are gzipped then too, and sent as `Content-Encoding: gzip` to a client whose
+/// `Accept-Encoding` allows it (`AcceptEncoding`). A request answers from memory; changing a file needs a new
+/// server (a restart). A file the catalog does not hold (added later, or over its limits) is read synchronously
+/// per request, uncompressed, after the same checks.
 public struct StaticFileServer: Sendable {
     /// The directory as given.
     public let root: String
@@ -34,13 +38,15 @@ public struct StaticFileServer: Sendable {
     let resolvedRoot: String?
     /// The largest file sent in one response. The loop reads and holds a whole file, so 4 MiB bounds the memory
     /// and time one request can take; Public/ holds pages, scripts and images well below it. Larger: 500.
-    public var maxFileBytes: Int
+    public let maxFileBytes: Int
     /// For HTML: `no-cache` lets the browser store the page but revalidate it every time (a cheap 304 thanks to
     /// the ETag), so a new build of the scoreboard shows on the next load.
-    public var htmlCacheControl: String
+    public let htmlCacheControl: String
     /// For everything else. Assets are not content-hashed in their names, so a long lifetime would pair a new
     /// page with old scripts; a minute keeps reloads cheap and bounds how stale an asset can be.
-    public var assetCacheControl: String
+    public let assetCacheControl: String
+    /// The files read at start-up.
+    let catalog: StaticCatalog
 
     public init(
         root: String, maxFileBytes: Int = 4 * 1024 * 1024, htmlCacheControl: String = "no-cache",
@@ -51,10 +57,21 @@ public struct StaticFileServer: Sendable {
         self.maxFileBytes = maxFileBytes
         self.htmlCacheControl = htmlCacheControl
         self.assetCacheControl = assetCacheControl
+        if let resolvedRoot {
+            catalog = StaticCatalog(resolvedRoot: resolvedRoot, maxFileBytes: maxFileBytes) { bytes, info, path in
+                Self.asset(
+                    bytes: bytes, info: info, path: path, htmlCacheControl: htmlCacheControl,
+                    assetCacheControl: assetCacheControl, compress: true)
+            }
+        } else {
+            catalog = StaticCatalog()
+        }
     }
 
     /// Answers a request for `head.path`.
     public func respond(to head: HTTPRequestHead) -> StaticFileResult {
+        // The ordinary request: a path the catalog knows as it is, answered without touching the file system.
+        if let asset = catalog.byRequestPath[head.path] { return serve(asset, head: head) }
         guard let resolvedRoot, head.path.hasPrefix("/") else { return .notFound }
         let forbidden = StaticFileResult.response(.text(.forbidden, "403 Forbidden\n"))
         if head.path.utf8.contains(0) { return forbidden }
@@ -92,6 +109,7 @@ public struct StaticFileServer: Sendable {
     }
 
     private func serveFile(at path: String, head: HTTPRequestHead) -> StaticFileResult {
+        if let asset = catalog.byResolvedPath[path] { return serve(asset, head: head) }
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return errno == ENOENT ? .notFound : .response(.text(.forbidden, "403 Forbidden\n")) }
         defer { close(fd) }
@@ -102,27 +120,38 @@ public struct StaticFileServer: Sendable {
         guard info.size <= maxFileBytes else {
             return .response(.text(.internalServerError, "500 Internal Server Error: file too large to serve\n"))
         }
-
-        let contentType = MediaType.forFileName(path)
-        var headers: HTTPHeaders = [
-            "Content-Type": contentType,
-            "ETag": info.entityTag,
-            "Cache-Control": contentType.hasPrefix("text/html") ? htmlCacheControl : assetCacheControl,
-            "Last-Modified": HTTPDate.string(epochSeconds: info.modifiedSeconds),
-            "X-Content-Type-Options": "nosniff",
-        ]
-        if ETagMatcher.matches(ifNoneMatch: head.headers.values(for: "If-None-Match"), entityTag: info.entityTag) {
-            headers.remove(name: "Content-Type")
-            return .response(HTTPResponse(status: .notModified, headers: headers))
-        }
-        if head.method == .HEAD {
-            headers.add(name: "Content-Length", value: String(info.size))
-            return .response(HTTPResponse(status: .ok, headers: headers))
-        }
-        guard let body = Self.readAll(fd, expected: info.size, limit: maxFileBytes) else {
+        guard let bytes = Self.readAll(fd, expected: info.size, limit: maxFileBytes) else {
             return .response(.text(.internalServerError, "500 Internal Server Error: read failed\n"))
         }
-        return .response(HTTPResponse(status: .ok, headers: headers, body: body))
+        let asset = Self.asset(
+            bytes: bytes, info: info, path: path, htmlCacheControl: htmlCacheControl,
+            assetCacheControl: assetCacheControl, compress: false)
+        return serve(asset, head: head)
+    }
+
+    /// GET, HEAD or a 304 from an asset's representation for this request; 405 for other methods.
+    private func serve(_ asset: StaticAsset, head: HTTPRequestHead) -> StaticFileResult {
+        guard head.method == .GET || head.method == .HEAD else {
+            return .response(
+                .text(.methodNotAllowed, "405 Method Not Allowed\n", headers: ["Allow": "GET, HEAD"]))
+        }
+        let variant = asset.variant(for: head)
+        if ETagMatcher.matches(ifNoneMatch: head.headers.values(for: "If-None-Match"), entityTag: variant.entityTag) {
+            return .response(HTTPResponse(status: .notModified, headers: variant.notModifiedHeaders))
+        }
+        if head.method == .HEAD { return .response(HTTPResponse(status: .ok, headers: variant.headHeaders)) }
+        return .response(HTTPResponse(status: .ok, headers: variant.headers, body: variant.body))
+    }
+
+    private static func asset(
+        bytes: [UInt8], info: FileInfo, path: String, htmlCacheControl: String, assetCacheControl: String,
+        compress: Bool
+    ) -> StaticAsset {
+        let contentType = MediaType.forFileName(path)
+        return StaticAsset(
+            bytes: bytes, info: info, contentType: contentType,
+            cacheControl: contentType.hasPrefix("text/html") ? htmlCacheControl : assetCacheControl,
+            compress: compress)
     }
 
     private func isInsideRoot(_ path: String, root: String) -> Bool {

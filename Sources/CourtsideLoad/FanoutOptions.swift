@@ -29,6 +29,9 @@ struct FanoutOptions: Sendable {
     var sources = 8
     /// A server process whose RSS and CPU time are read from /proc around the run.
     var serverPID: Int32?
+    /// A file the server's allocation counter maps (benchmarks/alloc_counter.c, through `LD_PRELOAD`): read
+    /// when publishing starts and once every message is delivered, for allocations per delivered frame.
+    var allocationCounterFile: String?
     /// Seconds all subscribers have to connect.
     var connectTimeout = 60.0
     /// Seconds after all have connected before the idle RSS is read and publishing starts (subscriptions settle).
@@ -57,6 +60,7 @@ struct FanoutOptions: Sendable {
           --threads T          subscriber event-loop threads, 1...4 (default 1)
           --sources K          spread subscribers over 127.0.0.1...127.0.0.K (1...8, default 8)
           --server-pid PID     read the server's RSS (/proc/PID/status) idle and CPU time (/proc/PID/stat)
+          --alloc-counter FILE the server's allocation counts (benchmarks/alloc_counter.c), read around publishing
           --settle S           seconds between the last connect and the first message (default 1)
           --connect-timeout S  seconds for all handshakes (default 60)
           --drain-timeout S    seconds for the last messages after publishing stops (default 10)
@@ -98,6 +102,7 @@ struct FanoutOptions: Sendable {
                 case "--threads": options.threads = try arguments.number(of: argument, in: 1...4)
                 case "--sources": options.sources = try arguments.number(of: argument, in: 1...8)
                 case "--server-pid": options.serverPID = try arguments.number(of: argument, in: Int32(1)...Int32.max)
+                case "--alloc-counter": options.allocationCounterFile = try arguments.value(of: argument)
                 case "--settle": options.settle = try arguments.number(of: argument, in: 0.0...60.0)
                 case "--connect-timeout": options.connectTimeout = try arguments.number(of: argument, in: 0.1...300.0)
                 case "--drain-timeout": options.drainTimeout = try arguments.number(of: argument, in: 0.1...120.0)

@@ -58,6 +58,10 @@ struct FanoutReport: RunReport, Sendable, Encodable {
     var serverCPUSeconds: Double?
     var serverCPUMicrosecondsPerDelivery: Double?
     var loadCPUSeconds: Double
+    /// The server's heap calls while publishing and draining (`--alloc-counter`), and per delivered frame.
+    var serverAllocations: AllocationCounts?
+    var serverAllocationsPerDelivery: Double?
+    var serverFreesPerDelivery: Double?
 
     init(options: FanoutOptions, tally: FanoutTally, measured: FanoutRun.Measurements) {
         let target = options.subscribeTarget
@@ -113,6 +117,12 @@ struct FanoutReport: RunReport, Sendable, Encodable {
             serverCPUMicrosecondsPerDelivery = cpu * 1e6 / Double(delivered)
         }
         loadCPUSeconds = measured.loadCPUSeconds
+        serverAllocations = measured.serverAllocations
+        if let allocations = measured.serverAllocations, delivered > 0 {
+            serverAllocationsPerDelivery =
+                Double(allocations.allocations + allocations.reallocations) / Double(delivered)
+            serverFreesPerDelivery = Double(allocations.frees) / Double(delivered)
+        }
     }
 
     /// Every subscriber connected (agreeing deflate when it was required) and received every published message
@@ -151,6 +161,12 @@ struct FanoutReport: RunReport, Sendable, Encodable {
             lines.append(
                 "  server CPU   \(format(cpu, 2)) s while publishing and draining"
                     + (serverCPUMicrosecondsPerDelivery.map { ": \(format($0, 3)) µs per delivered message" } ?? ""))
+        }
+        if let allocations = serverAllocations, let perDelivery = serverAllocationsPerDelivery {
+            lines.append(
+                "  server heap  \(allocations.allocations) allocations, \(allocations.reallocations) reallocations,"
+                    + " \(allocations.frees) frees, \(allocations.bytes) bytes asked while publishing and draining:"
+                    + " \(format(perDelivery, 4)) (re)allocations per delivered message")
         }
         lines.append("  load CPU     \(format(loadCPUSeconds, 2)) s (this process, same window)")
         if let publisherFailure { lines.append("  publisher    \(publisherFailure)") }

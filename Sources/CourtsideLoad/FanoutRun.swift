@@ -18,6 +18,8 @@ enum FanoutRun {
         var serverRSSBeforeKiB: Int?
         var serverRSSIdleKiB: Int?
         var serverCPUSeconds: Double?
+        /// The server's allocation counts over publishing and draining (`--alloc-counter`).
+        var serverAllocations: AllocationCounts?
         var loadCPUSeconds = 0.0
     }
 
@@ -67,6 +69,7 @@ enum FanoutRun {
 
         if let publisher, control.live > 0 {
             let cpuBefore = probe?.cpuSeconds()
+            let allocationsBefore = options.allocationCounterFile.flatMap(AllocationCounts.read)
             let loadCPUBefore = ServerProbe.ownCPUSeconds()
             publish(with: publisher, options: options, control: control, measured: &measured)
             control.finalCount.store(measured.published, ordering: .releasing)
@@ -75,6 +78,10 @@ enum FanoutRun {
             usleep(50_000)  // the loops' last catch-up scans
             measured.drained = control.allCaughtUp
             if let before = cpuBefore, let after = probe?.cpuSeconds() { measured.serverCPUSeconds = after - before }
+            if let before = allocationsBefore, let after = options.allocationCounterFile.flatMap(AllocationCounts.read)
+            {
+                measured.serverAllocations = after - before
+            }
             measured.loadCPUSeconds = ServerProbe.ownCPUSeconds() - loadCPUBefore
             publisher.sendClose()
         } else {

@@ -45,3 +45,14 @@ extension WebSocketConnectionStateMachine {
         public static let server = Configuration()
     }
 }
+
+extension WebSocketConnectionStateMachine {
+    /// One ``Configuration`` shared by reference between the connections of a server.
+    public final class SharedConfiguration: Sendable {
+        public let value: Configuration
+
+        public init(_ value: Configuration) {
+            self.value = value
+        }
+    }
+}

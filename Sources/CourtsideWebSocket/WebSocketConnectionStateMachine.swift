@@ -13,7 +13,10 @@
 public struct WebSocketConnectionStateMachine {
     public typealias Instant = ContinuousClock.Instant
 
-    public let configuration: Configuration
+    /// Limits and timings: the same for every connection of a server, so held once and shared (an idle socket's
+    /// machine would otherwise carry its own ~80-byte copy; docs/benchmarks.md, "Idle memory").
+    public var configuration: Configuration { sharedConfiguration.value }
+    let sharedConfiguration: SharedConfiguration
 
     @usableFromInline
     enum State {
@@ -34,7 +37,31 @@ public struct WebSocketConnectionStateMachine {
 
     @usableFromInline var state: State = .open
     var decoder: WebSocketFrameDecoder
-    var messageExtension: (any WebSocketMessageExtension)?
+    /// The negotiated extension, if any. Boxed (copy on write): a machine without one, which is most, holds 8 bytes
+    /// instead of a 40-byte existential (docs/benchmarks.md, "Idle memory").
+    var messageExtension: (any WebSocketMessageExtension)? {
+        get { extensionBox?.value }
+        set {
+            guard let newValue else {
+                extensionBox = nil
+                return
+            }
+            if extensionBox != nil, isKnownUniquelyReferenced(&extensionBox!) {
+                extensionBox!.value = newValue
+            } else {
+                extensionBox = ExtensionBox(newValue)
+            }
+        }
+    }
+    private var extensionBox: ExtensionBox?
+
+    private final class ExtensionBox {
+        var value: any WebSocketMessageExtension
+
+        init(_ value: any WebSocketMessageExtension) {
+            self.value = value
+        }
+    }
     var fragmented: FragmentedMessage?
 
     /// Validates the current text message's payload as it arrives, across frames and reads.
@@ -67,8 +94,16 @@ public struct WebSocketConnectionStateMachine {
         configuration: Configuration = .server, messageExtension: (any WebSocketMessageExtension)? = nil,
         now: Instant
     ) {
-        self.configuration = configuration
-        self.messageExtension = messageExtension
+        self.init(shared: SharedConfiguration(configuration), messageExtension: messageExtension, now: now)
+    }
+
+    /// A connection whose configuration is held by `shared`, which a server makes once for all its connections.
+    public init(
+        shared: SharedConfiguration, messageExtension: (any WebSocketMessageExtension)? = nil, now: Instant
+    ) {
+        let configuration = shared.value
+        self.sharedConfiguration = shared
+        self.extensionBox = messageExtension.map(ExtensionBox.init)
         self.decoder = WebSocketFrameDecoder(
             configuration: .init(
                 maskPolicy: configuration.maskPolicy, allowedReservedBits: messageExtension?.reservedBits ?? [],
@@ -106,6 +141,14 @@ public struct WebSocketConnectionStateMachine {
             guard let interval = configuration.idlePingInterval else { return nil }
             return lastReceived + interval
         }
+    }
+
+    /// Whether ``nextDeadline`` is only the idle ping's (open, no ping outstanding): a deadline an owner may
+    /// leave to a periodic sweep of its connections instead of a timer per connection, since a ping sent a little
+    /// late costs nothing, while the close and pong deadlines stay exact.
+    public var nextDeadlineIsIdlePing: Bool {
+        guard case .open = state, pingSentAt == nil else { return false }
+        return configuration.idlePingInterval != nil
     }
 
     /// Arms the first timer; call once when the connection starts.

@@ -117,3 +117,29 @@ struct HTTPResponseForRequestTests {
         #expect(text11.hasSuffix("hello"))
     }
 }
+
+@Suite("Response encoding in parts")
+struct HTTPResponseEncoderPartsTests {
+    @Test("a large body is returned as the same array behind the head; the bytes equal encode's")
+    func largeBody() {
+        let body = [UInt8](repeating: 0x61, count: HTTPResponseEncoder.separateBodyBytes)
+        let response = HTTPResponse(status: .ok, headers: ["Content-Type": "text/css"], body: body)
+        let parts = HTTPResponseEncoder.encodeParts(response, keepAlive: true, date: "d")
+        #expect(parts.body.count == body.count)
+        #expect(
+            parts.body.withUnsafeBufferPointer { $0.baseAddress } == body.withUnsafeBufferPointer { $0.baseAddress })
+        #expect(parts.head + parts.body == HTTPResponseEncoder.encode(response, keepAlive: true, date: "d"))
+    }
+
+    @Test("small bodies, HEAD and 304 come in one buffer")
+    func oneBuffer() {
+        let small = HTTPResponse(status: .ok, body: Array("hi".utf8))
+        let whole = HTTPResponseEncoder.encodeParts(small, keepAlive: false, date: "d")
+        #expect(whole.body.isEmpty)
+        #expect(whole.head == HTTPResponseEncoder.encode(small, keepAlive: false, date: "d"))
+        let large = HTTPResponse(status: .ok, body: [UInt8](repeating: 1, count: 10_000))
+        #expect(HTTPResponseEncoder.encodeParts(large, method: .HEAD, keepAlive: true, date: "d").body.isEmpty)
+        let notModified = HTTPResponse(status: .notModified, body: [UInt8](repeating: 1, count: 10_000))
+        #expect(HTTPResponseEncoder.encodeParts(notModified, keepAlive: true, date: "d").body.isEmpty)
+    }
+}

@@ -39,6 +39,35 @@ struct WebSocketServerTests {
         }
     }
 
+    @Test("idle sockets are pinged by the loop's sweep: one timer for the loop, not one per socket")
+    func idlePingSweep() async throws {
+        let configure: (inout HTTPServer.Configuration) -> Void = {
+            // Long enough that no socket is pinged while the others connect (a pinged socket rightly gets an
+            // exact timer for its pong deadline), short enough to wait for.
+            $0.webSocket.idlePingInterval = .seconds(2)
+            $0.webSocket.pongTimeout = .seconds(30)
+        }
+        try await withServer(configure: configure) { server in
+            var clients: [TestClient] = []
+            for _ in 0..<20 {
+                let client = try TestClient(port: server.localAddress.port)
+                _ = try client.openWebSocket(path: "/ws")
+                clients.append(client)
+            }
+            let timers = Collector<Int>()
+            server.forEachLoop { _, sockets in
+                timers.append(sockets.first?.loopContext.scheduledTimerCount ?? -1)
+            }
+            // The sweep, and at most one other loop timer: a timer per idle socket would make it 20 or more.
+            let count = try #require(await timers.wait(for: 1).first)
+            #expect((1...2).contains(count))
+            for client in clients {
+                let frame = try client.readFrame()
+                #expect(frame.opcode == 0x9)  // RFC 6455 §5.5.2: the idle ping, on time for every socket
+            }
+        }
+    }
+
     @Test("a frame encoded once is broadcast to every open WebSocket on every loop")
     func broadcast() async throws {
         try await withServer(threads: 2) { server in

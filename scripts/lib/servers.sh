@@ -97,3 +97,18 @@ wait_for_port() {
     echo "nothing answered on 127.0.0.1:$port within ${limit}s" >&2
     return 1
 }
+
+# release_bin PRODUCT...: builds the products in release (quietly) and prints the folder holding them; with BIN
+# set, prints BIN instead and builds nothing (to measure binaries built elsewhere, such as a "before" build).
+release_bin() {
+    if [ -n "${BIN:-}" ]; then
+        echo "$BIN"
+        return 0
+    fi
+    local product
+    for product in "$@"; do
+        echo "building $product (release)" >&2
+        swift build -c release --product "$product" >/dev/null
+    done
+    swift build -c release --show-bin-path
+}

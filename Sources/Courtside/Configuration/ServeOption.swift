@@ -99,7 +99,7 @@ extension ServeOption {
         ServeOption(
             name: "public", environmentVariable: "COURTSIDE_PUBLIC", valueName: "DIR",
             defaultDescription: ServerConfiguration().publicDirectory,
-            summary: "Directory of the static pages served at /."
+            summary: "Directory of the static pages served at /, read once at start (restart to serve changes)."
         ) { options, value, source throws(CLIError) in
             options.configuration.publicDirectory = try nonEmpty(value, source)
         },

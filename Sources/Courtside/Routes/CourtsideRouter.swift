@@ -9,6 +9,15 @@ struct CourtsideRouter: HTTPRouter {
 
     func route(_ request: HTTPRequest, context: RouteContext) -> Route {
         let head = request.head
+        // A page, script or style (most requests by count) is decided by the first segment alone: splitting the
+        // whole path into Strings was 4% of a static request's CPU (docs/benchmarks.md, "Static files").
+        let first = Self.firstSegment(of: head.path)
+        guard first == "api" || first == "ws" || first == "healthz" || first == "metrics" else {
+            guard head.method == .GET || head.method == .HEAD else {
+                return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "HEAD"]))
+            }
+            return .staticFiles
+        }
         let segments = head.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         switch segments.first {
         case "api": return api(request, segments: Array(segments.dropFirst()), context: context)
@@ -32,6 +41,14 @@ struct CourtsideRouter: HTTPRouter {
             }
             return .staticFiles
         }
+    }
+
+    /// The path's first non-empty segment (`//api/x` → `api`), without splitting the rest; nil for `/`.
+    static func firstSegment(of path: String) -> Substring? {
+        let slash = UInt8(ascii: "/")
+        guard let start = path.utf8.firstIndex(where: { $0 != slash }) else { return nil }
+        let end = path.utf8[start...].firstIndex(of: slash) ?? path.endIndex
+        return path[start..<end]
     }
 
     // MARK: /api

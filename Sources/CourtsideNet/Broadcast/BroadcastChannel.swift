@@ -171,7 +171,7 @@ public final class BroadcastChannel: Sendable {
     /// Whether `socket` is subscribed. Call on the socket's loop.
     public func isSubscribed(_ socket: WebSocket) -> Bool {
         socket.eventLoop.assertInEventLoop()
-        return socket.subscriptions.contains { $0.channel === self }
+        return socket.subscriptions.position(of: self) != nil
     }
 
     /// Subscribers on the calling loop (call on one of the channel's loops).
@@ -219,14 +219,14 @@ public final class BroadcastChannel: Sendable {
 
     /// Removes `socket` from its loop's list (O(1): the last subscriber takes its place). On the socket's loop.
     func remove(_ socket: WebSocket) {
-        guard let position = socket.subscriptions.firstIndex(where: { $0.channel === self }) else { return }
+        guard let position = socket.subscriptions.position(of: self) else { return }
         let index = socket.subscriptions[position].index
         socket.subscriptions.remove(at: position)
         let state = loopStates[socket.eventLoop.index].value
         let last = state.subscribers.removeLast()
         if index < state.subscribers.count {
             state.subscribers[index] = last
-            guard let moved = last.subscriptions.firstIndex(where: { $0.channel === self }) else {
+            guard let moved = last.subscriptions.position(of: self) else {
                 preconditionFailure("Invalid state: a listed subscriber without its subscription")
             }
             last.subscriptions[moved].index = index

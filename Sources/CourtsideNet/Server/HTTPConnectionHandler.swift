@@ -81,10 +81,12 @@ final class HTTPConnectionHandler: ConnectionHandler {
             case .handle(let request):
                 handle(request)
             case .write(let response, let head, let keepAlive):
-                connection.write(
-                    HTTPResponseEncoder.encode(
-                        state.configuration.decorate(response, path: head?.path), method: head?.method ?? .GET,
-                        keepAlive: keepAlive, requestVersion: head?.version ?? .http1_1, date: state.date))
+                // A large body (a static file) is queued as its own shared buffer: `writev` sends both.
+                let parts = HTTPResponseEncoder.encodeParts(
+                    state.configuration.decorate(response, path: head?.path), method: head?.method ?? .GET,
+                    keepAlive: keepAlive, requestVersion: head?.version ?? .http1_1, date: state.date)
+                connection.write(parts.head)
+                connection.write(parts.body)
             case .pauseReading:
                 connection.pauseReading()
             case .resumeReading:

@@ -1,10 +1,11 @@
 import CLinux
 import CourtsideHTTP
+import CourtsideWebSocket
 import Glibc
 
 /// One server's state on one loop: its listener, every open connection (so shutdown can reach them), the open
 /// WebSockets (so a broadcast or shutdown can reach them), and a cached `Date` header. Loop-confined.
-final class ServerLoopState {
+final class ServerLoopState: ConnectionOwner {
     let server: HTTPServer
     let context: LoopContext
     private(set) var startError: NetError?
@@ -15,10 +16,15 @@ final class ServerLoopState {
     private(set) var isShuttingDown = false
     private var shutdownCompletion: (() -> Void)?
     private var forceCloseTimer: TimerID?
+    /// The sweep of idle WebSockets' ping deadlines, while any is open (`sweepIdleSocketsPeriodically`).
+    private var sweepTimer: TimerID?
+    /// The WebSocket configuration, boxed once for every socket of this loop.
+    let webSocketConfiguration: WebSocketConnectionStateMachine.SharedConfiguration
 
     init(server: HTTPServer, context: LoopContext) {
         self.server = server
         self.context = context
+        webSocketConfiguration = .init(server.configuration.webSocket)
     }
 
     var configuration: HTTPServer.Configuration { server.configuration }
@@ -60,7 +66,7 @@ final class ServerLoopState {
             }
             transform = made
         }
-        // Counted from here until the descriptor closes (`onClose` below), or refused with a 503.
+        // Counted from here until the descriptor closes (`connectionClosed`), or refused with a 503.
         let refusal = server.connectionCounter.admit(remote)
         let http = HTTPConnectionHandler(
             connection: connection, state: self, refusal: refusal.map(Self.refusalResponse))
@@ -76,12 +82,8 @@ final class ServerLoopState {
             close(fd)
             return
         }
-        let counted = refusal == nil
-        connection.onClose = { [unowned self] connection in
-            if counted { self.server.connectionCounter.release(connection.remoteAddress) }
-            if connection.abortReason == .writeTimedOut { self.server.connectionCounter.writeTimedOut() }
-            self.connectionClosed(connection)
-        }
+        connection.isCounted = refusal == nil
+        connection.owner = self
         connections[ObjectIdentifier(connection)] = connection
         http.start()
     }
@@ -98,7 +100,9 @@ final class ServerLoopState {
         return response
     }
 
-    private func connectionClosed(_ connection: Connection) {
+    func connectionClosed(_ connection: Connection) {
+        if connection.isCounted { server.connectionCounter.release(connection.remoteAddress) }
+        if connection.abortReason == .writeTimedOut { server.connectionCounter.writeTimedOut() }
         connections[ObjectIdentifier(connection)] = nil
         if isShuttingDown && connections.isEmpty { finishShutdown() }
     }
@@ -111,6 +115,33 @@ final class ServerLoopState {
 
     func unregister(_ socket: WebSocket) {
         webSockets[ObjectIdentifier(socket)] = nil
+    }
+
+    // MARK: idle sweep
+
+    /// How often open WebSockets are checked for a passed idle-ping deadline: an eighth of the interval (so a
+    /// ping goes out at most 12.5% late), at most once a second, at least every 10 ms.
+    var sweepInterval: Duration? {
+        guard let interval = configuration.webSocket.idlePingInterval else { return nil }
+        return min(max(interval / 8, .milliseconds(10)), .seconds(1))
+    }
+
+    /// Keeps the sweep running while sockets are open: one loop timer instead of one per idle socket.
+    func sweepIdleSocketsPeriodically() {
+        guard sweepTimer == nil, let interval = sweepInterval, !webSockets.isEmpty else { return }
+        sweepTimer = context.scheduleTimer(after: interval) { [unowned self] context in
+            self.sweepTimer = nil
+            self.sweepIdleSockets(now: context.now)
+            self.sweepIdleSocketsPeriodically()
+        }
+    }
+
+    /// Fires the machine timer of every socket whose idle-ping deadline has passed. The due ones are collected
+    /// first: firing one may close it, which changes the registry.
+    func sweepIdleSockets(now: ContinuousClock.Instant) {
+        var due: [WebSocket] = []
+        for socket in webSockets.values where socket.isIdlePingDue(now: now) { due.append(socket) }
+        for socket in due { socket.sweep(now: now) }
     }
 
     // MARK: shutdown
@@ -144,6 +175,8 @@ final class ServerLoopState {
     private func finishShutdown() {
         if let forceCloseTimer { context.cancelTimer(forceCloseTimer) }
         forceCloseTimer = nil
+        if let sweepTimer { context.cancelTimer(sweepTimer) }
+        sweepTimer = nil
         let completion = shutdownCompletion
         shutdownCompletion = nil
         completion?()

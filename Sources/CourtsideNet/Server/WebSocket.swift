@@ -34,8 +34,11 @@ public final class WebSocket: ConnectionHandler {
     private(set) var deflate: PerMessageDeflateConnection?
     /// The channels this socket is subscribed to, with its position in each channel's list on this loop (so
     /// unsubscribing is O(1)). Empty, and unallocated, for most sockets.
-    var subscriptions: [BroadcastSubscription] = []
+    var subscriptions = BroadcastSubscriptions()
     private var timer: TimerID?
+    /// The machine's timer when it is only the idle ping's: no loop timer then, the loop's sweep fires it once
+    /// this has passed (`sweep(now:)`), as the timer would have.
+    private var sweepDeadline: ContinuousClock.Instant?
     private var finished = false
     /// Reading stopped because the queue passed the budget; resumed by `connectionDrained`.
     private var pausedForBudget = false
@@ -70,7 +73,7 @@ public final class WebSocket: ConnectionHandler {
         self.subprotocol = subprotocol
         self.deflate = deflate
         machine = WebSocketConnectionStateMachine(
-            configuration: state.configuration.webSocket, messageExtension: deflate, now: connection.context.now)
+            shared: state.webSocketConfiguration, messageExtension: deflate, now: connection.context.now)
         if let limits { machine.limits = limits }
     }
 
@@ -204,6 +207,15 @@ public final class WebSocket: ConnectionHandler {
     private func arm(at deadline: ContinuousClock.Instant) {
         guard !finished else { return }
         if let timer { loopContext.cancelTimer(timer) }
+        timer = nil
+        sweepDeadline = nil
+        // The idle ping's deadline is left to the loop's sweep (`ServerLoopState.sweepIdleSockets`): a timer per
+        // idle socket cost a closure, a heap entry and a dictionary slot each, for a deadline that may be late.
+        if machine.nextDeadlineIsIdlePing {
+            sweepDeadline = deadline
+            state.sweepIdleSocketsPeriodically()
+            return
+        }
         // A strong capture (no weak side table per socket): `finish` cancels the timer, so it never outlives us.
         timer = loopContext.scheduleTimer(at: deadline) { context in
             self.timer = nil
@@ -211,16 +223,31 @@ public final class WebSocket: ConnectionHandler {
         }
     }
 
+    /// Whether the loop's sweep should call `sweep(now:)`: cheap, asked of every open socket.
+    func isIdlePingDue(now: ContinuousClock.Instant) -> Bool {
+        guard !finished, let sweepDeadline else { return false }
+        return sweepDeadline <= now
+    }
+
+    /// Runs the machine's timer when the loop's sweep finds its idle-ping deadline passed (no timer of its own is
+    /// armed then).
+    func sweep(now: ContinuousClock.Instant) {
+        guard isIdlePingDue(now: now) else { return }
+        sweepDeadline = nil  // as a timer that fired: the machine re-arms what comes next
+        perform(machine.timerFired(now: now))
+    }
+
     private func finish(_ closure: WebSocketClosure) {
         guard !finished else { return }
         finished = true
         if let timer { loopContext.cancelTimer(timer) }
         timer = nil
+        sweepDeadline = nil
         if let yieldTimer { loopContext.cancelTimer(yieldTimer) }
         yieldTimer = nil
         state.unregister(self)
-        for subscription in subscriptions.reversed() { subscription.channel.remove(self) }
-        subscriptions = []
+        for subscription in subscriptions.newestFirst { subscription.channel.remove(self) }
+        subscriptions = BroadcastSubscriptions()
         deflate?.connectionClosed()  // zlib streams freed now, whoever still holds the socket
         let handler = self.handler
         self.handler = nil

@@ -34,13 +34,17 @@ final class Connection: EventHandler, LoopClosable {
 
     let fd: Int32
     let context: LoopContext
-    /// How long queued bytes may wait for the peer to read anything before the connection is reset.
-    let writeTimeout: Duration
+    /// How long queued bytes may wait for the peer to read anything before the connection is reset (held by
+    /// `deadlines`, which uses it: one copy per connection).
+    var writeTimeout: Duration { deadlines.writeTimeout }
     let remoteAddress: SocketAddress?
     var handler: (any ConnectionHandler)?
     var transform: (any ConnectionTransform)?
-    /// Called once when the fd is closed, after the handler: the server's per-loop registry hooks in here.
-    var onClose: ((Connection) -> Void)?
+    /// Told once when the fd is closed, after the handler: the server's per-loop registry. A reference rather than
+    /// a closure, whose captured context cost every connection a heap block (docs/benchmarks.md, "Idle memory").
+    weak var owner: (any ConnectionOwner)?
+    /// Whether the owner counted this connection against its caps (and releases it when it closes).
+    var isCounted = false
     private(set) var state = State.open
     private var queue = WriteQueue()
     /// Plaintext waiting for the transform (TLS) to encode it at flush time, with the tags of `WriteQueue`.
@@ -66,7 +70,6 @@ final class Connection: EventHandler, LoopClosable {
         self.fd = fd
         self.remoteAddress = remoteAddress
         self.context = context
-        self.writeTimeout = writeTimeout
         deadlines = TransportDeadlines(writeTimeout: writeTimeout, lingerTimeout: Self.lingerTimeout)
     }
 
@@ -293,9 +296,9 @@ final class Connection: EventHandler, LoopClosable {
         self.handler = nil
         handler?.connectionClosed(self, context: context)
         transform = nil
-        let onClose = self.onClose
-        self.onClose = nil
-        onClose?(self)
+        let owner = self.owner
+        self.owner = nil
+        owner?.connectionClosed(self)
     }
 
     func closeNow(context: LoopContext) {

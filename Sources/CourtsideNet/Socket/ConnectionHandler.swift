@@ -43,3 +43,9 @@ enum TransformOutcome {
     /// The layer failed: send what it produced (an alert), then close.
     case fail(send: [UInt8], reason: String)
 }
+
+/// What holds a connection on its loop (the server's registry): told once when the descriptor closes, after the
+/// handler. Loop-confined.
+protocol ConnectionOwner: AnyObject {
+    func connectionClosed(_ connection: Connection)
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Heap allocations per delivered frame on the fan-out path, as a regression guard: `courtside-echo --threads 1`
+# runs with benchmarks/alloc_counter.c preloaded (it counts every malloc, calloc, realloc, free and aligned
+# allocation into a shared file), and `courtside-load fanout --alloc-counter FILE` reads the counts when
+# publishing starts and once every subscriber has every message, so connecting and closing are left out. Plain
+# frames, then permessage-deflate (every subscriber offering it). Prints each run and fails when the plain path
+# needs more than MAX_PER_FRAME (re)allocations per delivered frame.
+#
+#   benchmarks/allocations.sh
+#
+# Environment (optional): SUBSCRIBERS (default 1000), RATE messages/s (default 20), DURATION seconds (default 5),
+# MAX_PER_FRAME (default 0.05), BIN (a folder with built courtside-echo and courtside-load to use instead of
+# building). Raw JSON: .build/bench-allocations/.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+# shellcheck source=scripts/lib/servers.sh
+source scripts/lib/servers.sh
+
+subscribers=${SUBSCRIBERS:-1000}
+rate=${RATE:-20}
+duration=${DURATION:-5}
+max_per_frame=${MAX_PER_FRAME:-0.05}
+out=.build/bench-allocations
+rm -rf "$out"
+mkdir -p "$out"
+ulimit -n "$(ulimit -Hn)"
+
+bin=$(release_bin courtside-echo courtside-load)
+cc=${CC:-$(command -v cc || command -v clang)}
+"$cc" -O2 -Wall -Wextra -shared -fPIC -o "$out/alloc_counter.so" benchmarks/alloc_counter.c
+
+status=0
+echo "Fan-out allocations: courtside-echo --threads 1, $subscribers subscribers, $rate msg/s for ${duration}s ($(date -u +%Y-%m-%dT%H:%MZ))"
+echo "| frames | load average | delivered | allocations | reallocations | frees | bytes | (re)allocations per frame | frees per frame |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+for kind in plain deflate; do
+    port=$(free_loopback_port)
+    counts="$ROOT/$out/counts-$kind"
+    ALLOC_COUNTER_FILE=$counts LD_PRELOAD="$ROOT/$out/alloc_counter.so" \
+        start_server "$out/server-$kind.log" "$bin/courtside-echo" --host 127.0.0.1 --port "$port" --threads 1
+    wait_for_port "$port" "$SERVER_PID" 20 >&2
+    extra=()
+    [ "$kind" = deflate ] && extra=(--require-deflate)
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    rc=0
+    timeout -k 5 $((duration + 120)) "$bin/courtside-load" fanout --sub-url "ws://127.0.0.1:$port/sub" \
+        --pub-url "ws://127.0.0.1:$port/pub" --subscribers "$subscribers" --rate "$rate" --duration "$duration" \
+        --alloc-counter "$counts" --json "${extra[@]}" >"$out/$kind.json" || rc=$?
+    stop_servers
+    row=$(python3 - "$out/$kind.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+a = r.get("serverAllocations") or {}
+print(r["delivered"], a.get("allocations", "?"), a.get("reallocations", "?"), a.get("frees", "?"), a.get("bytes", "?"),
+      "%.4f" % (r.get("serverAllocationsPerDelivery") or -1), "%.4f" % (r.get("serverFreesPerDelivery") or -1))
+PY
+)
+    read -r delivered allocations reallocations frees bytes per frees_per <<<"$row"
+    echo "| $kind | $load | $delivered | $allocations | $reallocations | $frees | $bytes | $per | $frees_per |"
+    [ "$rc" -eq 0 ] || { echo "courtside-load failed ($rc): see $out/$kind.json" >&2; status=1; }
+    if [ "$kind" = plain ] && ! awk -v p="$per" -v m="$max_per_frame" 'BEGIN { exit !(p >= 0 && p <= m) }'; then
+        echo "REGRESSION: $per (re)allocations per plain delivered frame, over MAX_PER_FRAME=$max_per_frame" >&2
+        status=1
+    fi
+done
+exit "$status"
