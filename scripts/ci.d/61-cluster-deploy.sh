@@ -16,6 +16,8 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
+# shellcheck source=scripts/lib/peers.sh
+source scripts/lib/peers.sh
 # shellcheck source=scripts/lib/servers.sh
 source scripts/lib/servers.sh
 # shellcheck source=Tests/e2e/env.sh
@@ -28,17 +30,7 @@ fail() {
 }
 step_started=$(date +%s)
 
-missing=()
-for tool in podman podman-compose runc mmdebstrap curl; do
-    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    if [ "${CI:-}" = "true" ]; then
-        fail "missing ${missing[*]} (scripts/install-deps.d/61-containers.sh installs them)"
-    fi
-    say "SKIPPED: missing ${missing[*]}; run scripts/install-deps.d/61-containers.sh as root (CI fails instead)"
-    exit 0
-fi
+require_commands 61-cluster-deploy scripts/install-deps.d/61-containers.sh podman podman-compose runc mmdebstrap curl
 [ "$(id -u)" -eq 0 ] || fail "run as root (mmdebstrap and rootful podman)"
 python=$(e2e_python)
 
