@@ -83,8 +83,8 @@ async def wait_until_serving(args):
         await asyncio.sleep(0.5)
 
 
-def node_of(args, path):
-    """The container whose log shows a long-lived connection to `path` most recently (debug log, JSON lines)."""
+def nodes_of(args, path):
+    """The containers whose log shows a long-lived connection to `path` (debug log, one JSON object a line)."""
     holders = []
     for container in args.containers:
         for line in engine(args, "logs", container).splitlines():
@@ -94,9 +94,9 @@ def node_of(args, path):
                 entry = json.loads(line)
             except ValueError:
                 continue
-            if entry.get("path") == path:
+            if str(entry.get("path", "")).split("?")[0] == path and container not in holders:
                 holders.append(container)
-    return holders[-1] if holders else None
+    return holders
 
 
 class Spectator:
@@ -246,15 +246,13 @@ async def play(args):
         if not await document.wait_for_seq(last, 15):
             raise Failed(f"{document.name} did not reach seq {last} before the kill (at {document.seq})")
 
-    spectator_path = f"/ws/games/{game_id}"
-    victim = node_of(args, spectator_path)
-    if victim is None:
-        raise Failed(f"no container logged the spectator's connection ({spectator_path}; is the log level debug?)")
-    scorer_node = node_of(args, f"/ws/games/{game_id}/scorer")
-    events_node = node_of(args, f"/api/games/{game_id}/events")
+    spectator_nodes = nodes_of(args, f"/ws/games/{game_id}")
+    if len(spectator_nodes) != 1:
+        raise Failed(f"the spectator's connection is in the log of {spectator_nodes or 'no container'} (debug log?)")
+    victim = spectator_nodes[0]
     print(
-        f"cluster-failover: spectator on {victim}, scorer on {scorer_node}, SSE on {events_node}; "
-        f"killing {victim} at seq {last}"
+        f"cluster-failover: spectator on {victim}, scorer on {nodes_of(args, f'/ws/games/{game_id}/scorer')}, "
+        f"SSE on {nodes_of(args, f'/api/games/{game_id}/events')}; killing {victim} at seq {last}"
     )
     spectator.dropped.clear()
     await asyncio.to_thread(engine, args, "kill", "--signal", "KILL", victim)
@@ -270,33 +268,29 @@ async def play(args):
     if not spectator.dropped.is_set():
         problems.append(f"the spectator's socket on {victim} did not drop when {victim} was killed")
 
-    # Every follower catches up through a live node.
-    remaining = max(1, deadline - time.monotonic())
-    for document in (spectator.document, events.document):
-        if not await document.wait_for_seq(final, min(30, remaining)):
-            problems.append(f"{document.name} stuck at seq {document.seq}, expected {final}")
-    recovered = time.monotonic() - killed_at
+    # The event stream, if its node was the one killed, resumes like a browser's EventSource (Last-Event-ID).
+    readers = [events]
     if events.task is not None and events.task.done():
-        # Its node was killed: it resumes like a browser's EventSource (Last-Event-ID: as since=N).
         resumed = EventStreamReader("sse (resumed)", game_id)
         resumed.document.state, resumed.document.seq = events.document.state, events.document.seq
         await resumed.open(args.url, game_id, since=events.document.seq)
-        if not await resumed.document.wait_for_seq(final, 15):
-            problems.append(f"the SSE reader did not resume to seq {final} (at {resumed.document.seq})")
-        problems.extend(resumed.problems)
-        events_document = resumed.document
-        await resumed.close()
-    else:
-        events_document = events.document
+        readers.append(resumed)
+    # Every follower catches up through a live node.
+    for document in (spectator.document, readers[-1].document):
+        if not await document.wait_for_seq(final, max(1, min(30, deadline - time.monotonic()))):
+            problems.append(f"{document.name} stuck at seq {document.seq}, expected {final}")
+    recovered = time.monotonic() - killed_at
+    events_document = readers[-1].document
     stop.set()
     watching.cancel()
-    await events.close()
+    for reader in readers:
+        await reader.close()
+        problems.extend(reader.problems)
     await scorer.close()
     problems.extend(spectator.problems)
-    problems.extend(events.problems)
     problems.extend(scorer.problems)
     print(f"cluster-failover: spectator connections {spectator.connections}, resumes {spectator.resumes}; "
-          f"followers in step {recovered:.1f} s after the kill")
+          f"SSE connections {len(readers)}; followers in step {recovered:.1f} s after the kill")
 
     # One document everywhere: through Caddy (a few times, so more than one node answers) and on each live node.
     want = jsonpatch.canonical(spectator.document.state)
