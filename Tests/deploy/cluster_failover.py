@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import collections
 import json
+import os
 import random
 import subprocess
 import sys
@@ -30,8 +31,10 @@ import time
 import websockets
 from websockets.asyncio.client import connect
 
-import jsonpatch
-from courtside_client import EventStreamReader, FeedDocument, game_request, http_call, ws_url
+# The end-to-end programs' client and JSON Patch (Tests/e2e).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
+import jsonpatch  # noqa: E402
+from courtside_client import EventStreamReader, FeedDocument, game_request, http_call, ws_url  # noqa: E402
 
 MOVES = {"onePoint": "onePointMoveCount", "assist": "assistMoveCount", "rebound": "reboundMoveCount"}
 PLAYERS = [f"{team}-{index}" for team in ("home", "away") for index in range(3)]
@@ -350,6 +353,8 @@ def main():
         problems, acked = asyncio.run(play(args))
     except Failed as failure:
         problems, acked = [str(failure)], 0
+    except (OSError, asyncio.TimeoutError, websockets.WebSocketException) as error:
+        problems, acked = [f"{type(error).__name__}: {error}"], 0
     if problems:
         for problem in problems:
             print(f"cluster-failover: FAILED: {problem}", file=sys.stderr)

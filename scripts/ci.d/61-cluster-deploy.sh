@@ -63,7 +63,9 @@ cleanup() {
         wait "$builder_pid" 2>/dev/null || true
     fi
     [ ! -f "$work/cluster/compose.yaml" ] || stop_stack || true
-    podman rmi -f "${images[@]}" "docker.io/library/swift:${swift_tag:-none}" >/dev/null 2>&1 || true
+    # COURTSIDE_KEEP_IMAGES=1 keeps them, to run the stack again by hand.
+    [ "${COURTSIDE_KEEP_IMAGES:-}" = 1 ] ||
+        podman rmi -f "${images[@]}" "docker.io/library/swift:${swift_tag:-none}" >/dev/null 2>&1 || true
     rm -rf "$work"
 }
 trap cleanup EXIT

@@ -13,17 +13,20 @@ apt_install podman podman-compose runc netavark aardvark-dns mmdebstrap
 
 # podman's settings (measured, ../shared/research/containers-offline.md):
 # - runc, not crun: crun refuses this VM's hybrid cgroup layout ("cgroups in hybrid mode not supported");
-# - ulimits within the machine's hard limits: podman's default nofile of 1,048,576 is above the hard limit here,
-#   and setrlimit fails inside every container ("Operation not permitted");
+# - limits within the machine's hard limits: podman's defaults (nofile 1,048,576, nproc its own maximum) are above
+#   them here, and runc fails to start a container with "setrlimit: Operation not permitted" ("error setting
+#   rlimit type 6" for nproc in a container that runs as a non-root user, as deploy/Dockerfile's does). A
+#   container's own ulimits replace this list, so deploy/cluster/compose.yaml names both;
 # - the network backend named, so podman never falls back to CNI.
-hard_nofile=$(ulimit -Hn)
-[ "$hard_nofile" = unlimited ] && hard_nofile=1048576
-nofile=$((hard_nofile < 20000 ? hard_nofile : 20000))
+# limit HARD CAP: the smaller of a hard limit (`ulimit -H…`, maybe "unlimited") and CAP.
+limit() { if [ "$1" = unlimited ] || [ "$1" -gt "$2" ]; then echo "$2"; else echo "$1"; fi; }
+nofile=$(limit "$(ulimit -Hn)" 20000)
+nproc=$(limit "$(ulimit -Hu)" 32768)
 conf=$(
     cat <<CONF
 # Written by Courtside's scripts/install-deps.d/61-containers.sh.
 [containers]
-default_ulimits = ["nofile=$nofile:$nofile", "nproc=32768:32768"]
+default_ulimits = ["nofile=$nofile:$nofile", "nproc=$nproc:$nproc"]
 
 [engine]
 runtime = "runc"
