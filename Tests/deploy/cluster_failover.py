@@ -45,12 +45,14 @@ class Failed(Exception):
 
 
 def engine(args, *command, timeout=20):
-    """`podman …` (bounded), its standard output as text."""
+    """`podman …` (bounded), its output as text: standard output and error together, as `podman logs` gives a
+    container's two streams on its own two (Courtside logs on standard error)."""
     result = subprocess.run(
-        [args.engine, *command], capture_output=True, text=True, timeout=timeout, check=False
+        [args.engine, *command], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout,
+        check=False,
     )
     if result.returncode != 0:
-        raise Failed(f"{args.engine} {' '.join(command)}: status {result.returncode}: {result.stderr.strip()[:300]}")
+        raise Failed(f"{args.engine} {' '.join(command)}: status {result.returncode}: {result.stdout.strip()[:300]}")
     return result.stdout
 
 
@@ -61,6 +63,8 @@ async def node_get(args, container, path):
         f"http://127.0.0.1:8080{path}",
     )
     body, _, status = output.rpartition("\n")
+    if not status.isdigit():
+        raise Failed(f"curl in {container} for {path}: {output[-300:]!r}")
     return int(status), body
 
 

@@ -83,13 +83,19 @@ else
     setsid scripts/containers/build-images "$status" </dev/null >"$work/build-images.log" 2>&1 &
     builder_pid=$!
 fi
-# A bound with a wide margin: about 4 minutes on a quiet 2-core machine, 12 on one shared with four builds.
+# Until the build's result, while the build lives (build-images writes its pid first), within a bound with a wide
+# margin (about 4 minutes alone on a quiet 2-core machine, 12 on one shared with four other builds).
 for _ in $(seq 1800); do
     [ -s "$status/result" ] && break
+    if [ -s "$status/pid" ] && ! kill -0 "$(cat "$status/pid")" 2>/dev/null; then
+        sleep 1  # it may have written its result as it ended
+        [ -s "$status/result" ] || echo "failed: build-images ended without a result" >"$status/result"
+        break
+    fi
     sleep 1
 done
-builder_pid=
 [ -s "$status/result" ] || fail "the images were not built within 30 minutes ($(cat "$status/timings" 2>/dev/null))"
+builder_pid=
 images_ready=$(date +%s)
 say "image build seconds: $(tr '\n' ';' <"$status/timings" | sed 's/;/; /g')"
 if [ "$(cat "$status/result")" != ok ]; then
