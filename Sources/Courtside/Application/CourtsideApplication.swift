@@ -40,6 +40,7 @@ public final class CourtsideApplication: Sendable {
         if let url = configuration.redisURL {
             var redis = RedisJournal.Configuration()
             redis.client.tlsCAFile = configuration.redisCAFile
+            redis.nodeID = configuration.effectiveNodeID
             do {
                 journal = try RedisJournal(url: url, configuration: redis)
             } catch {
@@ -57,9 +58,12 @@ public final class CourtsideApplication: Sendable {
 
     /// The same with another journal (tests wrap the in-memory one) and a wall clock (Unix milliseconds).
     public init(
-        configuration: ServerConfiguration, adminToken: String, logger: Logger, journal: any GameJournal,
+        configuration: ServerConfiguration, adminToken: String, logger nodeLogger: Logger, journal: any GameJournal,
         clock: @escaping @Sendable () -> Timestamp = CourtsideApplication.wallClock
     ) throws(ApplicationError) {
+        let shared = journal as? any SharedGameJournal
+        // Every line names the node when several share one Redis (their logs are usually read together).
+        let logger = shared.map { nodeLogger.with(["node": $0.nodeID]) } ?? nodeLogger
         self.journal = journal
         markerPath = (configuration.dataDirectory as NSString).appendingPathComponent(Self.cleanShutdownMarker)
         let marked = unlink(markerPath) == 0
@@ -70,7 +74,6 @@ public final class CourtsideApplication: Sendable {
             throw .cannotListen(host: configuration.host, port: configuration.port, error)
         }
         group = loops
-        let shared = journal as? any SharedGameJournal
         let contents: JournalContents
         do {
             // The feed's end is marked before the games are read, so a write made meanwhile is both loaded and
@@ -105,8 +108,10 @@ public final class CourtsideApplication: Sendable {
             reportSummary: { summary in lobby.run { $0.upsert(summary) } },
             reportFailure: { id, problem in failures.withLock { $0?.gameFailed(id, problem: problem) } },
             reportRecovery: { id in failures.withLock { $0?.gameRecovered(id) } }, group: loops)
+        let probe = shared.map { StoreProbe(journal: $0) }
         let core = ApplicationCore(
-            configuration: configuration, adminToken: adminToken, registry: registry, lobby: lobby, services: services)
+            configuration: configuration, adminToken: adminToken, registry: registry, lobby: lobby, services: services,
+            storeProbe: probe)
         failures.withLock { $0 = core }
         self.core = core
         do throws(ApplicationError) {
@@ -118,6 +123,7 @@ public final class CourtsideApplication: Sendable {
             loops.shutdown()
             throw error
         }
+        probe?.start(on: loops.loops[0])
         if let tailer, let shared {
             let router = SharedFeedRouter(core: core, journal: shared)
             tailer.start(router: router, games: stored)
@@ -161,6 +167,7 @@ public final class CourtsideApplication: Sendable {
         guard first else { return }
         core.beginStopping()
         tailer?.stop()
+        core.storeProbe?.stop()
         server.shutdown()
         stopOwners()
         journal.close()
