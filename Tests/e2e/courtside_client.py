@@ -183,14 +183,16 @@ class EventStreamReader:
         self.task = None
         self.writer = None
 
-    async def open(self, base_url, game_id, timeout=10):
+    async def open(self, base_url, game_id, timeout=10, since=None):
+        """`since`: resume after that seq, as a browser's EventSource does with Last-Event-ID."""
         parsed = urllib.parse.urlsplit(base_url)
         reader, self.writer = await asyncio.wait_for(
             asyncio.open_connection(parsed.hostname, parsed.port, **connection_options(base_url)), timeout
         )
+        resume = "" if since is None else f"Last-Event-ID: {since}\r\n"
         self.writer.write(
             f"GET /api/games/{game_id}/events HTTP/1.1\r\nHost: {parsed.netloc}\r\n"
-            "Accept: text/event-stream\r\n\r\n".encode()
+            f"Accept: text/event-stream\r\n{resume}\r\n".encode()
         )
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)
         status = head.split(b"\r\n", 1)[0]

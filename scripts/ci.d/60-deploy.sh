@@ -17,6 +17,8 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
+# shellcheck source=scripts/lib/peers.sh
+source scripts/lib/peers.sh
 # shellcheck source=scripts/lib/servers.sh
 source scripts/lib/servers.sh
 # shellcheck source=Tests/e2e/env.sh
@@ -28,17 +30,7 @@ fail() {
     exit 1
 }
 
-missing=()
-for tool in nginx caddy systemd-analyze openssl curl; do
-    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    if [ "${CI:-}" = "true" ]; then
-        fail "missing ${missing[*]} (scripts/install-deps.d/60-deploy.sh installs them)"
-    fi
-    say "SKIPPED: missing ${missing[*]}; run scripts/install-deps.d/60-deploy.sh as root (CI fails instead)"
-    exit 0
-fi
+require_commands 60-deploy scripts/install-deps.d/60-deploy.sh nginx caddy systemd-analyze openssl curl
 [ "$(id -u)" -eq 0 ] || fail "run as root (nginx runs its workers as root from a temporary directory)"
 
 python=$(e2e_python)

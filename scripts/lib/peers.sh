@@ -1,0 +1,18 @@
+# shellcheck shell=bash
+# require_commands STEP INSTALLER COMMAND...: returns when every COMMAND is on PATH. Otherwise a check's missing
+# peer is a failure under CI=true (STYLE.md 17: a CI run never passes by skipping) and a skip elsewhere, saying
+# which install step brings it; either way the calling script ends here.
+require_commands() {
+    local step=$1 installer=$2 missing=() tool
+    shift 2
+    for tool in "$@"; do
+        command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+    done
+    [ ${#missing[@]} -gt 0 ] || return 0
+    if [ "${CI:-}" = "true" ]; then
+        echo "$step: FAILED: missing ${missing[*]} ($installer installs them)" >&2
+        exit 1
+    fi
+    echo "$step: SKIPPED: missing ${missing[*]}; run $installer as root (CI fails instead)"
+    exit 0
+}
