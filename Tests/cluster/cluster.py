@@ -68,10 +68,9 @@ async def start_cluster(args, checks, rng, deadline):
     return cluster, True
 
 
-async def run(args):
+async def run(args, checks):
     jsonpatch.self_test()
     rng = random.Random(args.seed)
-    checks = Checks()
     cluster = None
     deadline = time.monotonic() + args.total
     try:
@@ -80,6 +79,9 @@ async def run(args):
             await phase_fanout.race(cluster, own=40, shared=20)
             await phase_faults.partition(cluster)
             await phase_faults.kills(cluster, args.node_kills, args.redis_kills, args.budget)
+    except asyncio.CancelledError:
+        checks.report("run", False, f"out of time ({args.total:.0f} s for the run, see --total)")
+        raise
     finally:
         if cluster is not None:
             for task in getattr(cluster, "follower_tasks", []):
@@ -111,11 +113,11 @@ def main():
     # SIGTERM (the CI step's timeout) ends the run through the finally blocks, so every process is stopped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     started = time.monotonic()
+    checks = Checks()
     try:
-        checks = asyncio.run(asyncio.wait_for(run(args), args.total + 20))
+        asyncio.run(asyncio.wait_for(run(args, checks), args.total + 20))
     except asyncio.TimeoutError:
-        print("cluster: FAILED: the run timed out", file=sys.stderr)
-        return 1
+        pass  # reported as the check "run"
     elapsed = time.monotonic() - started
     if checks.failed:
         print(f"cluster: FAILED {len(checks.failed)} of {checks.passed + len(checks.failed)} checks "

@@ -99,7 +99,7 @@ class Scorer:
     balancer). Run it as a task; `stop` ends new commands, and `run` returns once every command has an answer."""
 
     def __init__(self, name, game_id, token, ledger, rng, urls, window=8, rate=30.0, answer_deadline=8.0,
-                 feed_bytes=None, one_points=None):
+                 feed_bytes=None, one_points=None, gate=None):
         self.name = name
         self.game_id = game_id
         self.token = token
@@ -112,6 +112,8 @@ class Scorer:
         self.feed_bytes = feed_bytes
         self.one_points = one_points if one_points is not None else collections.Counter()
         self.queue = collections.deque()  # cids to (re)send, with the earliest time each may go
+        self.first_sends = set()  # enqueued cids this scorer must send itself, even when another scorer got them acked
+        self.gate = gate  # when set: an Event that holds the first commands until it is set (racing scorers)
         self.not_before = {}
         self.in_flight = {}  # cid -> monotonic send time
         self.answered = asyncio.Event()
@@ -124,6 +126,7 @@ class Scorer:
     def enqueue(self, cids):
         """Commands (already in the ledger) to send before any new one: the race's shared ids."""
         self.queue.extend(cids)
+        self.first_sends.update(cids)
 
     def pending(self):
         return bool(self.queue) or bool(self.in_flight)
@@ -145,6 +148,8 @@ class Scorer:
                     reader = asyncio.create_task(self._read(socket))
                     try:
                         await self._resend_acked(socket)
+                        if self.gate is not None:
+                            await asyncio.wait_for(self.gate.wait(), max(0.1, deadline - time.monotonic()))
                         await self._pump(socket, reader, stop, deadline)
                     finally:
                         reader.cancel()
@@ -203,8 +208,9 @@ class Scorer:
             cid = self.queue[0]
             if self.not_before.get(cid, 0) <= now:
                 self.queue.popleft()
-                if cid in self.ledger.acks:
+                if cid in self.ledger.acks and cid not in self.first_sends:
                     continue  # acked meanwhile (an answer that came after a reconnect)
+                self.first_sends.discard(cid)
                 return cid
             self.queue.rotate(-1)
         if stop.is_set() or not self.generate:

@@ -144,12 +144,13 @@ async def race(cluster, own, shared):
     one_points = collections.Counter()
     shared_ids = [ledger.new_command(cluster.rng, one_points)["id"] for _ in range(shared)]
     scorers = []
+    gate = asyncio.Event()
     watchers = [Follower(f"race spectator c{i}", game_id, nodes["c"].url, cluster.balancer.url, None, FeedBytes())
                 for i in range(2)]
     watcher_tasks = [asyncio.create_task(w.run()) for w in watchers]
     for name in ("a", "b"):
         scorer = Scorer(f"race scorer {name}", game_id, token, ledger, cluster.rng,
-                        (lambda node=nodes[name]: node.url), window=8, rate=200, one_points=one_points)
+                        (lambda node=nodes[name]: node.url), window=8, rate=200, one_points=one_points, gate=gate)
         scorer.generate = False
         mine = [ledger.new_command(cluster.rng, one_points)["id"] for _ in range(own)]
         # Interleaved: both scorers reach every shared id at about the same moment.
@@ -157,7 +158,13 @@ async def race(cluster, own, shared):
         scorers.append(scorer)
     stop = asyncio.Event()
     stop.set()
-    await asyncio.gather(*(s.run(stop, cluster.within(30)) for s in scorers))
+    racing = asyncio.gather(*(s.run(stop, cluster.within(30)) for s in scorers))
+    # Both connected (or 5 s), then both start at once.
+    wait_until = time.monotonic() + 5
+    while time.monotonic() < wait_until and not all(s.connections for s in scorers):
+        await asyncio.sleep(0.02)
+    gate.set()
+    await racing
     distinct = len(ledger.commands)
     acked = len(ledger.acks)
     checks.report(

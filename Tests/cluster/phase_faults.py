@@ -69,18 +69,18 @@ async def partition(cluster):
     through = Scorer("scorer via caddy", cluster.game_id, cluster.scorer_token, main, cluster.rng,
                      lambda: cluster.balancer.url, window=4, rate=15, one_points=cluster.one_points)
     on_c = Scorer("scorer on c", cluster.game_id, cluster.scorer_token, cut_ledger, cluster.rng,
-                  lambda: nodes["c"].url, window=2, rate=3, one_points=cluster.one_points)
+                  lambda: nodes["c"].url, window=1, rate=3, one_points=cluster.one_points)
     stop_through, stop_c = asyncio.Event(), asyncio.Event()
     before = await nodes["c"].health()
     if before[0] != 200:
         checks.report("partition/before", False, f"c's /healthz before the cut: {before[0]} {before[1][:160]}")
-    through_task = asyncio.create_task(through.run(stop_through, cluster.within(60)))
+    through_task = asyncio.create_task(through.run(stop_through, cluster.within(45)))
     await asyncio.sleep(0.5)
     acked_before = len(main.acks)
 
     proxy.cut()
     cut_at = time.monotonic()
-    on_c_task = asyncio.create_task(on_c.run(stop_c, cluster.within(60)))
+    on_c_task = asyncio.create_task(on_c.run(stop_c, cluster.within(45)))
     seen_503 = None
     body = ""
     while time.monotonic() - cut_at < 10:
@@ -149,12 +149,12 @@ async def kills(cluster, node_kills, redis_kills, budget):
     ledger = Ledger("kill")
     cluster.ledgers.append(ledger)
     scorer = Scorer("scorer via caddy", cluster.game_id, cluster.scorer_token, ledger, rng,
-                    lambda: cluster.balancer.url, window=8, rate=20, answer_deadline=8,
+                    lambda: cluster.balancer.url, window=8, rate=12, answer_deadline=8,
                     one_points=cluster.one_points)
     stop = asyncio.Event()
     started = time.monotonic()
     # What the run has left, less the drain and the final comparisons.
-    budget = max(10.0, min(budget, cluster.deadline - started - 50))
+    budget = max(5.0, min(budget, cluster.deadline - started - 45))
     task = asyncio.create_task(scorer.run(stop, started + budget + 20))
     plan = ["node"] * node_kills + ["redis"] * redis_kills
     rng.shuffle(plan)
@@ -198,10 +198,11 @@ async def kills(cluster, node_kills, redis_kills, budget):
         await asyncio.sleep(rng.uniform(0.3, 1.0))
     scorer.generate = False
     stop.set()
-    await asyncio.wait([task], timeout=20)
+    drain = max(2.0, min(20.0, cluster.deadline - time.monotonic() - 25))
+    await asyncio.wait([task], timeout=drain)
     if not task.done():
         task.cancel()
-        problems.append("the scorer did not get every command answered within 20 s of the last kill")
+        problems.append(f"the scorer did not get every command answered within {drain:.0f} s of the last kill")
     elapsed = time.monotonic() - started
     checks.report(
         "kills/run", not problems,
