@@ -14,8 +14,9 @@ a, b and c (c reaches Redis through the test's PartitionProxy), and Caddy in fro
 4. 20 node kills and 10 Redis kills while a scorer retries unacked ids: every acked move present exactly once,
    every follower back in step after resuming with since=N.
 
-Bounded everywhere (counts and deadlines, `--budget` for the kills); exits 1 when any check failed. `--seed`
-replays the kill order, the delays and the moves.
+Bounded everywhere (counts and deadlines, `--budget` for the kills, `--total` for the run); exits 1 when any check
+failed. `--seed` replays the kill order, the delays and the moves; `--sabotage` runs Redis without its AOF, so the
+run must fail (acked moves lost at the first Redis kill).
 """
 
 import argparse
@@ -41,7 +42,7 @@ import phase_faults  # noqa: E402
 async def start_cluster(args, checks, rng, deadline):
     password = secrets.token_hex(16)
     admin_token = f"cluster-admin-{secrets.token_hex(12)}"
-    redis = RedisProcess(args.work, password)
+    redis = RedisProcess(args.work, password, durable=not args.sabotage)
     started = time.monotonic()
     await redis.start()
     proxy = PartitionProxy(redis.port)
@@ -106,6 +107,9 @@ def main():
     parser.add_argument("--total", type=float, default=200, help="seconds for the whole run; every phase is cut short "
                         "to keep within it (the kills first)")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--sabotage", action="store_true",
+                        help="run Redis without its AOF: a Redis kill -9 then loses acked moves, and the run must FAIL "
+                        "(a test of this test)")
     args = parser.parse_args()
     if args.seed is None:
         args.seed = random.randrange(1 << 30)

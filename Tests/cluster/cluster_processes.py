@@ -103,10 +103,12 @@ async def redis_ping(port, password, timeout=1.0):
 
 
 class RedisProcess(Process):
-    def __init__(self, directory, password):
+    def __init__(self, directory, password, durable=True):
         super().__init__("redis", os.path.join(directory, "redis.out"))
         self.directory = directory
         self.password = password
+        # durable=False (the test's --sabotage): no AOF, so a kill -9 forgets everything, acked writes included.
+        self.durable = durable
         self.port = free_loopback_port()
 
     def url(self, port=None):
@@ -115,7 +117,8 @@ class RedisProcess(Process):
     async def start(self, deadline=30):
         self.spawn([
             "redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.directory,
-            "--appendonly", "yes", "--appendfsync", "always", "--save", "", "--requirepass", self.password,
+            "--appendonly", "yes" if self.durable else "no", "--appendfsync", "always", "--save", "",
+            "--requirepass", self.password,
             "--daemonize", "no", "--protected-mode", "no", "--logfile", "redis.log",
         ])
         started = time.monotonic()
