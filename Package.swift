@@ -88,7 +88,7 @@ let package = Package(
             name: "CourtsideTests",
             dependencies: [
                 "Courtside", "CourtsideNet", "CourtsideModel", "CourtsideViewModels", "CourtsideJournal",
-                "CourtsideRedis", "CourtsideRedisClient", "CourtsideTestSupport",
+                "CourtsideRedis", "CourtsideRedisClient", "CourtsideRedisJournal", "CourtsideTestSupport",
             ]),
         .testTarget(
             name: "CourtsideJournalTests",

@@ -57,6 +57,15 @@ public struct RedisFeedCursor: Sendable {
     /// The last sequence known for `game`, nil if never seen.
     public func lastSequence(of game: GameID) -> Int? { lastSequence[game] }
 
+    /// Decides about the creation entry `id` of `game`: true when another node created it (the application loads
+    /// it), false for this node's own or a game already known.
+    public mutating func acceptCreation(of game: GameID, by node: String, id: String) -> Bool {
+        lastID = id
+        guard lastSequence[game] == nil else { return false }
+        lastSequence[game] = 0
+        return node != self.node
+    }
+
     /// Decides about the feed entry `id`.
     public mutating func accept(_ entry: RedisFeedEntry, id: String) -> Decision {
         lastID = id

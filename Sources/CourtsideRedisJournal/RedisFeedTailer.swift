@@ -15,6 +15,14 @@ import Synchronization
 /// from the end of the feed and must load what it holds from the journal first.
 public final class RedisFeedTailer: Sendable {
     public typealias Deliver = @Sendable ([RedisFeedEntry]) -> Void
+    /// Called with a game another node created (its creation entry: no event yet), in feed order with `deliver`.
+    public typealias Created = @Sendable (GameID) -> Void
+
+    /// One feed entry as read: an event, or a game's creation.
+    enum Item {
+        case event(RedisFeedEntry)
+        case created(GameID, node: String)
+    }
 
     public struct Configuration: Sendable {
         /// How long one `XREAD` blocks. 1 s: long enough to cost nothing when idle, short enough that a stop or a
@@ -32,24 +40,28 @@ public final class RedisFeedTailer: Sendable {
     private let client: RedisClient
     private let configuration: Configuration
     private let deliver: Deliver
+    private let created: Created?
     private let state: Mutex<State>
 
     private struct State {
         var cursor: RedisFeedCursor
         var stopped = false
         var started = false
+        /// `markEnd()` set the position.
+        var marked = false
     }
 
     /// A tailer for `node` (whose own entries are skipped); `start()` begins reading after the feed's current end.
     public init(
         url: RedisURL, loop: EventLoop, node: String, configuration: Configuration = Configuration(),
-        deliver: @escaping Deliver
+        created: Created? = nil, deliver: @escaping Deliver
     ) throws(RedisClientError) {
         var clientConfiguration = configuration.client
         clientConfiguration.requestTimeout = max(clientConfiguration.requestTimeout, configuration.block + .seconds(2))
         client = try RedisClient(url: url, loop: loop, configuration: clientConfiguration)
         self.configuration = configuration
         self.deliver = deliver
+        self.created = created
         state = Mutex(State(cursor: RedisFeedCursor(node: node, after: "0-0")))
     }
 
@@ -58,13 +70,31 @@ public final class RedisFeedTailer: Sendable {
         state.withLock { $0.cursor.know(game, through: sequence) }
     }
 
-    /// Starts reading after the feed's current last entry (found with `XREVRANGE … COUNT 1`).
+    /// Finds the feed's current last entry now (blocks: start-up only), so that `start()` reads after it. Call it
+    /// before loading the games from the journal: what is written meanwhile is then both loaded and delivered (the
+    /// owner skips what it holds), never neither.
+    public func markEnd() throws(RedisError) {
+        let reply = try client.sendAndWait(
+            RESPCommand("XREVRANGE", .string(RedisJournalKeys.feed), "+", "-", "COUNT", 1))
+        let last = reply.elements?.first?.elements?.first?.string ?? "0-0"
+        state.withLock {
+            $0.cursor.move(after: last)
+            $0.marked = true
+        }
+    }
+
+    /// Starts reading after the feed's current last entry (found with `XREVRANGE … COUNT 1`), or after the one
+    /// `markEnd()` found.
     public func start() {
         let first = state.withLock { state -> Bool in
             defer { state.started = true }
             return !state.started
         }
         guard first else { return }
+        if state.withLock({ $0.marked }) {
+            readNext()
+            return
+        }
         client.send(RESPCommand("XREVRANGE", .string(RedisJournalKeys.feed), "+", "-", "COUNT", 1)) { [self] result in
             switch result {
             case .success(let reply):
@@ -112,11 +142,24 @@ public final class RedisFeedTailer: Sendable {
     }
 
     /// Decides about each entry in order; a repair reads the missing events before going on.
-    private func process(_ entries: ArraySlice<(id: String, entry: RedisFeedEntry)>) {
+    private func process(_ entries: ArraySlice<(id: String, item: Item)>) {
         var ready: [RedisFeedEntry] = []
         var rest = entries
-        while let (id, entry) = rest.first {
+        while let (id, item) = rest.first {
             rest = rest.dropFirst()
+            let entry: RedisFeedEntry
+            switch item {
+            case .created(let game, let node):
+                let isNew = state.withLock { $0.cursor.acceptCreation(of: game, by: node, id: id) }
+                if isNew, let created {
+                    if !ready.isEmpty { deliver(ready) }
+                    ready = []
+                    created(game)
+                }
+                continue
+            case .event(let event):
+                entry = event
+            }
             switch state.withLock({ $0.cursor.accept(entry, id: id) }) {
             case .deliver(let entry):
                 ready.append(entry)
@@ -165,7 +208,7 @@ public final class RedisFeedTailer: Sendable {
 
     /// The entries of an `XREAD` reply (RESP3 map or RESP2 array of `[key, entries]`); an empty list on timeout
     /// (null), nil for a reply of another shape.
-    static func entries(of reply: RESPValue) -> [(id: String, entry: RedisFeedEntry)]? {
+    static func entries(of reply: RESPValue) -> [(id: String, item: Item)]? {
         let streams: [RESPValue]
         switch reply {
         case .null: return []
@@ -174,7 +217,7 @@ public final class RedisFeedTailer: Sendable {
         default: return nil
         }
         let json = JournalJSON()
-        var result: [(id: String, entry: RedisFeedEntry)] = []
+        var result: [(id: String, item: Item)] = []
         for stream in streams {
             for item in stream.elements ?? [] {
                 guard let parts = item.elements, parts.count == 2, let id = parts[0].string,
@@ -184,17 +227,23 @@ public final class RedisFeedTailer: Sendable {
                 for index in stride(from: 0, to: values.count - 1, by: 2) {
                     fields[String(decoding: values[index], as: UTF8.self)] = values[index + 1]
                 }
-                guard let game = fields["g"].map({ GameID(String(decoding: $0, as: UTF8.self)) }),
-                    let presentation = fields["p"].flatMap({ Int(String(decoding: $0, as: UTF8.self)) }),
+                guard let game = fields["g"].map({ GameID(String(decoding: $0, as: UTF8.self)) }) else { continue }
+                let node = fields["n"].map { String(decoding: $0, as: UTF8.self) } ?? ""
+                if fields["e"] == nil {
+                    result.append((id, .created(game, node: node)))
+                    continue
+                }
+                guard let presentation = fields["p"].flatMap({ Int(String(decoding: $0, as: UTF8.self)) }),
                     let body = fields["e"],
                     let event = try? json.decode(GameEvent.self, from: body, game: game, sequence: nil)
                 else { continue }
-                let node = fields["n"].map { String(decoding: $0, as: UTF8.self) } ?? ""
                 result.append(
                     (
                         id,
-                        RedisFeedEntry(
-                            gameID: game, event: JournaledEvent(event, presentationSequence: presentation), node: node)
+                        .event(
+                            RedisFeedEntry(
+                                gameID: game, event: JournaledEvent(event, presentationSequence: presentation),
+                                node: node))
                     ))
             }
         }

@@ -6,6 +6,7 @@ import CourtsideRedis
 enum RedisJournalKeys {
     static let games = "courtside:games"
     static let feed = "courtside:feed"
+    static let nextGame = "courtside:next-game"
 
     static func game(_ id: GameID) -> String { "courtside:game:{\(id.rawValue)}" }
     static func events(_ id: GameID) -> String { "courtside:events:{\(id.rawValue)}" }
@@ -21,9 +22,10 @@ enum RedisJournalKeys {
             return RESPCommand(
                 "FCALL",
                 [
-                    "courtside_create", 2, .string(game(id)), .string(games), .string(id.rawValue),
+                    "courtside_create", 3, .string(game(id)), .string(games), .string(feed), .string(id.rawValue),
                     .string(try json.encode(record.setup, game: id)), .bytes(record.scorerTokenSHA256),
                     .integer(Int(record.createdAt.milliseconds)), .string(try json.encode(record.metadata, game: id)),
+                    .integer(feedLength), .string(node),
                 ])
         case .appendEvents(let events, let id):
             var arguments: [RESPArgument] = [

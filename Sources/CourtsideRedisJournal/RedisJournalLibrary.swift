@@ -10,7 +10,8 @@
 ///   `p` (presentation sequence), `c` (`=` + command id, or empty), `e` (the event's JSON);
 /// - `courtside:cids:{ID}`: hash command id → sequence;
 /// - `courtside:feed`: one capped stream for every game (`MAXLEN ~`), fields `g`, `s`, `p`, `n` (the writing node),
-///   `e`, for other nodes.
+///   `e`, for other nodes; a game's creation is an entry without `e` (`s` 0);
+/// - `courtside:next-game`: the counter behind `courtside_next_id` (game ids unique across nodes).
 ///
 /// Refusals are error replies whose first word is a code the journal maps to `JournalError` (`UNKNOWNGAME`,
 /// `DUPGAME`, `ARCHIVED`, `SEQUENCE expected got`, `PRESENTATION seq previous got`, `DUPCID index`). The checks and
@@ -19,7 +20,7 @@
 enum RedisJournalLibrary {
     static let name = "courtside"
     /// Bumped with every change of the code below (the journal checks it at start-up).
-    static let version = 2
+    static let version = 3
 
     static let source = """
         #!lua name=courtside
@@ -28,7 +29,7 @@ enum RedisJournalLibrary {
           return redis.call('EXISTS', game) == 0
         end
 
-        -- keys: game, games. args: id, setup, token, created, metadata.
+        -- keys: game, games, feed. args: id, setup, token, created, metadata, feed length, node.
         redis.register_function('courtside_create', function(keys, args)
           if not missing(keys[1]) then
             local stored = redis.call('HMGET', keys[1], 'setup', 'token', 'created', 'metadata')
@@ -40,7 +41,17 @@ enum RedisJournalLibrary {
           redis.call('HSET', keys[1], 'setup', args[2], 'token', args[3], 'created', args[4], 'metadata', args[5],
             'archived', '0', 'watermark', '0', 'last_seq', '0', 'last_pseq', '0')
           redis.call('RPUSH', keys[2], args[1])
+          -- A creation entry (no event) so other nodes list the game before its first event.
+          redis.call('XADD', keys[3], 'MAXLEN', '~', args[6], '*', 'g', args[1], 's', '0', 'p', '0', 'n', args[7])
           return 'OK'
+        end)
+
+        -- keys: counter. The next free `game-N`: one counter for every node, skipping ids stored before it existed.
+        redis.register_function('courtside_next_id', function(keys, args)
+          while true do
+            local id = 'game-' .. redis.call('INCR', keys[1])
+            if redis.call('EXISTS', 'courtside:game:{' .. id .. '}') == 0 then return id end
+          end
         end)
 
         -- keys: game, events, cids, feed. args: id, feed length, node, count, then per event: seq, pseq, cid, json.

@@ -23,7 +23,7 @@ struct RedisJournalLoader {
         return try ids.map { id throws(JournalError) in try loadGame(GameID(id)) }
     }
 
-    private func loadGame(_ id: GameID) throws(JournalError) -> JournaledGame {
+    func loadGame(_ id: GameID) throws(JournalError) -> JournaledGame {
         let hash = try fields(of: call(RESPCommand("HGETALL", .string(RedisJournalKeys.game(id))), game: id), id)
         func field(_ name: String) throws(JournalError) -> [UInt8] {
             guard let value = hash[name] else { throw .corruptRecord(id, sequence: nil, reason: "no field \(name)") }

@@ -77,6 +77,18 @@ final class ApplicationCore: Sendable {
             "game quarantined: its stored records cannot be used", ["game": game.id.rawValue, "problem": game.problem])
     }
 
+    /// The stored game replayed, or nil after quarantining it (its events do not replay to a valid game).
+    func replayOrQuarantine(_ journaled: JournaledGame) -> Game? {
+        do {
+            return try journaled.replayed()
+        } catch {
+            quarantine(
+                QuarantinedGame(id: journaled.id, problem: "stored game \(journaled.id) does not replay: \(error)"),
+                logger: logger)
+            return nil
+        }
+    }
+
     /// Why `id` is quarantined, or nil.
     func quarantineProblem(_ id: GameID) -> String? {
         quarantined.withLock { $0[id] }
@@ -115,7 +127,29 @@ final class ApplicationCore: Sendable {
             completion(.failure(.invalid(errors)))
             return
         }
-        let id = registry.makeID()
+        guard let shared = services.shared else {
+            create(request, id: registry.makeID(), completion: completion)
+            return
+        }
+        // Ids come from one counter in the shared store, so two nodes never make the same one (docs/redis.md).
+        shared.nextGameID { [self] result in
+            switch result {
+            case .success(let id):
+                create(request, id: id, completion: completion)
+            case .failure(let error):
+                logger.error("no game id from the shared journal", ["error": "\(error)"])
+                creationFailure.withLock { $0 = "\(error)" }
+                completion(.failure(.storage(error)))
+            }
+        }
+    }
+
+    private func create(
+        _ request: GameCreationRequest, id: GameID,
+        completion: @escaping @Sendable (Result<CreatedGame, GameCreationError>) -> Void
+    ) {
+        let creator = GameCreatorViewModel()
+        creator.fill(from: request.json)
         guard case .success(let setup) = creator.makeSetup(id: id) else {
             preconditionFailure("Invalid state: inputs valid for one id but not for \(id)")
         }
@@ -138,6 +172,20 @@ final class ApplicationCore: Sendable {
                 completion(.success(CreatedGame(id: id, scorerToken: token)))
             }
         }
+    }
+
+    /// Installs a game rebuilt from the journal (`game`, replayed from `journaled`) numbered from `seq`; each
+    /// accepted command id keeps the `seq` that acked it.
+    @discardableResult
+    func installRestored(_ journaled: JournaledGame, game: Game, seq: Int) -> GameHandle {
+        var acks: [CommandID: Int] = [:]
+        for stored in journaled.events {
+            if let commandID = stored.event.commandID { acks[commandID] = stored.presentationSequence }
+        }
+        return install(
+            game: game, seq: seq, now: CourtsideApplication.restoredInstant(of: journaled, game: game),
+            restored: true, restoredAcks: acks, digest: journaled.record.scorerTokenSHA256,
+            isArchived: journaled.isArchived)
     }
 
     /// Installs a game's owner on its loop and publishes its handle (the owner is in place before any task that

@@ -23,6 +23,8 @@ public final class CourtsideApplication: Sendable {
     let server: HTTPServer
     private let group: EventLoopGroup
     private let journal: any GameJournal
+    /// Follows the other nodes' writes when the journal is shared (Redis).
+    private let tailer: SharedFeedTail?
     private let markerPath: String
     private let isShutDown = Mutex(false)
 
@@ -61,15 +63,6 @@ public final class CourtsideApplication: Sendable {
         self.journal = journal
         markerPath = (configuration.dataDirectory as NSString).appendingPathComponent(Self.cleanShutdownMarker)
         let marked = unlink(markerPath) == 0
-        let contents: JournalContents
-        do {
-            contents = try journal.loadContents()
-        } catch {
-            throw .journal(directory: configuration.dataDirectory, error)
-        }
-        let stored = contents.games
-        // Nothing stored: nothing was published either (a first start), so there are no numbers to skip.
-        let cleanStart = marked || stored.isEmpty
         let loops: EventLoopGroup
         do {
             loops = try EventLoopGroup(threadCount: max(configuration.threads ?? EventLoopGroup.coreCount, 1))
@@ -77,6 +70,29 @@ public final class CourtsideApplication: Sendable {
             throw .cannotListen(host: configuration.host, port: configuration.port, error)
         }
         group = loops
+        let shared = journal as? any SharedGameJournal
+        let contents: JournalContents
+        do {
+            // The feed's end is marked before the games are read, so a write made meanwhile is both loaded and
+            // delivered (the owner skips what it holds), never neither.
+            tailer = try (journal as? RedisJournal).map { redis throws(ApplicationError) in
+                try SharedFeedTail(journal: redis, loop: loops.loops[0])
+            }
+        } catch {
+            loops.shutdown()
+            throw error
+        }
+        do {
+            contents = try journal.loadContents()
+        } catch {
+            tailer?.stop()
+            loops.shutdown()
+            throw .journal(directory: configuration.dataDirectory, error)
+        }
+        let stored = contents.games
+        // Nothing stored: nothing was published either (a first start), so there are no numbers to skip. On a shared
+        // journal nothing is published before it is stored, so every start is clean.
+        let cleanStart = marked || stored.isEmpty || shared != nil
         let metrics = ServerMetrics()
         self.metrics = metrics
         let lobby = Self.startLobby(on: loops, metrics: metrics)
@@ -85,7 +101,7 @@ public final class CourtsideApplication: Sendable {
         var limits = GameLimits(resumeWindow: configuration.resumeWindow)
         limits.storageRetryInterval = configuration.storageRetryInterval
         let services = GameServices(
-            journal: journal, metrics: metrics, logger: logger, clock: clock, limits: limits,
+            journal: journal, shared: shared, metrics: metrics, logger: logger, clock: clock, limits: limits,
             reportSummary: { summary in lobby.run { $0.upsert(summary) } },
             reportFailure: { id, problem in failures.withLock { $0?.gameFailed(id, problem: problem) } },
             reportRecovery: { id in failures.withLock { $0?.gameRecovered(id) } }, group: loops)
@@ -98,8 +114,13 @@ public final class CourtsideApplication: Sendable {
             try Self.restore(stored, into: core, cleanStart: cleanStart, limits: limits, logger: logger)
             server = try Self.startServer(configuration: configuration, core: core, group: loops)
         } catch {
+            tailer?.stop()
             loops.shutdown()
             throw error
+        }
+        if let tailer, let shared {
+            let router = SharedFeedRouter(core: core, journal: shared)
+            tailer.start(router: router, games: stored)
         }
         url = server.url
         metrics.observeConnections(of: server)
@@ -139,6 +160,7 @@ public final class CourtsideApplication: Sendable {
         }
         guard first else { return }
         core.beginStopping()
+        tailer?.stop()
         server.shutdown()
         stopOwners()
         journal.close()
@@ -188,16 +210,8 @@ public final class CourtsideApplication: Sendable {
         let pending = DispatchGroup()
         let writeFailure = Mutex<JournalError?>(nil)
         for journaled in stored {
-            let game: Game
-            do {
-                game = try journaled.replayed()
-            } catch {
-                // One game that does not replay must not keep the others from being served.
-                core.quarantine(
-                    QuarantinedGame(id: journaled.id, problem: "stored game \(journaled.id) does not replay: \(error)"),
-                    logger: logger)
-                continue
-            }
+            // One game that does not replay must not keep the others from being served.
+            guard let game = core.replayOrQuarantine(journaled) else { continue }
             let seq = journaled.lastPresentationSequence + (cleanStart ? 0 : limits.restartMargin)
             if !cleanStart {
                 pending.enter()
@@ -206,14 +220,7 @@ public final class CourtsideApplication: Sendable {
                     pending.leave()
                 }
             }
-            var acks: [CommandID: Int] = [:]
-            for journaled in journaled.events {
-                if let commandID = journaled.event.commandID { acks[commandID] = journaled.presentationSequence }
-            }
-            core.install(
-                game: game, seq: seq, now: restoredInstant(of: journaled, game: game), restored: true,
-                restoredAcks: acks,
-                digest: journaled.record.scorerTokenSHA256, isArchived: journaled.isArchived)
+            core.installRestored(journaled, game: game, seq: seq)
         }
         pending.wait()
         if let error = writeFailure.withLock({ $0 }) {

@@ -37,13 +37,17 @@ final class GameOwner {
     private var writes = GameWriteLedger()
     private var retryTimer: TimerID?
     private var window: PatchWindow
-    private let services: GameServices
+    let services: GameServices
     private let bindings = DynamicBindingBag()
     private var collectedEvents: [GameEvent] = []
     private var pendingReplies: [PendingReply] = []
     private var waitingCommands: [CommandRequest] = []
-    private var tickTimer: TimerID?
+    var tickTimer: TimerID?
     private var tickDeadline: Timestamp?
+    /// The shared-log write path (`SharedWriteState`), nil on a journal of this node's own.
+    var sharedWrites: SharedWriteState<SharedWork>?
+    /// The batch whose append is in flight on the shared path.
+    var sharedBatch: SharedBatch?
     /// The ack `seq` of every command accepted before a restart (from the journal): the view model rebuilt from
     /// the events knows those ids but not the numbers it answered them with.
     private let restoredAcks: [CommandID: Int]
@@ -73,10 +77,20 @@ final class GameOwner {
             game: game, now: now, clock: clock, revision: seq, acceptedRevisions: restoredAcks)
         presenter = GamePresenter(viewModel: viewModel)
         feed = GameFeed(group: services.group, metrics: services.metrics)
-        window = PatchWindow(capacity: services.limits.resumeWindow, firstOwnSeq: restored ? seq + 1 : seq)
-        viewModel.recordedEvents.bind { [unowned self] events in
-            collectedEvents.append(contentsOf: events)
-        }.store(in: bindings)
+        // On a shared log every document this node shows is derived from stored batches, so a restored game's
+        // document is the one every node published at `seq`, and resumes from it are exact.
+        let exact = services.shared != nil
+        window = PatchWindow(
+            capacity: services.limits.resumeWindow, firstOwnSeq: restored && !exact ? seq + 1 : seq)
+        if services.shared != nil {
+            sharedWrites = SharedWriteState(maxWaiting: services.limits.maxWaitingCommands)
+        }
+        if services.shared == nil {
+            // On a shared log the events are stored before they are applied: nothing to collect.
+            viewModel.recordedEvents.bind { [unowned self] events in
+                collectedEvents.append(contentsOf: events)
+            }.store(in: bindings)
+        }
         presenter.latestPatch.bind { [unowned self] patch in
             guard let patch else { return }
             let encoded = FeedMessage(patch)
@@ -124,6 +138,10 @@ final class GameOwner {
     func submit(_ request: CommandRequest) {
         if let refusal = refusalBeforeApplying(request) {
             release(refusal, for: request)
+            return
+        }
+        if sharedWrites != nil {
+            sharedArrived(.command(request))
             return
         }
         if !waitingCommands.isEmpty || writes.unconfirmed >= services.limits.maxUnconfirmedWrites {
@@ -244,7 +262,7 @@ final class GameOwner {
         pendingReplies.removeFirst(released)
     }
 
-    private func release(_ reply: CommandReply, for request: CommandRequest) {
+    func release(_ reply: CommandReply, for request: CommandRequest) {
         switch reply {
         case .accepted:
             let elapsed = ContinuousClock.now - request.receivedAt
@@ -259,7 +277,7 @@ final class GameOwner {
     // MARK: Time
 
     /// Arms a timer for the time-limit deadline while the clock runs.
-    private func scheduleTick() {
+    func scheduleTick() {
         let deadline = viewModel.game.isClockRunning ? viewModel.game.timeLimitDeadline : nil
         guard deadline != tickDeadline else { return }
         if let tickTimer { context.cancelTimer(tickTimer) }
@@ -276,8 +294,12 @@ final class GameOwner {
 
     /// Lets the game reach its time limit. Ticking at the deadline itself (the timer fires at or after it) makes
     /// the stopped clock's `asOf` the limit event's own time, which a restart re-derives exactly.
-    private func tick(at deadline: Timestamp) {
+    func tick(at deadline: Timestamp) {
         guard !isFailed, !isArchived else { return }
+        if sharedWrites != nil {
+            sharedArrived(.tick(deadline))
+            return
+        }
         let before = presenter.seq
         collectedEvents = []
         viewModel.tick(now: deadline)

@@ -7,6 +7,9 @@ import CourtsideViewModels
 /// the application.
 struct GameServices: Sendable {
     let journal: any GameJournal
+    /// The same journal when several nodes share it (Redis): games then take the shared write path
+    /// (`SharedWriteState`) and apply other nodes' stored batches. Nil for SQLite.
+    let shared: (any SharedGameJournal)?
     let metrics: ServerMetrics
     let logger: Logger
     /// Unix milliseconds: `asOf` in the documents is an instant on this clock (docs/protocol.md).

@@ -13,6 +13,9 @@ public final class ServerMetrics: Sendable {
     private let dropped = Atomic<Int>(0)
     private let accepted = Atomic<Int>(0)
     private let authenticationFailures = Atomic<Int>(0)
+    /// Shared-log counters (ServerMetrics+Cluster.swift).
+    let sharedCatchUps = Atomic<Int>(0)
+    let sharedBatchesApplied = Atomic<Int>(0)
     private let rejected = Mutex<[String: Int]>([:])
     private let ackLatency = Mutex(LatencyHistogram())
     private let spectators = Mutex<[GameID: Int]>([:])
@@ -123,6 +126,7 @@ public final class ServerMetrics: Sendable {
             lines.append("courtside_game_spectators{game=\"\(game.rawValue)\"} \(count)")
         }
         lines.append(contentsOf: connectionLines())
+        lines.append(contentsOf: clusterLines())
         return lines.joined(separator: "\n") + "\n"
     }
 }

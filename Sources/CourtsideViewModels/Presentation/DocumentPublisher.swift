@@ -49,7 +49,8 @@ public final class DocumentPublisher {
     /// The view models number their change batches and only count a batch that changed a value, so the operations
     /// are never empty in practice; if they were, the message would still go out to keep the numbering gapless.
     public func commit(seq newSeq: Int) -> PresentationMessage {
-        precondition(newSeq == seq + 1, "Invalid state: commit \(newSeq) after \(seq)")
+        // Numbers only grow; a stored batch from a shared log may skip some (a spectator then resyncs on the gap).
+        precondition(newSeq > seq, "Invalid state: commit \(newSeq) after \(seq)")
         let operations = pendingOperations()
         dirtyPaths = []
         published = live

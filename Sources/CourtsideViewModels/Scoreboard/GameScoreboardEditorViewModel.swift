@@ -177,6 +177,30 @@ public final class GameScoreboardEditorViewModel {
         publishBatch(events: [event], now: now)
     }
 
+    /// Applies a batch of events already stored in a shared log (this node's command once its append returned, or
+    /// another node's, read from the feed) as one batch numbered `revision`, the presentation sequence stored with
+    /// them. The batch is shown as of its last event's instant, so every node that applies the same stored batch
+    /// makes the same document and the same patch bytes (docs/redis.md, "Applying stored events"). Events at or
+    /// below the game's last one are skipped (a batch seen twice changes nothing); a gap or an event the game
+    /// refuses throws and changes nothing.
+    public func applyStored(_ events: [GameEvent], revision: Int) throws(GameReplayError) {
+        let fresh = events.filter { $0.sequence > game.events.count }
+        guard let last = fresh.last else { return }
+        var next = game
+        for event in fresh { try next.replay(event) }
+        game = next
+        for event in fresh {
+            if let commandID = event.commandID { acceptedRevisions[commandID] = revision }
+        }
+        publishBatch(events: fresh, now: last.at, revision: revision)
+    }
+
+    /// The `seq` that acknowledged an accepted command id, nil when the id is not accepted.
+    public func acceptedRevision(of id: CommandID) -> Int? {
+        guard game.event(forCommand: id) != nil else { return nil }
+        return acceptedRevisions[id] ?? mutableRevision.value
+    }
+
     /// Lets time pass up to `now`: records the time limit when the clock reached it, and refreshes ``time``.
     public func tick(now: Timestamp) {
         let events = game.advance(to: now).map { [$0] } ?? []
@@ -210,7 +234,7 @@ public final class GameScoreboardEditorViewModel {
     }
 
     /// Updates every `Dynamic` from the game; when any changed, closes the batch by growing the revision.
-    private func publishBatch(events: [GameEvent], now: Timestamp) {
+    private func publishBatch(events: [GameEvent], now: Timestamp, revision: Int? = nil) {
         var changed = false
         changed = mutableTime.update(Self.timeLabel(of: game, now: now)) || changed
         changed = mutableScore.update(game.score.description) || changed
@@ -227,7 +251,12 @@ public final class GameScoreboardEditorViewModel {
         }
         changed = mutableSummary.update(GameSummary(game: game)) || changed
         if !events.isEmpty { mutableRecordedEvents.value = events }
-        if changed { mutableRevision.value += 1 }
+        if let revision {
+            // A stored batch keeps its stored number even when it changes nothing shown (a repeated reading).
+            if revision > mutableRevision.value { mutableRevision.value = revision }
+        } else if changed {
+            mutableRevision.value += 1
+        }
     }
 
     /// Whole seconds while running (so the label changes once a second), tenths when stopped, as the tutorial.

@@ -1,0 +1,95 @@
+import CourtsideJournal
+import CourtsideModel
+import CourtsideRedisJournal
+import Synchronization
+
+/// Routes the shared feed (`RedisFeedTailer`'s deliveries) to this node's game owners: another node's stored events
+/// go to the game's owner on its loop, in feed order; a game this node does not hold yet (created on another node,
+/// or first written there) is loaded from the journal once, and the entries that arrive meanwhile wait for it, so
+/// it appears in this node's lobby and follows the log from its first sight (docs/redis.md, "Several nodes on one
+/// store"). Sendable: the tailer delivers on its client's loop.
+final class SharedFeedRouter: Sendable {
+    private enum GameState {
+        /// Being loaded; these entries arrived meanwhile, in order.
+        case loading([JournaledEvent])
+        /// Could not be loaded (logged); later entries are dropped until a retry (the next creation or event).
+        case failed
+    }
+
+    private let core: ApplicationCore
+    private let journal: any SharedGameJournal
+    private let pending = Mutex<[GameID: GameState]>([:])
+
+    init(core: ApplicationCore, journal: any SharedGameJournal) {
+        self.core = core
+        self.journal = journal
+    }
+
+    /// Entries of the feed, in feed order (several games interleaved).
+    func deliver(_ entries: [RedisFeedEntry]) {
+        var start = entries.startIndex
+        while start < entries.endIndex {
+            let game = entries[start].gameID
+            let end = entries[start...].firstIndex { $0.gameID != game } ?? entries.endIndex
+            route(entries[start..<end].map(\.event), to: game)
+            start = end
+        }
+    }
+
+    /// Another node created `game`.
+    func created(_ game: GameID) {
+        route([], to: game)
+    }
+
+    private func route(_ events: [JournaledEvent], to game: GameID) {
+        // Under the lock, so a load finishing on another thread cannot slip its flush between a lookup and a send:
+        // sends are `execute`s on the owner's loop, which run in the order they were made.
+        pending.withLock { pending in
+            if let handle = core.registry.handle(game) {
+                handle.withOwner(from: nil) { owner in
+                    owner.services.metrics.sharedBatchApplied()
+                    owner.receiveStored(events)
+                }
+                return
+            }
+            if case .loading(let queued) = pending[game] {
+                pending[game] = .loading(queued + events)
+                return
+            }
+            if core.quarantineProblem(game) != nil { return }
+            pending[game] = .loading(events)
+            load(game)
+        }
+    }
+
+    private func load(_ game: GameID) {
+        journal.loadGame(game) { [self] result in
+            switch result {
+            case .success(let journaled):
+                installed(journaled)
+            case .failure(let error):
+                core.logger.error(
+                    "a game another node stored cannot be loaded", ["game": game.rawValue, "error": "\(error)"])
+                pending.withLock { $0[game] = .failed }
+            }
+        }
+    }
+
+    private func installed(_ journaled: JournaledGame) {
+        guard let game = core.replayOrQuarantine(journaled) else {
+            pending.withLock { $0[journaled.id] = nil }
+            return
+        }
+        pending.withLock { pending in
+            guard case .loading(let queued) = pending[journaled.id] else { return }
+            pending[journaled.id] = nil
+            if core.registry.handle(journaled.id) == nil {
+                core.installRestored(journaled, game: game, seq: journaled.lastPresentationSequence)
+                core.logger.info("game loaded from the shared journal", ["game": journaled.id.rawValue])
+            }
+            if !queued.isEmpty, let handle = core.registry.handle(journaled.id) {
+                handle.withOwner(from: nil) { owner in owner.receiveStored(queued) }
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Synchronization
+
+/// The counters of a node that shares its games with others through Redis (docs/redis.md).
+extension ServerMetrics {
+    /// A game read the shared log after a sequence conflict or a gap.
+    func sharedCatchUp() {
+        sharedCatchUps.add(1, ordering: .relaxed)
+    }
+
+    /// A batch another node stored was applied here from the feed.
+    func sharedBatchApplied() {
+        sharedBatchesApplied.add(1, ordering: .relaxed)
+    }
+
+    func clusterLines() -> [String] {
+        [
+            "# HELP courtside_shared_catch_ups_total Reads of a game's shared log after a conflict or a gap.",
+            "# TYPE courtside_shared_catch_ups_total counter",
+            "courtside_shared_catch_ups_total \(sharedCatchUps.load(ordering: .relaxed))",
+            "# HELP courtside_feed_batches_applied_total Batches other nodes stored, applied from the shared feed.",
+            "# TYPE courtside_feed_batches_applied_total counter",
+            "courtside_feed_batches_applied_total \(sharedBatchesApplied.load(ordering: .relaxed))",
+        ]
+    }
+}

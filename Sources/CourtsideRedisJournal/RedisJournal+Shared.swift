@@ -1,0 +1,91 @@
+import CourtsideJournal
+import CourtsideModel
+import CourtsideRedis
+import Foundation
+
+/// The reads several nodes need (docs/redis.md, "Several nodes on one store").
+extension RedisJournal: SharedGameJournal {
+    public var nodeID: String { configuration.nodeID }
+
+    public func events(
+        ofGame id: GameID, after: Int, completion: @escaping @Sendable (Result<[JournaledEvent], JournalError>) -> Void
+    ) {
+        readEvents(ofGame: id, start: "(\(after)-0", collected: [], completion: completion)
+    }
+
+    /// Pages through `XRANGE events:{ID} (<after>-0 + COUNT pageSize`, checking that the sequences are contiguous.
+    private func readEvents(
+        ofGame id: GameID, start: String, collected: [JournaledEvent],
+        completion: @escaping @Sendable (Result<[JournaledEvent], JournalError>) -> Void
+    ) {
+        let pageSize = configuration.loadPageSize
+        let command = RESPCommand(
+            "XRANGE", .string(RedisJournalKeys.events(id)), .string(start), "+", "COUNT", .integer(pageSize))
+        client.send(command) { [self] result in
+            let entries: [RESPValue]
+            switch result {
+            case .failure(let error):
+                completion(.failure(Self.journalError(error, gameID: id)))
+                return
+            case .success(let reply):
+                guard let elements = reply.elements else {
+                    completion(.failure(.corruptRecord(id, sequence: nil, reason: "XRANGE reply \(reply)")))
+                    return
+                }
+                entries = elements
+            }
+            var events = collected
+            let json = JournalJSON()
+            for entry in entries {
+                do {
+                    let journaled = try RedisJournalKeys.decodeEvent(entry, game: id, json: json)
+                    if let last = events.last, journaled.event.sequence != last.event.sequence + 1 {
+                        throw JournalError.corruptRecord(
+                            id, sequence: journaled.event.sequence, reason: "after event \(last.event.sequence)")
+                    }
+                    events.append(journaled)
+                } catch {
+                    completion(.failure(Self.journalError(error, gameID: id)))
+                    return
+                }
+            }
+            guard entries.count == pageSize, let last = events.last else {
+                completion(.success(events))
+                return
+            }
+            readEvents(ofGame: id, start: "(\(last.event.sequence)-0", collected: events, completion: completion)
+        }
+    }
+
+    /// Loads one game on a thread of its own: the loader waits on the client's replies, which arrive on the client's
+    /// loop, so it must run neither there nor on a server loop. A game is seen for the first time once per node.
+    public func loadGame(_ id: GameID, completion: @escaping @Sendable (Result<JournaledGame, JournalError>) -> Void) {
+        let client = self.client
+        let pageSize = configuration.loadPageSize
+        let thread = Thread {
+            let loader = RedisJournalLoader(client: client, pageSize: pageSize)
+            do {
+                completion(.success(try loader.loadGame(id)))
+            } catch {
+                completion(.failure(Self.journalError(error, gameID: id)))
+            }
+        }
+        thread.name = "courtside-load"
+        thread.start()
+    }
+
+    public func nextGameID(completion: @escaping @Sendable (Result<GameID, JournalError>) -> Void) {
+        client.send(RESPCommand("FCALL", "courtside_next_id", 1, .string(RedisJournalKeys.nextGame))) { result in
+            switch result {
+            case .success(let reply):
+                guard let id = reply.string else {
+                    completion(.failure(.storageFailure(reason: "courtside_next_id answered \(reply)")))
+                    return
+                }
+                completion(.success(GameID(id)))
+            case .failure(let error):
+                completion(.failure(Self.journalError(error, gameID: nil)))
+            }
+        }
+    }
+}
