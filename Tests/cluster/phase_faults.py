@@ -100,7 +100,8 @@ async def partition(cluster):
             drained.append(status)
     checks.report("partition/drained", bool(drained) and all(status == 200 for status in drained),
                   f"through caddy, /healthz answered {drained.count(200)} of {len(drained)} times 200 while c was cut "
-                  f"off (c is out of rotation)")
+                  f"off (c is out of rotation)" if drained else "not checked: c's /healthz never failed, so caddy "
+                  "cannot drain it")
     hold = max(0.0, 6 - (time.monotonic() - cut_at))
     await asyncio.sleep(hold)
     acked_during = len(main.acks) - acked_before
