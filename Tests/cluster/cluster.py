@@ -63,7 +63,7 @@ async def start_cluster(args, checks, rng, deadline):
         checks.report("start", False, str(error))
         return cluster, False
     checks.report("start", True,
-                  f"redis-server on :{redis.port} (AOF, appendfsync always, a password), nodes a :{nodes['a'].port}, "
+                  f"redis-server on :{redis.port} ({'AOF, appendfsync always' if redis.durable else 'NO AOF (--sabotage)'}, a password), nodes a :{nodes['a'].port}, "
                   f"b :{nodes['b'].port}, c :{nodes['c'].port} (c through the partition proxy :{proxy.port}), caddy "
                   f":{balancer.port}, in {time.monotonic() - started:.1f} s")
     return cluster, True

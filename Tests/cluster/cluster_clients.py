@@ -280,27 +280,29 @@ class ResumeChecks:
         self.document = document
         self.resumes = collections.Counter()  # "patch" / "snapshot" / "gap" / ...
 
-    def check(self, since, message):
+    def check(self, since, message, where):
+        """`where`: the node (or the balancer) that answered, for the failure's line."""
         seq = message.get("seq")
         problems = self.document.problems
+        name = f"{self.document.name}: resume since={since} from {where}"
         if message.get("type") == "patch":
             self.resumes["patch"] += 1
             if seq != since + 1:
-                problems.append(f"{self.document.name}: resume since={since}: first patch has seq {seq}")
+                problems.append(f"{name}: first patch has seq {seq}")
         else:
             self.resumes["snapshot"] += 1
             if seq < since:
-                problems.append(f"{self.document.name}: resume since={since}: snapshot seq {seq} went back")
+                problems.append(f"{name}: snapshot seq {seq} went back")
             elif seq == since and jsonpatch.canonical(message["state"]) != jsonpatch.canonical(self.document.state):
                 problems.append(
-                    f"{self.document.name}: resume since={since}: snapshot at the same seq with other content: "
+                    f"{name}: snapshot at the same seq with other content: "
                     f"{jsonpatch.first_difference(self.document.state, message['state'])}")
 
 
 class Follower:
     """A WebSocket spectator; run as a task and cancel it to stop."""
 
-    def __init__(self, name, game_id, first_url, later_url, compression, feed_bytes, arrivals=None):
+    def __init__(self, name, game_id, first_url, later_url, compression, feed_bytes, arrivals=None, names=None):
         self.name = name
         self.game_id = game_id
         self.first_url = first_url
@@ -316,6 +318,8 @@ class Follower:
         self.failures = 0
         self.last_error = None
         self.deflate = None  # whether the first connection agreed permessage-deflate
+        self.names = names or {}  # "127.0.0.1:PORT" -> node name, to name the node the balancer chose
+        self.where = None
 
     async def run(self):
         url = self.first_url
@@ -328,6 +332,8 @@ class Follower:
                     ping_interval=None, max_size=None,
                 ) as socket:
                     self.connections += 1
+                    upstream = socket.response.headers.get("X-Courtside-Upstream")
+                    self.where = f"node {self.names.get(upstream, upstream)}" if upstream else url
                     if self.deflate is None:
                         self.deflate = any(e.name == "permessage-deflate" for e in socket.protocol.extensions)
                     self.connected.set()
@@ -352,7 +358,7 @@ class Follower:
             self.problems.append(f"{self.name}: unexpected message {str(message)[:200]}")
             return
         if since is not None:
-            self.resume.check(since, message)
+            self.resume.check(since, message, self.where)
         self.feed_bytes.record(self.name, message, raw)
         if self.arrivals is not None and message.get("type") == "patch":
             self.arrivals.setdefault(message["seq"], time.monotonic())
@@ -380,7 +386,7 @@ class EventFollower:
 
     def _observe(self, message, text):
         if self._since is not None:
-            self.resume.check(self._since, message)
+            self.resume.check(self._since, message, "caddy")
             self._since = None
         self.feed_bytes.record(self.name, message, text)
 

@@ -55,6 +55,10 @@ class Cluster:
         self.follower_tasks = []
         self.deadline = time.monotonic() + 3600  # the whole run's; set by cluster.py
 
+    def node_names(self):
+        """"127.0.0.1:PORT" -> node name, for what the balancer says it chose."""
+        return {f"127.0.0.1:{node.port}": name for name, node in self.nodes.items()}
+
     def within(self, seconds):
         """A deadline `seconds` from now, never past the run's: a failing phase cannot eat the next one's time."""
         return min(time.monotonic() + seconds, self.deadline)
