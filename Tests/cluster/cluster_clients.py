@@ -276,9 +276,12 @@ class Scorer:
 class ResumeChecks:
     """What a reconnecting subscriber got first, against what it had (docs/protocol.md, `?since=N`)."""
 
-    def __init__(self, document):
+    def __init__(self, document, went_back=None):
         self.document = document
-        self.resumes = collections.Counter()  # "patch" / "snapshot" / "gap" / ...
+        self.resumes = collections.Counter()  # "patch" / "snapshot"
+        # Called with (since, seq) when a resume went back: the cluster test then asks every node where it is, to
+        # tell which one is behind (the balancer does not say which node it chose for an upgrade).
+        self.went_back = went_back
 
     def check(self, since, message, where):
         """`where`: the node (or the balancer) that answered, for the failure's line."""
@@ -293,6 +296,8 @@ class ResumeChecks:
             self.resumes["snapshot"] += 1
             if seq < since:
                 problems.append(f"{name}: snapshot seq {seq} went back")
+                if self.went_back is not None:
+                    self.went_back(since, seq)
             elif seq == since and jsonpatch.canonical(message["state"]) != jsonpatch.canonical(self.document.state):
                 problems.append(
                     f"{name}: snapshot at the same seq with other content: "
@@ -302,7 +307,7 @@ class ResumeChecks:
 class Follower:
     """A WebSocket spectator; run as a task and cancel it to stop."""
 
-    def __init__(self, name, game_id, first_url, later_url, compression, feed_bytes, arrivals=None, names=None):
+    def __init__(self, name, game_id, first_url, later_url, compression, feed_bytes, arrivals=None, went_back=None):
         self.name = name
         self.game_id = game_id
         self.first_url = first_url
@@ -312,13 +317,12 @@ class Follower:
         self.arrivals = arrivals  # when a dict: seq -> monotonic arrival time (first connection's patches)
         self.document = FeedDocument(name, game_id, in_place=True)
         self.problems = self.document.problems
-        self.resume = ResumeChecks(self.document)
+        self.resume = ResumeChecks(self.document, went_back)
         self.connected = asyncio.Event()
         self.connections = 0
         self.failures = 0
         self.last_error = None
         self.deflate = None  # whether the first connection agreed permessage-deflate
-        self.names = names or {}  # "127.0.0.1:PORT" -> node name, to name the node the balancer chose
         self.where = None
 
     async def run(self):
@@ -332,8 +336,7 @@ class Follower:
                     ping_interval=None, max_size=None,
                 ) as socket:
                     self.connections += 1
-                    upstream = socket.response.headers.get("X-Courtside-Upstream")
-                    self.where = f"node {self.names.get(upstream, upstream)}" if upstream else url
+                    self.where = url
                     if self.deflate is None:
                         self.deflate = any(e.name == "permessage-deflate" for e in socket.protocol.extensions)
                     self.connected.set()

@@ -202,8 +202,6 @@ http://127.0.0.1:{port} {{
 \t\thealth_timeout 1s
 \t\thealth_status 200
 \t\tflush_interval -1
-\t\t# Which node answered, so a failure can name it.
-\t\theader_down X-Courtside-Upstream {{http.reverse_proxy.upstream.hostport}}
 \t}}
 }}
 """

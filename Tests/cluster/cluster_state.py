@@ -53,11 +53,24 @@ class Cluster:
         self.base_seq = 0  # the main game's seq when it was created: its moves are the seqs after it
         self.feed_bytes = None
         self.follower_tasks = []
+        self.behind = []  # where_is_everyone's findings
+        self.background = set()
         self.deadline = time.monotonic() + 3600  # the whole run's; set by cluster.py
 
-    def node_names(self):
-        """"127.0.0.1:PORT" -> node name, for what the balancer says it chose."""
-        return {f"127.0.0.1:{node.port}": name for name, node in self.nodes.items()}
+    def where_is_everyone(self, since, seq):
+        """A resume went back (a node answered since=`since` with an older snapshot, `seq`): asks every node for
+        the game's seq at once, so the failure's line shows which node was behind."""
+        async def ask():
+            seqs = []
+            for name, node in sorted(self.nodes.items()):
+                snapshot, _ = await self.snapshot(node, self.game_id)
+                seqs.append(f"{name} {snapshot['seq'] if snapshot else '?'}")
+            if len(self.behind) < 5:
+                self.behind.append(f"since={since} answered at {seq}; just after, {', '.join(seqs)}")
+
+        task = asyncio.create_task(ask())
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
 
     def within(self, seconds):
         """A deadline `seconds` from now, never past the run's: a failing phase cannot eat the next one's time."""

@@ -68,7 +68,8 @@ async def fanout(cluster, spectators_per_node, commands):
             arrivals.setdefault(node_name, []).append(seen)
             cluster.followers.append(Follower(
                 f"spectator {node_name}{index}", game_id, nodes[node_name].url, cluster.balancer.url,
-                "deflate" if index % 2 == 0 else None, feed_bytes, arrivals=seen, names=cluster.node_names()))
+                "deflate" if index % 2 == 0 else None, feed_bytes, arrivals=seen,
+                went_back=cluster.where_is_everyone))
     cluster.followers.append(EventFollower("event stream", game_id, cluster.balancer.url, feed_bytes))
     cluster.follower_tasks = [asyncio.create_task(f.run()) for f in cluster.followers]
     await asyncio.wait([asyncio.create_task(f.connected.wait()) for f in cluster.followers], timeout=10)

@@ -56,7 +56,8 @@ async def final_state(cluster, phase, deadline):
     checks.report(f"{phase}/followers", not problems,
                   f"{len(cluster.followers)} subscribers in step at seq {reference['seq']}; resumed "
                   f"{resumes['patch']} times with the missed patches, {resumes['snapshot']} with a snapshot"
-                  if not problems else short(problems))
+                  if not problems else short(problems)
+                  + (f"; nodes when a resume went back: {short(cluster.behind, 2)}" if cluster.behind else ""))
     return reference
 
 
