@@ -17,6 +17,15 @@ public protocol SharedGameJournal: GameJournal {
     /// One game as `loadGames()` would return it (a game another node created, seen for the first time).
     func loadGame(_ id: GameID, completion: @escaping @Sendable (Result<JournaledGame, JournalError>) -> Void)
 
+    /// Asks the store whether it answers (over the connection the writes use); `completion` gets whether it did
+    /// within the request timeout.
+    func ping(completion: @escaping @Sendable (Bool) -> Void)
+
+    /// Takes or renews the lease `name` for this node for `duration` (one node at a time holds it, until it lapses):
+    /// `completion` gets whether this node holds it now.
+    func lease(
+        _ name: String, for duration: Duration, completion: @escaping @Sendable (Result<Bool, JournalError>) -> Void)
+
     /// A game id no node has used or will use (`game-N` from one counter in the store).
     func nextGameID(completion: @escaping @Sendable (Result<GameID, JournalError>) -> Void)
 }

@@ -74,6 +74,26 @@ extension RedisJournal: SharedGameJournal {
         thread.start()
     }
 
+    public func ping(completion: @escaping @Sendable (Bool) -> Void) {
+        client.send(RESPCommand("PING")) { result in
+            if case .success = result { completion(true) } else { completion(false) }
+        }
+    }
+
+    public func lease(
+        _ name: String, for duration: Duration, completion: @escaping @Sendable (Result<Bool, JournalError>) -> Void
+    ) {
+        let command = RESPCommand(
+            "FCALL", "courtside_lease", 1, .string("courtside:lease:" + name), .string(nodeID),
+            .integer(Int(duration / .milliseconds(1))))
+        client.send(command) { result in
+            switch result {
+            case .success(let reply): completion(.success(reply.integer == 1))
+            case .failure(let error): completion(.failure(Self.journalError(error, gameID: nil)))
+            }
+        }
+    }
+
     public func nextGameID(completion: @escaping @Sendable (Result<GameID, JournalError>) -> Void) {
         client.send(RESPCommand("FCALL", "courtside_next_id", 1, .string(RedisJournalKeys.nextGame))) { result in
             switch result {

@@ -11,7 +11,8 @@
 /// - `courtside:cids:{ID}`: hash command id → sequence;
 /// - `courtside:feed`: one capped stream for every game (`MAXLEN ~`), fields `g`, `s`, `p`, `n` (the writing node),
 ///   `e`, for other nodes; a game's creation is an entry without `e` (`s` 0);
-/// - `courtside:next-game`: the counter behind `courtside_next_id` (game ids unique across nodes).
+/// - `courtside:next-game`: the counter behind `courtside_next_id` (game ids unique across nodes);
+/// - `courtside:lease:NAME`: a lease (`courtside_lease`), the holding node's id with an expiry (the demo runner's).
 ///
 /// Refusals are error replies whose first word is a code the journal maps to `JournalError` (`UNKNOWNGAME`,
 /// `DUPGAME`, `ARCHIVED`, `SEQUENCE expected got`, `PRESENTATION seq previous got`, `DUPCID index`). The checks and
@@ -20,7 +21,7 @@
 enum RedisJournalLibrary {
     static let name = "courtside"
     /// Bumped with every change of the code below (the journal checks it at start-up).
-    static let version = 3
+    static let version = 4
 
     static let source = """
         #!lua name=courtside
@@ -130,6 +131,17 @@ enum RedisJournalLibrary {
             redis.call('HSET', keys[1], 'watermark', args[1])
           end
           return 'OK'
+        end)
+
+        -- keys: lease. args: node, milliseconds. Takes the lease when free, renews it when this node holds it:
+        -- 1 when the node holds it now, 0 when another node does.
+        redis.register_function('courtside_lease', function(keys, args)
+          if redis.call('GET', keys[1]) == args[1] then
+            redis.call('PEXPIRE', keys[1], args[2])
+            return 1
+          end
+          if redis.call('SET', keys[1], args[1], 'NX', 'PX', args[2]) then return 1 end
+          return 0
         end)
 
         redis.register_function{function_name = 'courtside_version', callback = function() return \(version) end,

@@ -29,15 +29,17 @@ enum Serve {
         say("Courtside is serving on \(application.url)")
         application.reloadCertificatesOnHangUp()
 
-        var demo: DemoRunner?
+        var demo: DemoSupervisor?
         if configuration.demo {
             let base = application.url
-            demo = DemoRunner(
-                host: application, logger: logger,
-                onGameCreated: { game in
-                    say("Demo game \(game.id.rawValue): watch it at \(link(game.spectatorLink, from: base))")
-                })
-            demo?.start()
+            // With --redis, one node plays the demo at a time (a lease in Redis); the others serve its games.
+            demo = application.startDemo {
+                DemoRunner(
+                    host: application, logger: logger,
+                    onGameCreated: { game in
+                        say("Demo game \(game.id.rawValue): watch it at \(link(game.spectatorLink, from: base))")
+                    })
+            }
         }
 
         application.runUntilSignal()

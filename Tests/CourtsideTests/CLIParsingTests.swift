@@ -38,6 +38,7 @@ let serveOptionSamples: [ServeOptionSample] = [
     ServeOptionSample(name: "tls-key", value: "/etc/k.pem") { $0.configuration.tlsKeyPath == "/etc/k.pem" },
     ServeOptionSample(name: "data", value: "/var/lib/cs") { $0.configuration.dataDirectory == "/var/lib/cs" },
     ServeOptionSample(name: "public", value: "/srv/www") { $0.configuration.publicDirectory == "/srv/www" },
+    ServeOptionSample(name: "node-id", value: "web-2.eu_1") { $0.configuration.nodeID == "web-2.eu_1" },
     ServeOptionSample(name: "redis-ca", value: "/etc/redis-ca.pem") {
         $0.configuration.redisCAFile == "/etc/redis-ca.pem"
     },
@@ -155,6 +156,11 @@ struct CLIParsingTests {
                 ["--redis", "http://h"],
                 "--redis: unsupported scheme \"http\": use redis://[user:password@]host:port/db or rediss://"
             ),
+            (
+                ["--node-id", "a b"],
+                "--node-id: \"a b\" must be 1-64 letters, digits, dots, dashes or underscores"
+            ),
+            (["--node-id", ""], "--node-id: \"\" must be 1-64 letters, digits, dots, dashes or underscores"),
             (["--log-format", "xml"], "--log-format: \"xml\" is not a log format (expected text or json)"),
             (
                 ["--log-level", "loud"],

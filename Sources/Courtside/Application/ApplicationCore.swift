@@ -26,11 +26,14 @@ final class ApplicationCore: Sendable {
     /// Games whose stored records could not be read back at start, with the problem (`quarantine`).
     private let quarantined = Mutex<[GameID: String]>([:])
     private let stopping = Atomic<Bool>(false)
+    /// Whether the shared store (Redis) answers, when there is one.
+    let storeProbe: StoreProbe?
 
     init(
         configuration: ServerConfiguration, adminToken: String, registry: GameRegistry, lobby: LoopBound<LobbyOwner>,
-        services: GameServices
+        services: GameServices, storeProbe: StoreProbe? = nil
     ) {
+        self.storeProbe = storeProbe
         self.configuration = configuration
         self.registry = registry
         self.lobby = lobby
@@ -57,6 +60,22 @@ final class ApplicationCore: Sendable {
 
     func gameRecovered(_ id: GameID) {
         failedGames.withLock { $0[id] = nil }
+    }
+
+    /// Why `/healthz` fails, as stable codes: `redis` while the shared store has not answered for 2 s (the node
+    /// can neither store nor follow the other nodes), `storage` while the journal refuses writes (`storageProblems`).
+    var healthReasons: [String] {
+        var reasons: [String] = []
+        if redisProblem != nil { reasons.append("redis") }
+        if !storageProblems.isEmpty { reasons.append("storage") }
+        return reasons
+    }
+
+    /// Redis has not answered for the threshold: the problem as a sentence, else nil.
+    var redisProblem: String? {
+        guard let silent = storeProbe?.unreachableFor else { return nil }
+        let milliseconds = silent / .milliseconds(1)
+        return "redis has not answered for \(Int(milliseconds) / 1000).\(Int(milliseconds) % 1000 / 100) s"
     }
 
     /// What keeps the server from storing what it serves, for `/healthz`: failed games (their writes are being

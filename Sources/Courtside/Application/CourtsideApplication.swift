@@ -40,6 +40,7 @@ public final class CourtsideApplication: Sendable {
         if let url = configuration.redisURL {
             var redis = RedisJournal.Configuration()
             redis.client.tlsCAFile = configuration.redisCAFile
+            redis.nodeID = configuration.effectiveNodeID
             do {
                 journal = try RedisJournal(url: url, configuration: redis)
             } catch {
@@ -105,8 +106,10 @@ public final class CourtsideApplication: Sendable {
             reportSummary: { summary in lobby.run { $0.upsert(summary) } },
             reportFailure: { id, problem in failures.withLock { $0?.gameFailed(id, problem: problem) } },
             reportRecovery: { id in failures.withLock { $0?.gameRecovered(id) } }, group: loops)
+        let probe = shared.map { StoreProbe(journal: $0) }
         let core = ApplicationCore(
-            configuration: configuration, adminToken: adminToken, registry: registry, lobby: lobby, services: services)
+            configuration: configuration, adminToken: adminToken, registry: registry, lobby: lobby, services: services,
+            storeProbe: probe)
         failures.withLock { $0 = core }
         self.core = core
         do throws(ApplicationError) {
@@ -118,6 +121,7 @@ public final class CourtsideApplication: Sendable {
             loops.shutdown()
             throw error
         }
+        probe?.start(on: loops.loops[0])
         if let tailer, let shared {
             let router = SharedFeedRouter(core: core, journal: shared)
             tailer.start(router: router, games: stored)
@@ -127,7 +131,7 @@ public final class CourtsideApplication: Sendable {
         logger.notice(
             "serving",
             [
-                "url": url, "games": "\(stored.count)",
+                "url": url, "games": "\(stored.count)", "node": shared?.nodeID ?? configuration.effectiveNodeID,
                 "start": stored.isEmpty ? "first" : marked ? "clean" : "after a crash",
             ])
     }
@@ -161,6 +165,7 @@ public final class CourtsideApplication: Sendable {
         guard first else { return }
         core.beginStopping()
         tailer?.stop()
+        core.storeProbe?.stop()
         server.shutdown()
         stopOwners()
         journal.close()

@@ -66,7 +66,7 @@ extension ServeOption {
             defaultDescription: "none (SQLite in DIR)",
             summary:
                 "Store games in Redis (redis://[user:password@]host:port/db, rediss:// for TLS) instead of SQLite;"
-                + " one node per Redis for now (docs/redis.md)."
+                + " every node with the same URL serves every game (docs/redis.md)."
         ) { options, value, source throws(CLIError) in
             do {
                 options.configuration.redisURL = try RedisURL(parsing: value)
@@ -81,6 +81,20 @@ extension ServeOption {
             summary: "PEM certificate authorities that sign the Redis server's certificate (rediss:// URLs)."
         ) { options, value, source throws(CLIError) in
             options.configuration.redisCAFile = try nonEmpty(value, source)
+        },
+        ServeOption(
+            name: "node-id", environmentVariable: "COURTSIDE_NODE_ID", valueName: "NAME",
+            defaultDescription: "hostname-pid",
+            summary:
+                "Names this node in logs, metrics and the Redis feed; unique per node sharing a Redis (1-64 of"
+                + " A-Z a-z 0-9 . _ -)."
+        ) { options, value, source throws(CLIError) in
+            let allowed = value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._".contains($0)) }
+            guard (1...64).contains(value.count), allowed else {
+                throw .invalidValue(
+                    source, problem: "\"\(value)\" must be 1-64 letters, digits, dots, dashes or underscores")
+            }
+            options.configuration.nodeID = value
         },
         ServeOption(
             name: "public", environmentVariable: "COURTSIDE_PUBLIC", valueName: "DIR",

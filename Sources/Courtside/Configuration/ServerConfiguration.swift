@@ -1,4 +1,5 @@
 import CourtsideRedis
+import Glibc
 
 /// Everything `courtside serve` can be told, from flags or `COURTSIDE_*` environment variables.
 ///
@@ -26,6 +27,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// PEM certificate authorities that sign the Redis server's certificate (`rediss://`); nil uses the system's
     /// trust store.
     public var redisCAFile: String?
+    /// Names this node among the nodes sharing one Redis (`--node-id`): in logs, metrics and the shared feed, where a
+    /// node skips its own entries, so every node needs its own. Nil means `ServerConfiguration.defaultNodeID`.
+    public var nodeID: String?
     /// The static pages.
     public var publicDirectory: String = "./Public"
     /// Event loop threads; `nil` means one per core.
@@ -76,4 +80,20 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     /// Whether the server terminates TLS itself.
     public var usesTLS: Bool { tlsCertificatePath != nil || tlsKeyPath != nil }
+}
+
+extension ServerConfiguration {
+    /// The host name and the process id (`web-1-4242`): unique on one machine and across machines with distinct
+    /// names, and a restarted process gets a new one (its old feed position means nothing to the new process).
+    public static var defaultNodeID: String {
+        var name = [CChar](repeating: 0, count: 256)
+        let host =
+            gethostname(&name, name.count) == 0
+            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "node"
+        let safe = host.filter { $0.isASCII && ($0.isLetter || $0.isNumber || "-._".contains($0)) }.prefix(48)
+        return "\(safe.isEmpty ? "node" : String(safe))-\(getpid())"
+    }
+
+    /// The node id in use: `nodeID`, or the default.
+    public var effectiveNodeID: String { nodeID ?? Self.defaultNodeID }
 }

@@ -55,7 +55,7 @@ extension GameOwner {
             switch action {
             case .perform(let work): performShared(work)
             case .catchUp: catchUp()
-            case .refuse(let work): refuseUnavailable(work, reason: "its store cannot be reached")
+            case .refuse(let work, let refusal): refuseUnavailable(work, reason: Self.reason(refusal))
             }
         }
     }
@@ -126,6 +126,7 @@ extension GameOwner {
             changeSharedState { $0.appendSucceeded() }
         case .failure(.unexpectedSequence), .failure(.duplicateCommandID), .failure(.presentationSequenceWentBack):
             // Another node wrote first (or stored this command id): catch up, then the same work again.
+            sharedConflictBase = batch.events[0].sequence - 1
             changeSharedState { $0.appendConflicted() }
         case .failure(.gameArchived):
             if let (request, _) = batch.reply {
@@ -156,7 +157,10 @@ extension GameOwner {
         case .success(let events):
             services.metrics.sharedCatchUp()
             applyStoredEvents(events)
-            changeSharedState { $0.caughtUp() }
+            // Progress since the conflict, whether from this read or from the feed meanwhile.
+            let progressed = sharedConflictBase.map { viewModel.game.events.count > $0 } ?? true
+            sharedConflictBase = nil
+            changeSharedState { $0.caughtUp(progressed: progressed) }
         case .failure(let error):
             services.logger.warning("shared journal catch-up failed", ["game": id.rawValue, "error": "\(error)"])
             changeSharedState { $0.catchUpFailed() }
@@ -182,6 +186,14 @@ extension GameOwner {
             start = end
         }
         scheduleTick()
+    }
+
+    private static func reason(_ refusal: SharedWriteState<SharedWork>.Refusal) -> String {
+        switch refusal {
+        case .unreachable: "its store cannot be reached"
+        case .queueFull: "too many commands are waiting for the store"
+        case .contended: "other nodes kept writing first"
+        }
     }
 
     private func refuseUnavailable(_ work: SharedWork, reason: String) {

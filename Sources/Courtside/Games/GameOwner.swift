@@ -48,6 +48,9 @@ final class GameOwner {
     var sharedWrites: SharedWriteState<SharedWork>?
     /// The batch whose append is in flight on the shared path.
     var sharedBatch: SharedBatch?
+    /// The events this node held when its last append met a conflict (a catch-up that does not pass it found
+    /// nothing the conflict could be about).
+    var sharedConflictBase: Int?
     /// The ack `seq` of every command accepted before a restart (from the journal): the view model rebuilt from
     /// the events knows those ids but not the numbers it answered them with.
     private let restoredAcks: [CommandID: Int]

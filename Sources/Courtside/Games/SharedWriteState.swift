@@ -29,8 +29,17 @@ struct SharedWriteState<Work> {
         case perform(Work)
         /// Read the game's log after what this node holds and apply it; then `caughtUp()` or `catchUpFailed()`.
         case catchUp
-        /// Answer the work `unavailable` without performing it.
-        case refuse(Work)
+        /// Answer the work `unavailable` without performing it, for `Refusal`.
+        case refuse(Work, Refusal)
+    }
+
+    enum Refusal: Equatable {
+        /// The store did not answer (the read or the append failed).
+        case unreachable
+        /// Too much work is waiting already.
+        case queueFull
+        /// The work kept meeting conflicts that catching up did not resolve, or other nodes kept writing first.
+        case contended
     }
 
     private(set) var phase: Phase = .idle
@@ -39,14 +48,22 @@ struct SharedWriteState<Work> {
     private(set) var isBehind = false
     private(set) var waiting: [Work] = []
     let maxWaiting: Int
-    /// Conflicts one work may meet in a row. Each catch-up brings this node level with the log, so a second conflict
-    /// means another node wrote again in between; a bound keeps a game that one node writes continuously (or a log
-    /// that refuses for a reason a catch-up cannot fix) from holding the work forever: it is then refused.
+    /// Conflicts one work may meet after a catch-up that found nothing new: the log refuses for a reason catching
+    /// up cannot fix, so the work is refused rather than retried in a loop.
+    let maxFruitlessConflicts: Int
+    /// Conflicts one work may meet in all. Each catch-up brings this node level with the log, so another conflict
+    /// means another node wrote again in between: a node that has a queue of its own is one round trip ahead of one
+    /// that must catch up first, so a work may lose several times while the other node drains its queue (bounded by
+    /// the scorers' rate limits). The bound keeps it from waiting forever.
     let maxConflicts: Int
     private var conflicts = 0
+    private var fruitlessConflicts = 0
+    /// Whether the last catch-up applied anything.
+    private var lastCatchUpProgressed = true
 
-    init(maxWaiting: Int, maxConflicts: Int = 8) {
+    init(maxWaiting: Int, maxFruitlessConflicts: Int = 3, maxConflicts: Int = 1_000) {
         self.maxWaiting = maxWaiting
+        self.maxFruitlessConflicts = maxFruitlessConflicts
         self.maxConflicts = maxConflicts
     }
 
@@ -58,7 +75,7 @@ struct SharedWriteState<Work> {
     /// New work: performed now when nothing is in flight, else queued (or refused when the queue is full).
     mutating func arrived(_ work: Work) -> [Action] {
         guard isIdle else {
-            guard waiting.count < maxWaiting else { return [.refuse(work)] }
+            guard waiting.count < maxWaiting else { return [.refuse(work, .queueFull)] }
             waiting.append(work)
             return []
         }
@@ -79,9 +96,10 @@ struct SharedWriteState<Work> {
     mutating func appendConflicted() -> [Action] {
         guard case .appending(let work) = phase else { return invalid("a conflict") }
         conflicts += 1
-        guard conflicts <= maxConflicts else {
+        if !lastCatchUpProgressed { fruitlessConflicts += 1 }
+        guard conflicts <= maxConflicts, fruitlessConflicts < maxFruitlessConflicts else {
             isBehind = true
-            return [.refuse(work)] + next()
+            return [.refuse(work, .contended)] + next()
         }
         phase = .catchingUp(work)
         return [.catchUp]
@@ -104,10 +122,12 @@ struct SharedWriteState<Work> {
         return [.catchUp]
     }
 
-    /// The catch-up read is applied: perform the work again, or go on with the next.
-    mutating func caughtUp() -> [Action] {
+    /// The catch-up read is applied (`progressed`: it held events this node lacked): perform the work again, or go on
+    /// with the next.
+    mutating func caughtUp(progressed: Bool) -> [Action] {
         guard case .catchingUp(let work) = phase else { return invalid("a catch-up") }
         isBehind = false
+        lastCatchUpProgressed = progressed
         guard let work else { return next() }
         phase = .appending(work)
         return [.perform(work)]
@@ -117,15 +137,17 @@ struct SharedWriteState<Work> {
     mutating func catchUpFailed() -> [Action] {
         guard case .catchingUp(let work) = phase else { return invalid("a failed catch-up") }
         phase = .idle
-        var actions: [Action] = work.map { [.refuse($0)] } ?? []
+        var actions: [Action] = work.map { [.refuse($0, .unreachable)] } ?? []
         // Queued work would meet the same unreachable store: it is answered the same way, not left waiting.
-        actions += waiting.map { .refuse($0) }
+        actions += waiting.map { .refuse($0, .unreachable) }
         waiting = []
         return actions
     }
 
     private mutating func start(_ work: Work) -> [Action] {
         conflicts = 0
+        fruitlessConflicts = 0
+        lastCatchUpProgressed = true
         if isBehind {
             phase = .catchingUp(work)
             return [.catchUp]

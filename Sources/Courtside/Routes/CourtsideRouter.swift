@@ -255,9 +255,12 @@ struct CourtsideRouter: HTTPRouter {
     /// retrying its writes, a refused creation); 200 otherwise, listing quarantined games (a restart does not fix
     /// those, so they must not make an orchestrator restart the server in a loop).
     private func health() -> HTTPResponse {
-        let problems = core.storageProblems
+        let problems = (core.redisProblem.map { [$0] } ?? []) + core.storageProblems
         var body: [String: JSONValue] = ["status": problems.isEmpty ? "ok" : "failing"]
-        if !problems.isEmpty { body["problems"] = .array(problems.map { .string($0) }) }
+        if !problems.isEmpty {
+            body["problems"] = .array(problems.map { .string($0) })
+            body["reasons"] = .array(core.healthReasons.map { .string($0) })
+        }
         let quarantined = core.quarantinedGames.sorted { $0.key < $1.key }
         if !quarantined.isEmpty {
             body["quarantined"] = .array(

@@ -2,10 +2,13 @@ import Courtside
 import CourtsideJournal
 import CourtsideModel
 import CourtsideRedis
+import CourtsideRedisClient
 import CourtsideRedisJournal
 import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
+
+@testable import CourtsideNet
 
 /// Nodes of one cluster in one test process: each a `CourtsideApplication` on its own loopback port, all on one
 /// `redis-server`.
@@ -38,4 +41,33 @@ extension TestApp {
         }
         throw ClientError("game \(id) not served at seq \(seq.map(String.init) ?? "any"): \(last?.status ?? 0)")
     }
+}
+
+/// Polls `condition` until it holds or `limit` passes; its last answer.
+func eventually(within limit: Duration = .seconds(10), _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+        if try condition() { return true }
+        usleep(20_000)
+    }
+    return try condition()
+}
+
+extension WebSocketClient {
+    /// The next answer to a command (ack or error), skipping snapshots and patches.
+    func nextAnswer() throws -> JSONValue {
+        while true {
+            let message = try readJSON()
+            if message["type"] == "ack" || message["type"] == "error" { return message }
+        }
+    }
+}
+
+/// One command's reply from `redis`, on a client of its own (to look at what the nodes stored).
+func redisReply(_ redis: RedisServer, _ command: RESPCommand) throws -> RESPValue {
+    let group = try EventLoopGroup(threadCount: 1)
+    defer { group.shutdown() }
+    let client = try RedisClient(url: RedisURL(parsing: redis.url()), loop: group.loops[0])
+    defer { client.close() }
+    return try client.sendAndWait(command)
 }
