@@ -58,9 +58,12 @@ public final class CourtsideApplication: Sendable {
 
     /// The same with another journal (tests wrap the in-memory one) and a wall clock (Unix milliseconds).
     public init(
-        configuration: ServerConfiguration, adminToken: String, logger: Logger, journal: any GameJournal,
+        configuration: ServerConfiguration, adminToken: String, logger nodeLogger: Logger, journal: any GameJournal,
         clock: @escaping @Sendable () -> Timestamp = CourtsideApplication.wallClock
     ) throws(ApplicationError) {
+        let shared = journal as? any SharedGameJournal
+        // Every line names the node when several share one Redis (their logs are usually read together).
+        let logger = shared.map { nodeLogger.with(["node": $0.nodeID]) } ?? nodeLogger
         self.journal = journal
         markerPath = (configuration.dataDirectory as NSString).appendingPathComponent(Self.cleanShutdownMarker)
         let marked = unlink(markerPath) == 0
@@ -71,7 +74,6 @@ public final class CourtsideApplication: Sendable {
             throw .cannotListen(host: configuration.host, port: configuration.port, error)
         }
         group = loops
-        let shared = journal as? any SharedGameJournal
         let contents: JournalContents
         do {
             // The feed's end is marked before the games are read, so a write made meanwhile is both loaded and
@@ -131,7 +133,7 @@ public final class CourtsideApplication: Sendable {
         logger.notice(
             "serving",
             [
-                "url": url, "games": "\(stored.count)", "node": shared?.nodeID ?? configuration.effectiveNodeID,
+                "url": url, "games": "\(stored.count)",
                 "start": stored.isEmpty ? "first" : marked ? "clean" : "after a crash",
             ])
     }

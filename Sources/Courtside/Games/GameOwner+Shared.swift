@@ -164,6 +164,11 @@ extension GameOwner {
         case .failure(let error):
             services.logger.warning("shared journal catch-up failed", ["game": id.rawValue, "error": "\(error)"])
             changeSharedState { $0.catchUpFailed() }
+            // Still behind the log: try again shortly, so a node without commands of its own also catches up.
+            _ = context.scheduleTimer(after: services.limits.storageRetryInterval) { [unowned self] _ in
+                guard let state = sharedWrites, state.isBehind, state.isIdle else { return }
+                changeSharedState { $0.gapSeen() }
+            }
         }
     }
 

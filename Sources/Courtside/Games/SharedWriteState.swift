@@ -133,7 +133,8 @@ struct SharedWriteState<Work> {
         return [.perform(work)]
     }
 
-    /// The catch-up read failed: answer the work `unavailable` (the scorer retries), stay behind.
+    /// The catch-up read failed: answer the work `unavailable` (the scorer retries), stay behind (the owner tries
+    /// again with `gapSeen()` after a pause).
     mutating func catchUpFailed() -> [Action] {
         guard case .catchingUp(let work) = phase else { return invalid("a failed catch-up") }
         phase = .idle
@@ -158,7 +159,13 @@ struct SharedWriteState<Work> {
 
     private mutating func next() -> [Action] {
         phase = .idle
-        guard !waiting.isEmpty else { return [] }
+        guard !waiting.isEmpty else {
+            // Behind with nothing to do: catch up now, or other nodes' batches that arrived meanwhile (and were
+            // held back as a gap) would wait for the next command.
+            guard isBehind else { return [] }
+            phase = .catchingUp(nil)
+            return [.catchUp]
+        }
         return start(waiting.removeFirst())
     }
 

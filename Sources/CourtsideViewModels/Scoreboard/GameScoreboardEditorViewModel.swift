@@ -53,6 +53,10 @@ public final class GameScoreboardEditorViewModel {
     /// The events the latest batch appended to the game's log, for the owner to journal.
     public var recordedEvents: Dynamic<[GameEvent]> { mutableRecordedEvents }
 
+    /// The instant the latest batch is shown as of (a command's `now`, a tick's deadline, a stored batch's last
+    /// event): what a patch's server time should be, so nodes that apply the same stored batch agree on it.
+    public private(set) var batchInstant: Timestamp
+
     /// The model, read-only: the view model alone changes it.
     public private(set) var game: Game
 
@@ -89,6 +93,7 @@ public final class GameScoreboardEditorViewModel {
         self.awayTeam = game.awayTeam.name
         self.rules = game.rules
         self.now = clock
+        self.batchInstant = now
         let clockData = Self.clockData(of: game, now: now, previous: nil)
         self.mutableTime = MutableDynamic(Self.timeLabel(of: game, now: now))
         self.mutableScore = MutableDynamic(game.score.description)
@@ -235,6 +240,7 @@ public final class GameScoreboardEditorViewModel {
 
     /// Updates every `Dynamic` from the game; when any changed, closes the batch by growing the revision.
     private func publishBatch(events: [GameEvent], now: Timestamp, revision: Int? = nil) {
+        batchInstant = now
         var changed = false
         changed = mutableTime.update(Self.timeLabel(of: game, now: now)) || changed
         changed = mutableScore.update(game.score.description) || changed

@@ -17,6 +17,8 @@ struct ClusterFanOutTests {
         // B loads it from its creation entry: it is on B's lobby and served there before any move.
         let first = try nodeB.waitForGame(game.id, seq: 0)
         #expect(first["state"] == (try nodeA.snapshot(game.id))["state"])
+        #expect(
+            nodeB.logLines.all.contains { $0.contains("game loaded from the shared journal") && $0.contains("node=B") })
         let lobby = try nodeB.request("GET", "/api/games").json
         #expect(lobby["games"]?.arrayValue?.contains { $0["id"]?.stringValue == game.id } == true)
 
@@ -76,5 +78,47 @@ struct ClusterFanOutTests {
             }
             #expect(Set(listed ?? []) == Set(ids))
         }
+    }
+
+    @Test(
+        "a node stops: its spectator resumes on another node with since=N, no gap, no duplicate; a node started later serves the same"
+    )
+    func resumeOnAnotherNode() throws {
+        let redis = try RedisServer()
+        var nodeA: TestApp? = try ClusterNode.start("A", on: redis)
+        let nodeB = try ClusterNode.start("B", on: redis)
+        let game = try nodeB.createGame()
+        _ = try nodeA?.waitForGame(game.id)
+        let scorer = try nodeB.scorer(game)
+        let onA = try WebSocketClient(port: try #require(nodeA).port, path: "/ws/games/\(game.id)")
+        var mirror = DocumentMirror()
+        try mirror.take(try onA.readJSON())
+        for index in 0..<3 {
+            try scorer.send(json: command("c\(index)", move: "onePoint"))
+            _ = try scorer.nextAnswer()
+        }
+        while mirror.seq < 3 { try mirror.take(try onA.readJSON()) }
+        nodeA = nil  // A shuts down (its sockets close)
+        for index in 3..<6 {
+            try scorer.send(json: command("c\(index)", move: "onePoint"))
+            _ = try scorer.nextAnswer()
+        }
+        // The spectator reconnects through the balancer to B and resumes: just the missed patches.
+        let onB = try WebSocketClient(port: nodeB.port, path: "/ws/games/\(game.id)?since=\(mirror.seq)")
+        while mirror.seq < 6 { try mirror.take(try onB.readJSON()) }
+        #expect(mirror.snapshots == 1, "resumed with patches, not a snapshot")
+        #expect(mirror.state == (try nodeB.snapshot(game.id))["state"])
+
+        // A node that starts now loads the game from Redis at the same number and document, and resumes exactly.
+        let nodeC = try ClusterNode.start("C", on: redis)
+        #expect(try nodeC.snapshot(game.id) == (try nodeB.snapshot(game.id)))
+        let onC = try WebSocketClient(port: nodeC.port, path: "/ws/games/\(game.id)?since=6")
+        try scorer.send(json: command("c6", move: "onePoint"))
+        _ = try scorer.nextAnswer()
+        let next = try onC.readJSON()
+        #expect(next["type"] == "patch" && next["seq"] == 7, "\(next)")
+        try mirror.take(try onB.readJSON())
+        try mirror.take(next)
+        #expect(mirror.state == (try nodeC.snapshot(game.id))["state"])
     }
 }
