@@ -181,5 +181,5 @@ async def race(cluster, own, shared):
     for task in watcher_tasks:
         task.cancel()
     checks.report("race/history", not problems,
-                  f"one history: {acked} plays, one per acked id at its acked seq, each applied once; the same "
-                  f"document on a, b, c and two spectators on c" if not problems else short(problems))
+                  f"one history: seqs {base_seq + 1}..{base_seq + acked} are the {acked} acked ids, each applied once, "
+                  f"at its acked seq in the plays; the same document on a, b, c and two spectators on c" if not problems else short(problems))

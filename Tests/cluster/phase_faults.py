@@ -225,8 +225,8 @@ async def kills(cluster, node_kills, redis_kills, budget):
     if reference is not None:
         history = await cluster.history_problems(cluster.game_id, cluster.ledgers, cluster.base_seq)
         checks.report("kills/history", not history,
-                      f"every acked move of the game ({sum(len(l.acks) for l in cluster.ledgers)}) is in the plays "
-                      f"once, at its acked seq" if not history else short(history))
+                      f"the game's seqs after its creation are its {sum(len(l.acks) for l in cluster.ledgers)} acked "
+                      f"moves, none skipped, each once in the plays at its acked seq" if not history else short(history))
 
 
 def all_healthy(nodes):
