@@ -170,7 +170,8 @@ class Cluster:
         remaining = max(0.1, deadline - time.monotonic())
         await asyncio.gather(*(f.document.wait_for_seq(seq, remaining) for f in followers))
         problems = []
-        stuck = [f"{f.name} at {f.document.seq} ({f.last_error or 'no error'})" for f in followers
+        stuck = [f"{f.name} at {f.document.seq} ({f.connections} connections, {f.failures} failed, last error: "
+                 f"{f.last_error or 'none'})" for f in followers
                  if f.document.seq is None or f.document.seq < seq]
         if stuck:
             problems.append(f"{len(stuck)} of {len(followers)} not at seq {seq}: {short(stuck, 2)}")
