@@ -26,6 +26,12 @@ public protocol SharedGameJournal: GameJournal {
     func lease(
         _ name: String, for duration: Duration, completion: @escaping @Sendable (Result<Bool, JournalError>) -> Void)
 
+    /// Publishes this node's spectators per game (kept `ttl`, so a dead node's counts vanish) and answers every live
+    /// node's counts summed per game.
+    func exchangeViewerCounts(
+        _ counts: [GameID: Int], ttl: Duration,
+        completion: @escaping @Sendable (Result<[GameID: Int], JournalError>) -> Void)
+
     /// A game id no node has used or will use (`game-N` from one counter in the store).
     func nextGameID(completion: @escaping @Sendable (Result<GameID, JournalError>) -> Void)
 }

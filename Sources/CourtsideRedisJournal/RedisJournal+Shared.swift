@@ -94,6 +94,31 @@ extension RedisJournal: SharedGameJournal {
         }
     }
 
+    public func exchangeViewerCounts(
+        _ counts: [GameID: Int], ttl: Duration,
+        completion: @escaping @Sendable (Result<[GameID: Int], JournalError>) -> Void
+    ) {
+        var arguments: [RESPArgument] = [
+            "courtside_viewers", 2, .string("courtside:viewers:" + nodeID), "courtside:viewers",
+            .integer(Int(ttl / .milliseconds(1))),
+        ]
+        for (game, count) in counts where count > 0 { arguments += [.string(game.rawValue), .integer(count)] }
+        client.send(RESPCommand("FCALL", arguments)) { result in
+            switch result {
+            case .success(let reply):
+                let items = reply.elements ?? []
+                var totals: [GameID: Int] = [:]
+                for index in stride(from: 0, to: items.count - 1, by: 2) {
+                    guard let game = items[index].string, let count = items[index + 1].integer else { continue }
+                    totals[GameID(game)] = Int(count)
+                }
+                completion(.success(totals))
+            case .failure(let error):
+                completion(.failure(Self.journalError(error, gameID: nil)))
+            }
+        }
+    }
+
     public func nextGameID(completion: @escaping @Sendable (Result<GameID, JournalError>) -> Void) {
         client.send(RESPCommand("FCALL", "courtside_next_id", 1, .string(RedisJournalKeys.nextGame))) { result in
             switch result {

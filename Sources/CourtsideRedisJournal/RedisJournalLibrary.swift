@@ -12,6 +12,8 @@
 /// - `courtside:feed`: one capped stream for every game (`MAXLEN ~`), fields `g`, `s`, `p`, `n` (the writing node),
 ///   `e`, for other nodes; a game's creation is an entry without `e` (`s` 0);
 /// - `courtside:next-game`: the counter behind `courtside_next_id` (game ids unique across nodes);
+/// - `courtside:viewers:NODE`, `courtside:viewers`: each node's spectators per game (expiring), and the set of
+///   those hashes (`courtside_viewers`);
 /// - `courtside:lease:NAME`: a lease (`courtside_lease`), the holding node's id with an expiry (the demo runner's).
 ///
 /// Refusals are error replies whose first word is a code the journal maps to `JournalError` (`UNKNOWNGAME`,
@@ -21,7 +23,7 @@
 enum RedisJournalLibrary {
     static let name = "courtside"
     /// Bumped with every change of the code below (the journal checks it at start-up).
-    static let version = 4
+    static let version = 5
 
     static let source = """
         #!lua name=courtside
@@ -142,6 +144,32 @@ enum RedisJournalLibrary {
           end
           if redis.call('SET', keys[1], args[1], 'NX', 'PX', args[2]) then return 1 end
           return 0
+        end)
+
+        -- keys: this node's viewer hash, the set of viewer hashes. args: milliseconds to live, then game, count
+        -- pairs. Replaces this node's counts (they expire with a dead node) and returns every live node's counts
+        -- summed per game, as game, count pairs.
+        redis.register_function('courtside_viewers', function(keys, args)
+          redis.call('DEL', keys[1])
+          if #args > 1 then
+            redis.call('HSET', keys[1], unpack(args, 2))
+            redis.call('PEXPIRE', keys[1], args[1])
+            redis.call('SADD', keys[2], keys[1])
+          end
+          local totals = {}
+          for _, key in ipairs(redis.call('SMEMBERS', keys[2])) do
+            local counts = redis.call('HGETALL', key)
+            if #counts == 0 then redis.call('SREM', keys[2], key) end
+            for i = 1, #counts, 2 do
+              totals[counts[i]] = (totals[counts[i]] or 0) + tonumber(counts[i + 1])
+            end
+          end
+          local reply = {}
+          for game, count in pairs(totals) do
+            reply[#reply + 1] = game
+            reply[#reply + 1] = count
+          end
+          return reply
         end)
 
         redis.register_function{function_name = 'courtside_version', callback = function() return \(version) end,

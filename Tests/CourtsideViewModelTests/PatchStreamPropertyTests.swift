@@ -110,7 +110,7 @@ struct PatchStreamPropertyTests {
         #expect(state.canonicalBytes == expected.canonicalBytes, "snapshot \(start) + patches ≠ snapshot \(end)")
     }
 
-    private func randomCommand(
+    func randomCommand(
         step: Int, previous: [GameCommand], random: inout SeededGenerator
     ) -> GameCommand {
         if !previous.isEmpty, Int.random(in: 0..<8, using: &random) == 0 {

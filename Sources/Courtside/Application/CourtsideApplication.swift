@@ -25,6 +25,8 @@ public final class CourtsideApplication: Sendable {
     private let journal: any GameJournal
     /// Follows the other nodes' writes when the journal is shared (Redis).
     private let tailer: SharedFeedTail?
+    /// Publishes this node's spectator counts and reads every node's (a shared journal).
+    private let viewerCounts: ViewerCounts?
     private let markerPath: String
     private let isShutDown = Mutex(false)
 
@@ -109,6 +111,10 @@ public final class CourtsideApplication: Sendable {
             reportFailure: { id, problem in failures.withLock { $0?.gameFailed(id, problem: problem) } },
             reportRecovery: { id in failures.withLock { $0?.gameRecovered(id) } }, group: loops)
         let probe = shared.map { StoreProbe(journal: $0) }
+        let viewerCounts = shared.map {
+            ViewerCounts(journal: $0, metrics: metrics, interval: configuration.viewerCountInterval)
+        }
+        self.viewerCounts = viewerCounts
         let core = ApplicationCore(
             configuration: configuration, adminToken: adminToken, registry: registry, lobby: lobby, services: services,
             storeProbe: probe)
@@ -124,8 +130,9 @@ public final class CourtsideApplication: Sendable {
             throw error
         }
         probe?.start(on: loops.loops[0])
+        viewerCounts?.start(on: loops.loops[0])
         if let tailer, let shared {
-            let router = SharedFeedRouter(core: core, journal: shared)
+            let router = SharedFeedRouter(core: core, journal: shared, loop: loops.loops[0])
             tailer.start(router: router, games: stored)
         }
         url = server.url
@@ -168,6 +175,7 @@ public final class CourtsideApplication: Sendable {
         core.beginStopping()
         tailer?.stop()
         core.storeProbe?.stop()
+        viewerCounts?.stop()
         server.shutdown()
         stopOwners()
         journal.close()

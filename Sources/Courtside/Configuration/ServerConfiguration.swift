@@ -75,6 +75,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// How often a game whose journal write failed (a full disk) tries it again. Not a flag: a second is short
     /// enough to recover soon after room is made and costs one write a second per failed game; tests shorten it.
     public var storageRetryInterval: Duration = .seconds(1)
+    /// How often, with `--redis`, this node publishes its spectator counts and reads every node's (docs/redis.md,
+    /// "Viewer counts"); no flag: tests shorten it.
+    public var viewerCountInterval: Duration = .seconds(2)
 
     public init() {}
 

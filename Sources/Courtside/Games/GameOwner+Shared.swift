@@ -135,6 +135,12 @@ extension GameOwner {
                     for: request)
             }
             changeSharedState { $0.finished() }
+        case .failure(.closed):
+            // The server is stopping: answer, and try nothing more (the log is the truth for the next start).
+            if let (request, _) = batch.reply {
+                release(.refusal(.unavailable, "the server is stopping", bytes: request.bytes), for: request)
+            }
+            changeSharedState { $0.finished() }
         case .failure(let error):
             services.logger.warning(
                 "shared journal append failed; answered unavailable", ["game": id.rawValue, "error": "\(error)"])
@@ -162,8 +168,9 @@ extension GameOwner {
             sharedConflictBase = nil
             changeSharedState { $0.caughtUp(progressed: progressed) }
         case .failure(let error):
-            services.logger.warning("shared journal catch-up failed", ["game": id.rawValue, "error": "\(error)"])
             changeSharedState { $0.catchUpFailed() }
+            if error == .closed { return }
+            services.logger.warning("shared journal catch-up failed", ["game": id.rawValue, "error": "\(error)"])
             // Still behind the log: try again shortly, so a node without commands of its own also catches up.
             _ = context.scheduleTimer(after: services.limits.storageRetryInterval) { [unowned self] _ in
                 guard let state = sharedWrites, state.isBehind, state.isIdle else { return }

@@ -1,5 +1,6 @@
 import CourtsideJournal
 import CourtsideModel
+import CourtsideNet
 import CourtsideRedisJournal
 import Synchronization
 
@@ -12,17 +13,22 @@ final class SharedFeedRouter: Sendable {
     private enum GameState {
         /// Being loaded; these entries arrived meanwhile, in order.
         case loading([JournaledEvent])
-        /// Could not be loaded (logged); later entries are dropped until a retry (the next creation or event).
+        /// Could not be loaded (logged): loaded again after `retryDelay`, or at its next entry.
         case failed
     }
 
     private let core: ApplicationCore
     private let journal: any SharedGameJournal
     private let pending = Mutex<[GameID: GameState]>([:])
+    /// Where a failed load waits before it is tried again.
+    private let loop: EventLoop
+    private let retryDelay: Duration
 
-    init(core: ApplicationCore, journal: any SharedGameJournal) {
+    init(core: ApplicationCore, journal: any SharedGameJournal, loop: EventLoop, retryDelay: Duration = .seconds(1)) {
         self.core = core
         self.journal = journal
+        self.loop = loop
+        self.retryDelay = retryDelay
     }
 
     /// Entries of the feed, in feed order (several games interleaved).
@@ -71,6 +77,12 @@ final class SharedFeedRouter: Sendable {
                 core.logger.error(
                     "a game another node stored cannot be loaded", ["game": game.rawValue, "error": "\(error)"])
                 pending.withLock { $0[game] = .failed }
+                loop.execute { [self] context in
+                    _ = context.scheduleTimer(after: retryDelay) { [self] _ in
+                        let retry = pending.withLock { $0[game].map { if case .failed = $0 { true } else { false } } }
+                        if retry == true { route([], to: game) }
+                    }
+                }
             }
         }
     }

@@ -16,6 +16,8 @@ public final class ServerMetrics: Sendable {
     /// Shared-log counters (ServerMetrics+Cluster.swift).
     let sharedCatchUps = Atomic<Int>(0)
     let sharedBatchesApplied = Atomic<Int>(0)
+    /// Spectators per game summed over every node sharing the Redis (`ViewerCounts`), nil on a single node.
+    let clusterViewers = Mutex<[GameID: Int]?>(nil)
     private let rejected = Mutex<[String: Int]>([:])
     private let ackLatency = Mutex(LatencyHistogram())
     private let spectators = Mutex<[GameID: Int]>([:])
@@ -73,6 +75,9 @@ public final class ServerMetrics: Sendable {
     func spectatorJoined(_ game: GameID) {
         spectators.withLock { $0[game, default: 0] += 1 }
     }
+
+    /// This node's spectators per game (what `ViewerCounts` publishes for the others).
+    var spectatorCounts: [GameID: Int] { spectators.withLock { $0 } }
 
     func spectatorLeft(_ game: GameID) {
         spectators.withLock { counts in

@@ -121,4 +121,26 @@ struct ClusterFanOutTests {
         try mirror.take(next)
         #expect(mirror.state == (try nodeC.snapshot(game.id))["state"])
     }
+
+    @Test("viewer counts are summed across nodes: each node reports every node's spectators of a game")
+    func viewersSummed() throws {
+        let redis = try RedisServer()
+        let nodes = try ["A", "B"].map { name in
+            try ClusterNode.start(name, on: redis, configure: { $0.viewerCountInterval = .milliseconds(200) })
+        }
+        let game = try nodes[0].createGame()
+        _ = try nodes[1].waitForGame(game.id)
+        func total(on node: TestApp) throws -> Int? {
+            let line = try node.request("GET", "/metrics").text.split(separator: "\n").first {
+                $0.hasPrefix("courtside_cluster_game_spectators{game=\"\(game.id)\"} ")
+            }
+            return line.flatMap { Int($0.split(separator: " ").last ?? "") }
+        }
+        var spectators = try (0..<2).map { _ in try WebSocketClient(port: nodes[0].port, path: "/ws/games/\(game.id)") }
+        let onB = try (0..<3).map { _ in try WebSocketClient(port: nodes[1].port, path: "/ws/games/\(game.id)") }
+        for node in nodes { #expect(try eventually(within: .seconds(10)) { try total(on: node) == 5 }) }
+        for client in onB { client.close() }
+        spectators.removeLast()
+        for node in nodes { #expect(try eventually(within: .seconds(10)) { try total(on: node) == 1 }) }
+    }
 }
