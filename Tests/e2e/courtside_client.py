@@ -109,9 +109,12 @@ class FeedDocument:
     A later snapshot (a resync) is allowed only forward: its `seq` is not below the document's.
     """
 
-    def __init__(self, name, game_id):
+    def __init__(self, name, game_id, in_place=False):
         self.name = name
         self.game_id = game_id
+        # in_place: patches change the document itself (jsonpatch.apply_patch_in_place), for long runs; a patch that
+        # does not apply is a failure either way.
+        self.apply = jsonpatch.apply_patch_in_place if in_place else jsonpatch.apply_patch
         self.state = None
         self.seq = None
         self.snapshots = 0
@@ -149,7 +152,7 @@ class FeedDocument:
                 if seq <= self.seq:
                     return True
             try:
-                self.state = jsonpatch.apply_patch(self.state, message.get("ops", []))
+                self.state = self.apply(self.state, message.get("ops", []))
             except (jsonpatch.PatchError, KeyError, TypeError) as error:
                 self.problems.append(f"{self.name}: patch seq {seq} does not apply: {error}")
             self.seq = seq
@@ -177,19 +180,22 @@ class EventStreamReader:
     """GET /api/games/{id}/events read as server-sent events (raw asyncio streams): every event's `data` goes into
     a FeedDocument, and its `id` must equal the message's `seq` (docs/protocol.md, "Server-sent events")."""
 
-    def __init__(self, name, game_id):
-        self.document = FeedDocument(name, game_id)
+    def __init__(self, name, game_id, in_place=False):
+        self.document = FeedDocument(name, game_id, in_place=in_place)
         self.problems = self.document.problems
         self.task = None
         self.writer = None
+        # Called with (message, its data text) before the document takes it, when set: a resuming client checks
+        # what came first, the cluster test compares the bytes every node sent.
+        self.observe = None
 
     async def open(self, base_url, game_id, timeout=10, since=None):
-        """`since`: resume after that seq, as a browser's EventSource does with Last-Event-ID."""
+        """Subscribes; with `since`, resumes after that seq as a browser's EventSource does (`Last-Event-ID`)."""
         parsed = urllib.parse.urlsplit(base_url)
         reader, self.writer = await asyncio.wait_for(
             asyncio.open_connection(parsed.hostname, parsed.port, **connection_options(base_url)), timeout
         )
-        resume = "" if since is None else f"Last-Event-ID: {since}\r\n"
+        resume = f"Last-Event-ID: {since}\r\n" if since is not None else ""
         self.writer.write(
             f"GET /api/games/{game_id}/events HTTP/1.1\r\nHost: {parsed.netloc}\r\n"
             f"Accept: text/event-stream\r\n{resume}\r\n".encode()
@@ -243,7 +249,10 @@ class EventStreamReader:
                 data.append(value)
         if not data:
             return
-        message = json.loads("\n".join(data))
+        text = "\n".join(data)
+        message = json.loads(text)
+        if self.observe is not None:
+            self.observe(message, text)
         if event_id != str(message.get("seq")):
             self.problems.append(f"{self.document.name}: event id {event_id!r} for a message with seq {message.get('seq')}")
         self.document.take(message)

@@ -37,18 +37,8 @@ import websockets
 from websockets.asyncio.client import connect
 
 import jsonpatch
+from counted_moves import MAX_ONE_POINTS_PER_TEAM, MOVES, PLAYERS, RULES, count_problems
 from courtside_client import FeedDocument, game_request, http_call, ws_url
-
-MOVES = ["onePoint", "assist", "rebound", "foul"]
-COUNT_FIELDS = {
-    "onePoint": "onePointMoveCount",
-    "assist": "assistMoveCount",
-    "rebound": "reboundMoveCount",
-    "foul": "foulMoveCount",
-}
-PLAYERS = [f"{team}-{index}" for team in ("home", "away") for index in range(3)]
-# The target is 999 at most; one-point moves stop well before it so the game never finishes.
-MAX_ONE_POINTS_PER_TEAM = 900
 
 
 class Server:
@@ -319,7 +309,7 @@ async def run(args):
             await server.start()
             created = await http_call(
                 server.url, "POST", "/api/games", token=args.admin_token,
-                body=game_request(rules={"preset": "custom", "targetScore": 999, "winBy": 1}),
+                body=game_request(rules=RULES),
             )
             if created.status != 201:
                 return [f"POST /api/games: {created}"]
@@ -381,18 +371,7 @@ async def run(args):
                 return problems + [f"GET /api/games/{game_id}: {snapshot}"]
             final = snapshot.json()
             state = final["state"]
-            players = {p["id"]: p for p in state["homePlayers"] + state["awayPlayers"]}
-            expected = ledger.expected_counts()
-            for player in PLAYERS:
-                for move, field in COUNT_FIELDS.items():
-                    have, want = int(players[player][field]), expected[(player, move)]
-                    if have != want:
-                        kind = "LOST acked commands" if have < want else "DUPLICATED commands"
-                        problems.append(f"{kind}: {player} {field} is {have}, {want} acked")
-            for team in ("home", "away"):
-                want = sum(expected[(f"{team}-{i}", "onePoint")] for i in range(3))
-                if state[f"{team}Score"] != want:
-                    problems.append(f"{team}Score is {state[team + 'Score']}, {want} one-point moves acked")
+            problems.extend(count_problems(state, ledger.expected_counts()))
             if state["isFinished"]:
                 problems.append("the game finished (it never should at target 999)")
 

@@ -17,25 +17,9 @@ courtside_shared_dir() {
     return 1
 }
 
-# A free TCP port on 127.0.0.1, below the kernel's ephemeral range (32768 and up by default): a port from that
-# range may be taken a moment later as the local port of an outgoing connection, such as one of the thousand
-# a load run opens, and then the server cannot listen. A tiny race with other programs remains.
+# A free TCP port on 127.0.0.1 below the ephemeral range (scripts/lib/free_port.py says why).
 free_loopback_port() {
-    python3 - <<'PY'
-import random, socket
-low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
-for _ in range(200):
-    port = random.randrange(10000, max(10001, low))
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            continue
-        print(port)
-        break
-else:
-    raise SystemExit("no free loopback port found")
-PY
+    python3 "$ROOT/scripts/lib/free_port.py"
 }
 
 # make_self_signed_cert DIR: writes DIR/cert.pem and DIR/key.pem (P-256, CN and SAN for localhost and 127.0.0.1).

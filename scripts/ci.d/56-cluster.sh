@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Issue 10's cluster test ("Done when", first item): Tests/cluster/cluster.py runs, on loopback and in a temporary
+# directory, Debian's redis-server (AOF with appendfsync always, a password), three release `courtside serve --redis`
+# nodes and Caddy in front with active health checks on /healthz, then checks: game ids across nodes; a scorer on
+# node a with 25 spectators on each of b and c (half permessage-deflate) and an event stream through Caddy, all in
+# step and equal to GET /api/games/{id} on every node; two scorers racing on one game from two nodes; node c cut off
+# from Redis by a test-owned proxy (unavailable, /healthz 503, drained, nothing acked lost, healed); then 20 node
+# kills and 10 Redis kills (kill -9, restart) while a scorer retries unacked ids: every acked move present once,
+# every spectator back in step. One line per check with figures; exits 1 on any failure. CLUSTER_SEED replays a run.
+# The release build is the one 52-abuse.sh made (a no-op here). With CI=true a missing redis-server or caddy fails;
+# elsewhere the step says what is missing and skips.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+# shellcheck source=Tests/e2e/env.sh
+source Tests/e2e/env.sh
+
+missing=()
+for tool in redis-server caddy; do
+    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "${CI:-}" = "true" ]; then
+        echo "56-cluster: FAILED: missing ${missing[*]} (scripts/install-deps installs redis-server," \
+            "scripts/install-deps.d/60-deploy.sh caddy)" >&2
+        exit 1
+    fi
+    echo "56-cluster: SKIPPED: missing ${missing[*]}; run scripts/install-deps as root (CI fails instead)"
+    exit 0
+fi
+
+python=$(e2e_python)
+courtside=$(build_courtside release)
+work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-cluster.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+seed_args=()
+if [ -n "${CLUSTER_SEED:-}" ]; then seed_args=(--seed "$CLUSTER_SEED"); fi
+status=0
+# cluster.py stops every process it started on every exit path (and they die with it: PR_SET_PDEATHSIG); the outer
+# timeout bounds the whole step at four minutes.
+timeout -k 10 230 "$python" Tests/cluster/cluster.py --courtside "$courtside" --work "$work" \
+    "${seed_args[@]}" || status=$?
+if [ "$status" -ne 0 ]; then
+    for log in "$work"/a.log "$work"/b.log "$work"/c.log "$work"/redis.log "$work"/caddy.log; do
+        [ -f "$log" ] || continue
+        echo "--- $(basename "$log") (last 15 lines)" >&2
+        tail -n 15 "$log" >&2 || true
+    done
+fi
+exit "$status"
