@@ -226,8 +226,8 @@ class Scorer:
                     if self.feed_bytes is not None:
                         self.feed_bytes.record(f"{self.name} on {self.last_url}", message, raw)
                     continue
-                if kind == "authenticated":
-                    continue
+                if kind in ("authenticated", "viewers"):
+                    continue  # viewers: a count, not part of the document (docs/protocol.md)
                 self._answer(message)
         except websockets.ConnectionClosed:
             pass
@@ -357,6 +357,8 @@ class Follower:
 
     def _take(self, raw, since):
         message = json.loads(raw)
+        if message.get("type") == "viewers":
+            return  # a count, not part of the document (docs/protocol.md)
         if message.get("type") not in ("snapshot", "patch"):
             self.problems.append(f"{self.name}: unexpected message {str(message)[:200]}")
             return
