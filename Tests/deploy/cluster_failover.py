@@ -130,6 +130,8 @@ class Spectator:
                     first = True
                     async for raw in socket:
                         message = json.loads(raw)
+                        if message.get("type") == "viewers":
+                            continue  # a count beside the document (docs/protocol.md)
                         if first and since is not None:
                             self.check_resume(since, message)
                         first = False
