@@ -22,6 +22,8 @@ final class ApplicationCore: Sendable {
     /// `POST …/commands` rate per client address (issue 11).
     let addressCommandRates: SharedTokenBuckets
     let authenticationThrottle = AuthenticationThrottle()
+    /// Games archived (at start or since), for `GET /api/games?status=archived` (issue 13 §6).
+    let archivedGames = ArchivedGames()
     private let adminTokenSHA256: [UInt8]
     /// Games whose journal write failed and is not yet stored again, with the error.
     private let failedGames = Mutex<[GameID: String]>([:])

@@ -121,6 +121,7 @@ public final class CourtsideApplication: Sendable {
             for game in contents.quarantined { core.quarantine(game, logger: logger) }
             try Self.restore(stored, into: core, cleanStart: cleanStart, limits: limits, logger: logger)
             ViewerCounter.start(for: core)
+            GameArchiver.start(for: core)
             server = try Self.startServer(configuration: configuration, core: core, group: loops)
         } catch {
             loops.shutdown()
@@ -260,6 +261,7 @@ public final class CourtsideApplication: Sendable {
                 game: game, seq: seq, now: restoredInstant(of: journaled, game: game), restored: true,
                 restoredAcks: acks,
                 digest: journaled.record.scorerTokenSHA256, isArchived: journaled.isArchived)
+            if journaled.isArchived { core.archivedGames.add(GameSummary(game: game)) }
         }
         pending.wait()
         if let error = writeFailure.withLock({ $0 }) {

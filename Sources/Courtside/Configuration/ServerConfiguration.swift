@@ -71,6 +71,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// How often a game whose journal write failed (a full disk) tries it again. Not a flag: a second is short
     /// enough to recover soon after room is made and costs one write a second per failed game; tests shorten it.
     public var storageRetryInterval: Duration = .seconds(1)
+    /// How long after it finished a game leaves the lobby for the archive (issue 13 §6); zero never archives.
+    public var archiveAfter: Duration = .seconds(30 * 60)
     /// How often viewer counts are announced (issue 13 §3: at most every 5 s); not a flag, tests shorten it.
     public var viewerCountInterval: Duration = .seconds(5)
 
