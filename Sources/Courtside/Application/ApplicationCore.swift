@@ -24,6 +24,8 @@ final class ApplicationCore: Sendable {
     let authenticationThrottle = AuthenticationThrottle()
     /// Games archived (at start or since), for `GET /api/games?status=archived` (issue 13 §6).
     let archivedGames = ArchivedGames()
+    /// `POST /api/courts/{id}/queue` per client address (issue 13 §5): a team or two at once, then one a minute.
+    let queueRates = SharedTokenBuckets(burst: 3, ratePerSecond: 1.0 / 60)
     private let adminTokenSHA256: [UInt8]
     /// Games whose journal write failed and is not yet stored again, with the error.
     private let failedGames = Mutex<[GameID: String]>([:])
