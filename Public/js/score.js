@@ -25,6 +25,39 @@ function token() {
   return sessionStorage.getItem(tokenKey);
 }
 
+/** The pickup queue's "next game" (issue 13 §5): once a game on a court is won, one button starts the winners'
+ * game against the first team in the court's queue and opens its panel. */
+let courtOfGame;
+async function offerNextGame(s) {
+  const button = $("next-game");
+  if (!s.isFinished) {
+    button.hidden = true;
+    return;
+  }
+  if (courtOfGame === undefined) {
+    courtOfGame = null;
+    try {
+      const body = await (await fetch("/api/courts", { cache: "no-store" })).json();
+      courtOfGame = (body.courts ?? []).find((court) => court.game === id) ?? null;
+    } catch {
+      courtOfGame = undefined; // ask again on the next render
+    }
+  }
+  button.hidden = !courtOfGame?.next;
+  if (courtOfGame?.next) button.textContent = `Next game: winners vs ${courtOfGame.next.name}`;
+}
+
+async function startNextGame() {
+  const response = await fetch(`/api/courts/${encodeURIComponent(courtOfGame.id)}/next`, { method: "POST", headers: { Authorization: `Bearer ${token()}` } });
+  const body = await response.json();
+  if (!response.ok) {
+    showError(body.message ?? "The next game could not start.");
+    return;
+  }
+  sessionStorage.setItem(`courtside.token.${body.id}`, body.scorerToken);
+  location.href = `score.html?id=${encodeURIComponent(body.id)}`;
+}
+
 function showError(text) {
   $("error-text").textContent = text;
   $("error").hidden = false;
@@ -91,6 +124,7 @@ function render(s) {
   $("finished").hidden = !s.isFinished;
   $("finished").textContent = s.isFinished ? `Final: ${winnerWords(s)} ${s.score}. Undo reopens the game.` : "";
   $("panel").classList.toggle("is-finished", !!s.isFinished);
+  offerNextGame(s);
   $("rules").textContent = rulesWords(s.rules);
   renderFiba(document, s);
   renderRealGame(s);
@@ -422,6 +456,7 @@ if (!id) {
 } else {
   queue = new CommandQueue(id);
   window.courtsideOutbox = queue;
+  $("next-game").addEventListener("click", startNextGame);
   $("watch-link").href = `game.html?id=${encodeURIComponent(id)}`;
   $("display-link").href = `display.html?id=${encodeURIComponent(id)}`;
   $("clock-button").addEventListener("click", (event) => send({ type: "clock", action: event.currentTarget.dataset.action }));

@@ -53,3 +53,20 @@ struct TeamBrandingTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(GameSetup.self, from: Data(bad.utf8)) }
     }
 }
+
+@Suite("Archive policy (issue 13 §6)")
+struct ArchivePolicyTests {
+    @Test("a game is due afterMs after its last event once finished or locked, never while played")
+    func due() throws {
+        var library = GameLibrary()
+        var game = try library.create(
+            homeTeam: "A", homePlayers: ["a", "b", "c"], awayTeam: "B", awayPlayers: ["d", "e", "f"],
+            rules: try Rules.custom(targetScore: 2))
+        let policy = ArchivePolicy(afterMs: 1_000)
+        #expect(!policy.isDue(game, now: Timestamp(milliseconds: 1_000_000)))
+        _ = try game.apply(.move("home-0", .twoPoints, id: "c1"), at: Timestamp(milliseconds: 5_000))
+        #expect(ArchivePolicy.finishedAt(game) == Timestamp(milliseconds: 5_000))
+        #expect(!policy.isDue(game, now: Timestamp(milliseconds: 5_999)))
+        #expect(policy.isDue(game, now: Timestamp(milliseconds: 6_000)))
+    }
+}

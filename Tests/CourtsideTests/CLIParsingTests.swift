@@ -62,6 +62,7 @@ let serveOptionSamples: [ServeOptionSample] = [
     },
     ServeOptionSample(name: "max-connections", value: "500") { $0.configuration.maxConnections == 500 },
     ServeOptionSample(name: "write-timeout", value: "2.5") { $0.configuration.writeTimeout == .milliseconds(2500) },
+    ServeOptionSample(name: "archive-after", value: "90") { $0.configuration.archiveAfter == .seconds(90) },
     ServeOptionSample(name: "resume-window", value: "64") { $0.configuration.resumeWindow == 64 },
     ServeOptionSample(name: "max-queued-bytes", value: "4096") { $0.configuration.maxQueuedBytesPerConnection == 4096 },
     ServeOptionSample(name: "trusted-proxies", value: "127.0.0.1, 10.0.0.0/8") {

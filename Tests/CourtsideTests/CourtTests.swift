@@ -112,3 +112,45 @@ struct ViewerCountTests {
         #expect(after?["viewers"] == 2)
     }
 }
+
+@Suite("The pickup queue (issue 13 §5)", .ownThread)
+struct PickupQueueTests {
+    @Test("teams join the queue (validated, rate-limited); next game keeps the winners on against the first team")
+    func queueAndNext() throws {
+        let app = try TestApp()
+        _ = try app.request("POST", "/api/courts", headers: CourtTests.auth, json: ["name": "Park"])
+        let bad = try app.request("POST", "/api/courts/court-1/queue", json: ["name": "Owls", "players": ["a", ""]])
+        #expect(bad.status == 400)
+        #expect(try bad.json["code"] == "invalid_team")
+        let joined = try app.request(
+            "POST", "/api/courts/court-1/queue", json: ["name": "Owls", "players": ["Ann", "Bo", "Cy"]])
+        #expect(joined.status == 200)
+        #expect(try joined.json["next"]?["name"] == "Owls")
+        // The burst of 3 is spent (one refused, one accepted, one more): the next is refused.
+        _ = try app.request("POST", "/api/courts/court-1/queue", json: ["name": "Elks", "players": ["D", "E", "F"]])
+        #expect(
+            try app.request("POST", "/api/courts/court-1/queue", json: ["name": "X", "players": ["G", "H", "I"]]).status
+                == 429)
+        var body = ArchiveTests.shortGame.objectValue ?? [:]
+        body["court"] = "court-1"
+        let game = try app.createGame(.object(body))
+        let early = try app.request(
+            "POST", "/api/courts/court-1/next", headers: ["Authorization": "Bearer \(game.token)"], json: [:])
+        #expect(try early.json["code"] == "game_not_finished")
+        _ = try app.request(
+            "POST", "/api/games/\(game.id)/commands", headers: ["Authorization": "Bearer \(game.token)"],
+            json: command("c1", player: "away-0"))
+        let next = try app.request(
+            "POST", "/api/courts/court-1/next", headers: ["Authorization": "Bearer \(game.token)"], json: [:])
+        #expect(next.status == 201)
+        let nextID = try #require(try next.json["id"]?.stringValue)
+        let court = try app.request("GET", "/api/courts/court-1").json
+        #expect(court["game"] == .string(nextID))
+        #expect(court["streak"]?["team"]?["name"] == "B")
+        #expect(court["streak"]?["wins"] == 1)
+        #expect(court["next"]?["name"] == "Elks")
+        let state = try app.snapshot(nextID)["state"]
+        #expect(state?["homeTeam"] == "B")
+        #expect(state?["awayTeam"] == "Owls")
+    }
+}

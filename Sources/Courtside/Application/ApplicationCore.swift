@@ -22,6 +22,10 @@ final class ApplicationCore: Sendable {
     /// `POST …/commands` rate per client address (issue 11).
     let addressCommandRates: SharedTokenBuckets
     let authenticationThrottle = AuthenticationThrottle()
+    /// Games archived (at start or since), for `GET /api/games?status=archived` (issue 13 §6).
+    let archivedGames = ArchivedGames()
+    /// `POST /api/courts/{id}/queue` per client address (issue 13 §5): a team or two at once, then one a minute.
+    let queueRates = SharedTokenBuckets(burst: 3, ratePerSecond: 1.0 / 60)
     private let adminTokenSHA256: [UInt8]
     /// Games whose journal write failed and is not yet stored again, with the error.
     private let failedGames = Mutex<[GameID: String]>([:])
@@ -208,6 +212,7 @@ final class ApplicationCore: Sendable {
         for stored in journaled.events {
             if let commandID = stored.event.commandID { acks[commandID] = stored.presentationSequence }
         }
+        if journaled.isArchived { archivedGames.add(GameSummary(game: game)) }
         return install(
             game: game, seq: seq, now: CourtsideApplication.restoredInstant(of: journaled, game: game),
             restored: true, restoredAcks: acks, digest: journaled.record.scorerTokenSHA256,

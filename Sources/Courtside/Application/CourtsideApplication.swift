@@ -147,6 +147,7 @@ public final class CourtsideApplication: Sendable {
             for game in contents.quarantined { core.quarantine(game, logger: logger) }
             try Self.restore(stored, into: core, cleanStart: cleanStart, limits: limits, logger: logger)
             ViewerCounter.start(for: core)
+            GameArchiver.start(for: core)
             server = try Self.startServer(configuration: configuration, core: core, group: loops)
         } catch {
             tailer?.stop()

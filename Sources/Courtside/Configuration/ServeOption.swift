@@ -202,6 +202,15 @@ extension ServeOption {
             options.configuration.resumeWindow = try integer(value, source, in: 1...Int.max)
         },
         ServeOption(
+            name: "archive-after", environmentVariable: "COURTSIDE_ARCHIVE_AFTER", valueName: "SECONDS",
+            defaultDescription: "1800 (30 min)",
+            summary:
+                "Seconds after a game finished that it leaves the lobby for the archive (still readable); 0 never archives."
+        ) { options, value, source throws(CLIError) in
+            let seconds = try nonNegativeNumber(value, source)
+            options.configuration.archiveAfter = .milliseconds(Int64(seconds * 1000))
+        },
+        ServeOption(
             name: "max-queued-bytes", environmentVariable: "COURTSIDE_MAX_QUEUED_BYTES", valueName: "BYTES",
             defaultDescription: String(ServerConfiguration().maxQueuedBytesPerConnection),
             summary: "Bytes a connection may have queued before it is resynced with a fresh snapshot."
@@ -263,6 +272,17 @@ extension ServeOption {
         }
         guard number > 0 else {
             throw .invalidValue(source, problem: "\(value) is out of range (expected a number above 0)")
+        }
+        return number
+    }
+
+    /// A finite number of at least 0, below a century of seconds (so a Duration in milliseconds cannot overflow).
+    static func nonNegativeNumber(_ value: String, _ source: SettingSource) throws(CLIError) -> Double {
+        guard let number = Double(value), number.isFinite else {
+            throw .invalidValue(source, problem: "\"\(value)\" is not a number")
+        }
+        guard number >= 0, number < 3e9 else {
+            throw .invalidValue(source, problem: "\(value) is out of range (expected 0 or more seconds)")
         }
         return number
     }

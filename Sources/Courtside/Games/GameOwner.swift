@@ -30,7 +30,8 @@ final class GameOwner {
     let presenter: GamePresenter
     let feed: GameFeed
     let scorerTokenSHA256: [UInt8]
-    let isArchived: Bool
+    /// Archived at start or by `archive()` (issue 13 §6): readable, takes no more commands.
+    private(set) var isArchived: Bool
     /// Whether a journal write failed and is not yet stored by a retry (see the type's documentation).
     var isFailed: Bool { writes.failedAtWrite != nil }
     /// The journal writes: counts for the replies, and what to store again after a failure.
@@ -353,6 +354,17 @@ final class GameOwner {
         case .stop:
             break  // the journal closed (shutdown): the next start reads the truth back from it
         }
+    }
+
+    /// Archives the game (issue 13 §6, `GameArchiver`): from now on it refuses commands and time, and the archive is
+    /// journaled in order after every write before it. The caller takes it off the lobby.
+    func archive(at instant: Timestamp) {
+        guard !isArchived else { return }
+        isArchived = true
+        if let tickTimer { context.cancelTimer(tickTimer) }
+        tickTimer = nil
+        tickDeadline = nil
+        submit(.archiveGame(id, at: instant))
     }
 
     /// Stops timers and observers (server shutdown).

@@ -37,6 +37,14 @@ extension CourtsideRouter {
             return putGame(request, court: id, context)
         case (1, nil, _):
             return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "PUT"]))
+        case (2, "queue", .POST):
+            return enqueue(request, court: id, context)
+        case (2, "next", .POST):
+            return nextGame(request, court: id, context)
+        case (2, "next", _):
+            return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["POST"]))
+        case (2, "queue", _):
+            return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["POST"]))
         default:
             return .respond(APIResponse.notFound("no route \(head.path)"))
         }
@@ -93,6 +101,84 @@ extension CourtsideRouter {
                 case .failure(let error): respond(error.response)
                 }
             }
+        }
+    }
+
+    /// `POST /api/courts/{id}/queue` `{"name":"Hawks","players":["A","B","C"]}` (anyone with the court's join link;
+    /// rate-limited per client address) → `200` COURT with the team at the end of the queue.
+    private func enqueue(_ request: HTTPRequest, court id: CourtID, _ context: RouteContext) -> Route {
+        let client = clientAddress(request.head, context).address
+        guard core.queueRates.take(client, now: context.loopContext.now) else {
+            var response = APIResponse.error(
+                .tooManyRequests, "rate_limited",
+                "too many queue requests from \(client) (limit: \(core.queueRates.limitDescription)); retry later")
+            response.headers.add(name: "Retry-After", value: "10")
+            return .respond(response)
+        }
+        guard let body = try? JSONValue(parsing: request.body), body.objectValue != nil else {
+            return .respond(APIResponse.error(.badRequest, "bad_json", "the body must be a JSON object"))
+        }
+        let team: QueuedTeam
+        do {
+            team = try QueuedTeam(
+                name: body["name"]?.stringValue ?? "",
+                players: (body["players"]?.arrayValue ?? []).map { $0.stringValue ?? "" })
+        } catch {
+            return .respond(CourtRequestError.invalidTeam(error, message: Self.queueMessage(error)).response)
+        }
+        return later(context) { respond in
+            core.courts.run { owner in
+                owner.change(
+                    id,
+                    { (court: inout Court) throws(CourtRequestError) in
+                        do throws(CourtError) { try court.enqueue(team) } catch { throw .invalid(error) }
+                    }
+                ) { result in
+                    switch result {
+                    case .success(let court): respond(APIResponse.json(.ok, CourtPresenter.json(court)))
+                    case .failure(let error): respond(error.response)
+                    }
+                }
+            }
+        }
+    }
+
+    /// `POST /api/courts/{id}/next` (the scorer token of the court's finished game): the winners stay on against
+    /// the first team in the queue, in a new pickup game put on the court → `201` the created game.
+    private func nextGame(_ request: HTTPRequest, court id: CourtID, _ context: RouteContext) -> Route {
+        guard let token = BearerToken.from(request.head.headers) else {
+            return .respond(
+                APIResponse.error(
+                    .unauthorized, "unauthorized", "send the game's scorer token as Authorization: Bearer"))
+        }
+        return later(context) { respond in
+            core.courts.run { owner in
+                guard let gameID = owner.court(id)?.game, let handle = core.registry.handle(gameID) else {
+                    return respond(CourtRequestError.noGame(id).response)
+                }
+                guard handle.acceptsScorerToken(token) else {
+                    return respond(APIResponse.error(.forbidden, "forbidden", "wrong scorer token for game \(gameID)"))
+                }
+                handle.withOwner(from: nil) { game in
+                    let model = game.viewModel.game
+                    guard let winner = model.winner else {
+                        return respond(CourtRequestError.gameNotFinished(id).response)
+                    }
+                    let stays = QueuedTeam(model.setup.team(winner))
+                    core.startNextGame(onCourt: id, winners: stays, respond: respond)
+                }
+            }
+        }
+    }
+
+    /// The sentence for a team's field error (the creator form's words, with the queue's field names).
+    static func queueMessage(_ error: GameSetupError) -> String {
+        switch error {
+        case .emptyTeamName: "Enter the team's name"
+        case .wrongPlayerCount: "A team in the queue has \(Team.playerCount) players"
+        case .emptyPlayerName: "Enter the player's name"
+        case .teamNameTooLong(_, let limit), .playerNameTooLong(_, _, let limit): "Use at most \(limit) characters"
+        default: "\(error)"
         }
     }
 

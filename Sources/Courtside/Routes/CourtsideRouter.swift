@@ -61,7 +61,7 @@ struct CourtsideRouter: HTTPRouter {
         guard segments.first == "games" else { return .respond(APIResponse.notFound("no route \(head.path)")) }
         switch (segments.count, head.method) {
         case (1, .GET), (1, .HEAD):
-            return listGames(context)
+            return listGames(head, context)
         case (1, .POST):
             return createGame(request, context)
         case (1, _):
@@ -97,9 +97,28 @@ struct CourtsideRouter: HTTPRouter {
         }
     }
 
-    private func listGames(_ context: RouteContext) -> Route {
-        later(context) { respond in
-            core.lobby.run { lobby in respond(APIResponse.json(.ok, lobby.listJSON())) }
+    /// `GET /api/games[?status=live|final|archived]`: the lobby's games (live and final), or those of one status.
+    private func listGames(_ head: HTTPRequestHead, _ context: RouteContext) -> Route {
+        let status = Self.queryValue("status", in: head.query)
+        switch status {
+        case nil:
+            return later(context) { respond in
+                core.lobby.run { lobby in respond(APIResponse.json(.ok, lobby.listJSON())) }
+            }
+        case "archived":
+            return .respond(APIResponse.json(.ok, ["games": .array(core.archivedGames.rowsJSON())]))
+        case "live", "final":
+            return later(context) { respond in
+                core.lobby.run { lobby in
+                    let games = lobby.listJSON()["games"]?.arrayValue ?? []
+                    respond(
+                        APIResponse.json(.ok, ["games": .array(games.filter { $0["status"]?.stringValue == status })]))
+                }
+            }
+        case let other?:
+            return .respond(
+                APIResponse.error(.badRequest, "bad_status", "status must be live, final or archived, not \"\(other)\"")
+            )
         }
     }
 
@@ -335,10 +354,15 @@ struct CourtsideRouter: HTTPRouter {
 
     /// `since=N` from a query string, when N is a whole number.
     static func since(in query: String?) -> Int? {
+        queryValue("since", in: query).flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+    }
+
+    /// The first value of `name` in a query string (not percent-decoded: the values read here are plain words).
+    static func queryValue(_ name: String, in query: String?) -> String? {
         guard let query else { return nil }
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1)
-            if parts.count == 2, parts[0] == "since", let value = Int(parts[1]), value >= 0 { return value }
+            if parts.count == 2, parts[0] == name { return String(parts[1]) }
         }
         return nil
     }

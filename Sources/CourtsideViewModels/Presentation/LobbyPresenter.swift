@@ -57,6 +57,13 @@ public final class LobbyPresenter {
         return .object(games)
     }
 
+    /// An archived game's line (`GET /api/games?status=archived`): GAME with `"status":"archived"`, no viewers.
+    public static func archivedRowJSON(_ summary: GameSummary, order: Int) -> JSONValue {
+        var members = rowJSON(GameListViewModel.Entry(summary: summary, order: order)).objectValue ?? [:]
+        members["status"] = "archived"
+        return .object(members)
+    }
+
     static func rowJSON(_ entry: GameListViewModel.Entry) -> JSONValue {
         let summary = entry.summary
         return [
