@@ -227,7 +227,8 @@ class Scorer:
                         self.feed_bytes.record(f"{self.name} on {self.last_url}", message, raw)
                     continue
                 if kind in ("authenticated", "viewers"):
-                    continue  # viewers: a count, not part of the document (docs/protocol.md)
+                    # "viewers" carries no seq; docs/protocol.md says clients ignore it.
+                    continue
                 self._answer(message)
         except websockets.ConnectionClosed:
             pass
@@ -342,8 +343,8 @@ class Follower:
                     self.connected.set()
                     first = True
                     async for raw in socket:
-                        self._take(raw, since if first else None)
-                        first = False
+                        if self._take(raw, since if first else None):
+                            first = False
             except (OSError, websockets.WebSocketException, asyncio.TimeoutError) as error:
                 self.failures += 1
                 self.last_error = f"{type(error).__name__}: {error}"
@@ -356,18 +357,20 @@ class Follower:
             await asyncio.sleep(random.uniform(0.05, 0.3))
 
     def _take(self, raw, since):
+        """Takes one message; False for one outside the seq stream ("viewers", ignored as docs/protocol.md says)."""
         message = json.loads(raw)
         if message.get("type") == "viewers":
-            return  # a count, not part of the document (docs/protocol.md)
+            return False
         if message.get("type") not in ("snapshot", "patch"):
             self.problems.append(f"{self.name}: unexpected message {str(message)[:200]}")
-            return
+            return True
         if since is not None:
             self.resume.check(since, message, self.where)
         self.feed_bytes.record(self.name, message, raw)
         if self.arrivals is not None and message.get("type") == "patch":
             self.arrivals.setdefault(message["seq"], time.monotonic())
         self.document.take(message)
+        return True
 
 
 class EventFollower:

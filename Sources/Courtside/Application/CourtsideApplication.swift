@@ -23,8 +23,9 @@ public final class CourtsideApplication: Sendable {
     let server: HTTPServer
     private let group: EventLoopGroup
     private let journal: any GameJournal
-    /// Follows the other nodes' writes when the journal is shared (Redis).
-    private let tailer: SharedFeedTail?
+    /// Follows the other nodes' writes when the journal is shared (Redis). Internal: tests stop it to hold a node
+    /// behind the others.
+    let tailer: SharedFeedTail?
     private let courtStore: (any CourtStore)?
     /// Publishes this node's spectator counts and reads every node's (a shared journal).
     private let viewerCounts: ViewerCounts?

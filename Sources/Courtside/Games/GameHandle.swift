@@ -22,11 +22,17 @@ final class GameHandle: Sendable {
     }
 
     /// Runs `body` with the owner on its loop: synchronously when `context` (the caller's loop, if it has one) is
-    /// the game's, else through `execute`. Tasks from one thread run in submission order, so a command submitted
-    /// after another is applied after it.
+    /// the game's and the owner is there, else through `execute`. Tasks from one thread run in submission order, so
+    /// a command submitted after another is applied after it.
+    ///
+    /// The handle is published right after `install` is queued, so a caller on the game's own loop can find the
+    /// handle while the install task still waits in that loop's queue (a game another node created, loaded by
+    /// `SharedFeedRouter` while a spectator's upgrade runs on the same loop). Its `body` is then queued behind the
+    /// install instead of being dropped: a joiner arriving while the game is installed is served once it is.
     func withOwner(from context: LoopContext?, _ body: @escaping @Sendable (GameOwner) -> Void) {
-        if let context, context.loop === loop {
-            guard let owner = OwnerTable.table(in: context, key: registryKey).owners[id] else { return }
+        if let context, context.loop === loop,
+            let owner = OwnerTable.table(in: context, key: registryKey).owners[id]
+        {
             body(owner)
         } else {
             loop.execute { [id, registryKey] context in

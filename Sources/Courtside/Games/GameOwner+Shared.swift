@@ -41,7 +41,7 @@ extension GameOwner {
         applyStoredEvents(events)
     }
 
-    private func changeSharedState(
+    func changeSharedState(
         _ event: (inout SharedWriteState<SharedWork>) -> [SharedWriteState<SharedWork>.Action]
     ) {
         guard var state = sharedWrites else { return }
@@ -198,6 +198,7 @@ extension GameOwner {
             start = end
         }
         scheduleTick()
+        if !aheadJoiners.waiting.isEmpty { changeAheadJoiners { $0.advanced(to: seq) } }
     }
 
     private static func reason(_ refusal: SharedWriteState<SharedWork>.Refusal) -> String {

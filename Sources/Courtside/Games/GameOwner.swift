@@ -55,6 +55,9 @@ final class GameOwner {
     /// The ack `seq` of every command accepted before a restart (from the journal): the view model rebuilt from
     /// the events knows those ids but not the numbers it answered them with.
     private let restoredAcks: [CommandID: Int]
+    /// Joiners resuming from a `seq` this node has not reached yet (a shared log only).
+    var aheadJoiners = AheadJoiners<LoopBound<any JoiningSubscriber>>()
+    var aheadTimer: TimerID?
     private var cachedSnapshot: FeedMessage?
 
     private struct PendingReply {
@@ -123,12 +126,21 @@ final class GameOwner {
     // MARK: Subscribers
 
     /// Brings `subscriber` in without a gap: the patches after `since` when the window still has them (nothing when
-    /// it is current), else a snapshot; then every later patch. Runs the join on the subscriber's loop, in order
-    /// with this loop's publishes (see `GameFeed`).
+    /// it is current), else a snapshot; then every later patch. On a shared log a `since` above this node's `seq`
+    /// (seen on another node) first waits for this node to catch up to it (`AheadJoiners`).
     func join(_ subscriber: LoopBound<any JoiningSubscriber>, since: Int?, isEventStream: Bool) {
+        if isEventStream { feed.reserveEventStream() }
+        guard sharedWrites != nil else {
+            bringIn(subscriber, since: since)
+            return
+        }
+        changeAheadJoiners { $0.arrived(subscriber, since: since, current: seq) }
+    }
+
+    /// Runs the join on the subscriber's loop, in order with this loop's publishes (see `GameFeed`).
+    func bringIn(_ subscriber: LoopBound<any JoiningSubscriber>, since: Int?) {
         let catchUp = since.flatMap { window.messages(after: $0, current: presenter.seq) } ?? [snapshot()]
         let feed = self.feed
-        if isEventStream { feed.reserveEventStream() }
         if subscriber.loop === context.loop {
             subscriber.value.join(catchUp: catchUp, feed: feed, context: context)
         } else {
@@ -373,6 +385,8 @@ final class GameOwner {
         tickTimer = nil
         if let retryTimer { context.cancelTimer(retryTimer) }
         retryTimer = nil
+        if let aheadTimer { context.cancelTimer(aheadTimer) }
+        aheadTimer = nil
         bindings.removeAll()
         presenter.detach()
     }

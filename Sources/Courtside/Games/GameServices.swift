@@ -40,6 +40,10 @@ struct GameLimits: Sendable {
     var maxWaitingCommands: Int = 1_024
     /// How often a game whose write failed tries it again (`ServerConfiguration.storageRetryInterval`).
     var storageRetryInterval: Duration = .seconds(1)
+    /// The period of the wait of a joiner resuming from a `seq` this node has not reached yet (`AheadJoiners`: it
+    /// waits one to two periods for the catch-up). 750 ms: a catch-up is one read of the game's stream, and a
+    /// spectator whose node was killed is back within 1.5 s even when the store does not answer.
+    var aheadJoinPeriod: Duration = .milliseconds(750)
 
     /// How far a restart after a crash moves each game's numbering: every message that may have been published
     /// without reaching the disk (at most the unconfirmed writes, plus one for a time-limit tick) is below it.

@@ -1,0 +1,50 @@
+import Testing
+
+@testable import Courtside
+
+/// `AheadJoiners`: a resume from a `seq` the node has not reached waits for the catch-up, bounded in time and count.
+@Suite("Ahead joiners")
+struct AheadJoinersTests {
+    private typealias Joiners = AheadJoiners<String>
+
+    private func describe(_ actions: [Joiners.Action]) -> [String] {
+        actions.map { action in
+            switch action {
+            case .serve(let joiner, let since): "serve \(joiner) \(since.map(String.init) ?? "snapshot")"
+            case .serveBehind(let joiner, let since): "behind \(joiner) \(since)"
+            case .catchUp: "catchUp"
+            case .armTimer: "arm"
+            }
+        }
+    }
+
+    @Test("a joiner at or below the node's seq is served at once; one above waits for the catch-up")
+    func waitsForCatchUp() {
+        var joiners = Joiners()
+        #expect(describe(joiners.arrived("s", since: nil, current: 5)) == ["serve s snapshot"])
+        #expect(describe(joiners.arrived("c", since: 5, current: 5)) == ["serve c 5"])
+        #expect(describe(joiners.arrived("a", since: 8, current: 5)) == ["catchUp", "arm"])
+        #expect(describe(joiners.arrived("b", since: 6, current: 5)) == ["catchUp"])
+        #expect(describe(joiners.advanced(to: 7)) == ["serve b 6"])
+        #expect(describe(joiners.advanced(to: 9)) == ["serve a 8"])
+        #expect(joiners.waiting.isEmpty)
+    }
+
+    @Test("a joiner still ahead at the second timer firing gets the node's snapshot")
+    func boundedWait() {
+        var joiners = Joiners()
+        _ = joiners.arrived("a", since: 8, current: 5)
+        #expect(describe(joiners.timerFired(current: 6)) == ["catchUp", "arm"])
+        _ = joiners.arrived("b", since: 9, current: 6)
+        #expect(describe(joiners.timerFired(current: 6)) == ["behind a 8", "catchUp", "arm"])
+        #expect(describe(joiners.timerFired(current: 6)) == ["behind b 9"])
+        #expect(joiners.waiting.isEmpty)
+    }
+
+    @Test("past maxWaiting a joiner is served from what the node has")
+    func boundedCount() {
+        var joiners = Joiners(maxWaiting: 1)
+        _ = joiners.arrived("a", since: 8, current: 5)
+        #expect(describe(joiners.arrived("b", since: 8, current: 5)) == ["behind b 8"])
+    }
+}
