@@ -65,17 +65,18 @@ struct DocumentMirror {
     var state: JSONValue = .null
     var snapshots = 0
 
-    /// Takes one message; throws on a gap, or on a snapshot or patch without a `seq`. Other messages (`viewers`)
-    /// are not part of the document and are skipped, as docs/protocol.md tells clients to.
+    /// The document messages of every stream (DocumentStream); anything else (`viewers`) is not part of the
+    /// document and is skipped, as docs/protocol.md tells clients to.
+    private static let snapshotTypes: Set = ["snapshot", "lobbySnapshot", "courtSnapshot"]
+    private static let patchTypes: Set = ["patch", "lobbyPatch", "courtPatch"]
+
+    /// Takes one message; throws on a gap, or on a snapshot or patch without a `seq`.
     mutating func take(_ message: JSONValue) throws {
-        let type = message["type"]?.stringValue
-        if message["seq"] == nil, let type, !type.lowercased().contains("snapshot"),
-            !type.lowercased().contains("patch")
-        {
-            return
-        }
+        let type = message["type"]?.stringValue ?? ""
+        let isSnapshot = Self.snapshotTypes.contains(type)
+        guard isSnapshot || Self.patchTypes.contains(type) else { return }
         guard let seq = message["seq"]?.intValue else { throw ClientError("no seq in \(message)") }
-        if type == "snapshot" || type == "lobbySnapshot" {
+        if isSnapshot {
             state = message["state"] ?? .null
             self.seq = seq
             snapshots += 1
