@@ -24,11 +24,7 @@ source scripts/lib/servers.sh
 # shellcheck source=Tests/e2e/env.sh
 source Tests/e2e/env.sh
 
-say() { echo "60-deploy: $*"; }
-fail() {
-    echo "60-deploy: FAILED: $*" >&2
-    exit 1
-}
+ci_step 60-deploy
 
 require_commands 60-deploy scripts/install-deps.d/60-deploy.sh nginx caddy systemd-analyze openssl curl
 [ "$(id -u)" -eq 0 ] || fail "run as root (nginx runs its workers as root from a temporary directory)"

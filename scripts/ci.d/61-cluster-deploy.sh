@@ -23,11 +23,7 @@ source scripts/lib/servers.sh
 # shellcheck source=Tests/e2e/env.sh
 source Tests/e2e/env.sh
 
-say() { echo "61-cluster-deploy: $*"; }
-fail() {
-    echo "61-cluster-deploy: FAILED: $*" >&2
-    exit 1
-}
+ci_step 61-cluster-deploy
 step_started=$(date +%s)
 
 require_commands 61-cluster-deploy scripts/install-deps.d/61-containers.sh podman podman-compose runc mmdebstrap curl

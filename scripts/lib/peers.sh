@@ -16,3 +16,14 @@ require_commands() {
     echo "$step: SKIPPED: missing ${missing[*]}; run $installer as root (CI fails instead)"
     exit 0
 }
+
+# A step's own lines: `ci_step NAME` once, then `say TEXT` prints "NAME: TEXT" and `fail TEXT` prints
+# "NAME: FAILED: TEXT" on stderr and ends the step with status 1.
+ci_step() {
+    CI_STEP_NAME=$1
+}
+say() { echo "${CI_STEP_NAME:?ci_step not called}: $*"; }
+fail() {
+    echo "${CI_STEP_NAME:?ci_step not called}: FAILED: $*" >&2
+    exit 1
+}
