@@ -62,7 +62,8 @@ public final class PartitionedRedisJournal: SharedGameJournal {
                 } else {
                     contents.quarantined.append(
                         QuarantinedGame(
-                            id: game.id, problem: "game \(game.id) is stored in partition \(index), not where its id"
+                            id: game.id,
+                            problem: "game \(game.id) is stored in partition \(index), not where its id"
                                 + " places it"))
                 }
             }
