@@ -143,7 +143,7 @@ async def reordered_list_refused(cluster, args):
         await node.start(deadline=20)
         ok, detail = False, "node d started with the list reordered"
     except RuntimeError as error:
-        text = str(error) + node.log_tail(8)
+        text = str(error) + "\n" + node.log_tail(8)
         ok = REORDERED in text and node.exit_status() not in (None, 0)
         detail = (f"node d with r1,r0 exited with status {node.exit_status()}: "
                   f"{next((line for line in text.splitlines() if REORDERED in line), text[-200:])[:220]}")
