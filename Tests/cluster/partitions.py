@@ -15,7 +15,7 @@ and checks (cluster_processes, cluster_clients, cluster_state, partition_proxy),
   restarted on its AOF, the refused ids are acked on retry;
 - `cut/*`: the proxy stops forwarding between c and r1 without closing anything: c's /healthz turns 503 naming the
   partition, a's and b's stay 200, Caddy drains c; a scorer on c is refused `unavailable` for r1's game but still
-  acked for r0's; through Caddy both games keep being acked; healed, c is healthy again;
+  acked for r0's; new scorers through Caddy are acked on both games; healed, c is healthy again;
 - `final/*`: per game, every node on one document, its counts equal to the acked moves, the seqs exactly the acked
   ones each once in the plays, and every spectator in step with no gap and no repeat.
 
@@ -258,13 +258,17 @@ async def cut(cluster, games, running, hold):
     checks.report("cut/healthz", seen_503 is not None and "partition 1" in body,
                   f"c's /healthz 503 {seen_503:.1f} s after the cut: {body[:200]}" if seen_503 is not None
                   else f"c's /healthz still {status} 10 s after the cut: {body[:160]}")
-    drained = []
+    drained, fresh, fresh_tasks = [], [], []
+    stop_fresh = asyncio.Event()
     if seen_503 is not None:
         await asyncio.sleep(1.5)  # two of caddy's health checks (every 0.5 s)
-        through = [running[0].ledger, running[1].ledger]
-        acked_at_drain = [len(ledger.acks) for ledger in through]
         for _ in range(15):
             drained.append((await caddy_health(cluster))[0])
+        # New connections through caddy now reach a or b only: a scorer connecting now is acked on both games. (The
+        # scorers already running keep their connections: one that caddy had put on c is answered `unavailable`
+        # for r1's game until the heal, as any client of a drained node.)
+        fresh = [scorer(cluster, game, "fresh", lambda: cluster.balancer.url, rate=4, window=2) for game in games]
+        fresh_tasks = [asyncio.create_task(s.run(stop_fresh, cluster.within(hold + 30))) for s in fresh]
     checks.report("cut/drained", bool(drained) and all(status == 200 for status in drained),
                   f"through caddy, /healthz answered {drained.count(200)} of {len(drained)} times 200 (c is out of "
                   f"rotation)" if drained else "not checked: c's /healthz never failed")
@@ -274,11 +278,19 @@ async def cut(cluster, games, running, hold):
     checks.report("cut/others-healthy", not others.failures and others.polls > 0,
                   f"{others.polls} /healthz polls of a and b during the cut, {len(others.failures)} not 200: "
                   f"{short(others.failures)}")
-    if drained:
-        through_acks = [len(ledger.acks) - count for ledger, count in zip(through, acked_at_drain)]
-        checks.report("cut/through-caddy", all(count > 0 for count in through_acks),
-                      f"after c was drained, {through_acks[0]} moves of {zero.id} and {through_acks[1]} of {one.id} "
-                      f"acked through caddy")
+    if fresh:
+        stop_fresh.set()
+        for s in fresh:
+            s.generate = False
+        await asyncio.wait(fresh_tasks, timeout=10)
+        ledgers = [s.ledger for s in fresh]
+        checks.report(
+            "cut/through-caddy",
+            all(ledger.acks and len(ledger.acks) == len(ledger.commands) and ledger.unavailable == 0
+                for ledger in ledgers),
+            f"after c was drained, new scorers through caddy: {zero.id} {len(ledgers[0].acks)} of "
+            f"{len(ledgers[0].commands)} acked, {one.id} {len(ledgers[1].acks)} of {len(ledgers[1].commands)} acked, "
+            f"{sum(ledger.unavailable for ledger in ledgers)} 'unavailable'")
     c_zero, c_one = on_c[0].ledger, on_c[1].ledger
     checks.report(
         "cut/on-c", len(c_one.acks) == 0 and c_one.unavailable > 0 and len(c_zero.acks) > 0 and not c_one.hung,
