@@ -67,32 +67,34 @@ struct ClusterPartitionTests {
             "\(String(describing: refusal))")
     }
 
-    @Test("kill -9 of one Redis: its games answer unavailable, the other's keep being acked, every /healthz is 200")
-    func oneRedisKilled() throws {
+    @Test(
+        "kill -9 of one Redis: its games answer unavailable, the other's keep being acked, every /healthz is 200",
+        arguments: [1, 0])
+    func oneRedisKilled(killed: Int) throws {
         let servers = [try RedisServer(), try RedisServer()]
         let nodeA = try Self.node("A", on: servers)
         let nodeB = try Self.node("B", on: servers)
-        let first = try nodeA.createGame()
-        let second = try nodeA.createGame()
-        #expect([first.id, second.id] == ["game-1", "game-1-1"])
-        _ = try nodeB.waitForGame(second.id)
-        let onZero = try nodeA.scorer(first)
-        let onOne = try nodeB.scorer(second)
-        try onZero.send(json: command("z1"))
-        #expect(try onZero.nextAnswer()["seq"] == 1)
+        let games = [try nodeA.createGame(), try nodeA.createGame()]
+        #expect(games.map(\.id) == ["game-1", "game-1-1"])
+        let (victim, survivor) = (games[killed], games[1 - killed])
+        _ = try nodeB.waitForGame(games[1].id)
+        let onSurvivor = try nodeA.scorer(survivor)
+        let onVictim = try nodeB.scorer(victim)
+        try onSurvivor.send(json: command("s1"))
+        #expect(try onSurvivor.nextAnswer()["seq"] == 1)
 
-        servers[1].kill9()
+        servers[killed].kill9()
         let sent = ContinuousClock.now
-        try onOne.send(json: command("o1"))
-        let refused = try onOne.nextAnswer()
+        try onVictim.send(json: command("v1"))
+        let refused = try onVictim.nextAnswer()
         #expect(refused["type"] == "error" && refused["code"] == "unavailable", "\(refused)")
         #expect(ContinuousClock.now - sent < .seconds(5), "the answer took \(ContinuousClock.now - sent)")
-        // Past the health threshold (2 s) and a few exchanges: partition 0's game goes on, nobody is drained.
+        // Past the health threshold (2 s) and a few exchanges: the other partition's game goes on, nobody is drained.
         let until = ContinuousClock.now + .seconds(4)
         var number = 2
         while ContinuousClock.now < until {
-            try onZero.send(json: command("z\(number)", move: "rebound"))
-            #expect(try onZero.nextAnswer()["seq"]?.intValue == number)
+            try onSurvivor.send(json: command("s\(number)", move: "rebound"))
+            #expect(try onSurvivor.nextAnswer()["seq"]?.intValue == number)
             number += 1
             for node in [nodeA, nodeB] {
                 let health = try node.request("GET", "/healthz")
@@ -100,17 +102,17 @@ struct ClusterPartitionTests {
             }
             usleep(200_000)
         }
-        _ = try nodeB.waitForGame(first.id, seq: number - 1)
+        _ = try nodeB.waitForGame(survivor.id, seq: number - 1)
 
-        try servers[1].restart()
+        try servers[killed].restart()
         var ack: JSONValue = .null
         #expect(
             try eventually(within: .seconds(10)) {
-                try onOne.send(json: command("o1"))
-                ack = try onOne.nextAnswer()
+                try onVictim.send(json: command("v1"))
+                ack = try onVictim.nextAnswer()
                 return ack["type"] == "ack"
             })
         #expect(ack["seq"] == 1)
-        #expect(try nodeA.waitForGame(second.id, seq: 1) == (try nodeB.snapshot(second.id)))
+        #expect(try nodeA.waitForGame(victim.id, seq: 1) == (try nodeB.snapshot(victim.id)))
     }
 }
