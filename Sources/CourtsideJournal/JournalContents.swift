@@ -37,7 +37,7 @@ extension GameJournal {
 
 extension JournalContents {
     /// The games, or the first quarantined game's error: what `loadGames()` returns for a journal that quarantines.
-    func gamesOrFirstError() throws(JournalError) -> [JournaledGame] {
+    public func gamesOrFirstError() throws(JournalError) -> [JournaledGame] {
         if let first = quarantined.first {
             throw first.error ?? .corruptRecord(first.id, sequence: nil, reason: first.problem)
         }

@@ -7,6 +7,10 @@ enum RedisJournalKeys {
     static let games = "courtside:games"
     static let feed = "courtside:feed"
     static let nextGame = "courtside:next-game"
+    static let partition = "courtside:partition"
+    static let reachSet = "courtside:reach"
+
+    static func reach(node: String) -> String { "courtside:reach:" + node }
 
     static func game(_ id: GameID) -> String { "courtside:game:{\(id.rawValue)}" }
     static func events(_ id: GameID) -> String { "courtside:events:{\(id.rawValue)}" }

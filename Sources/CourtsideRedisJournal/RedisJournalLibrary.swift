@@ -14,7 +14,10 @@
 /// - `courtside:next-game`: the counter behind `courtside_next_id` (game ids unique across nodes);
 /// - `courtside:viewers:NODE`, `courtside:viewers`: each node's spectators per game (expiring), and the set of
 ///   those hashes (`courtside_viewers`);
-/// - `courtside:lease:NAME`: a lease (`courtside_lease`), the holding node's id with an expiry (the demo runner's).
+/// - `courtside:lease:NAME`: a lease (`courtside_lease`), the holding node's id with an expiry (the demo runner's);
+/// - `courtside:partition`: hash `index`, `size`: which partition of how many this Redis is (`courtside_partition`);
+/// - `courtside:reach:NODE`, `courtside:reach`: each node's last success per partition (expiring), and the set of
+///   those hashes (`courtside_reach`, docs/cluster.md "Past one Redis").
 ///
 /// Refusals are error replies whose first word is a code the journal maps to `JournalError` (`UNKNOWNGAME`,
 /// `DUPGAME`, `ARCHIVED`, `SEQUENCE expected got`, `PRESENTATION seq previous got`, `DUPCID index`). The checks and
@@ -23,7 +26,7 @@
 enum RedisJournalLibrary {
     static let name = "courtside"
     /// Bumped with every change of the code below (the journal checks it at start-up).
-    static let version = 5
+    static let version = 6
 
     static let source = """
         #!lua name=courtside
@@ -49,10 +52,12 @@ enum RedisJournalLibrary {
           return 'OK'
         end)
 
-        -- keys: counter. The next free `game-N`: one counter for every node, skipping ids stored before it existed.
+        -- keys: counter. args: the partition's id prefix (`game-` when absent). The next free `game-N` (or
+        -- `game-P-N`): one counter for every node, skipping ids stored before it existed.
         redis.register_function('courtside_next_id', function(keys, args)
+          local prefix = args[1] or 'game-'
           while true do
-            local id = 'game-' .. redis.call('INCR', keys[1])
+            local id = prefix .. redis.call('INCR', keys[1])
             if redis.call('EXISTS', 'courtside:game:{' .. id .. '}') == 0 then return id end
           end
         end)
@@ -168,6 +173,56 @@ enum RedisJournalLibrary {
           for game, count in pairs(totals) do
             reply[#reply + 1] = game
             reply[#reply + 1] = count
+          end
+          return reply
+        end)
+
+        -- keys: the partition hash. args: index, size. Claims this Redis as partition `index` of `size`, or checks
+        -- the claim: another index is refused (`PARTITION stored-index stored-size`), and so is a smaller size (the
+        -- list may only grow); a larger size is recorded.
+        redis.register_function('courtside_partition', function(keys, args)
+          local stored = redis.call('HMGET', keys[1], 'index', 'size')
+          if stored[1] and (stored[1] ~= args[1] or tonumber(stored[2]) > tonumber(args[2])) then
+            return redis.error_reply('PARTITION ' .. stored[1] .. ' ' .. stored[2])
+          end
+          if not stored[1] or tonumber(stored[2]) < tonumber(args[2]) then
+            redis.call('HSET', keys[1], 'index', args[1], 'size', args[2])
+          end
+          return 'OK'
+        end)
+
+        -- keys: this node's reach hash, the set of reach hashes. args: milliseconds to live, then partition,
+        -- milliseconds since this node last reached it. Stores when this node last reached each partition (by this
+        -- Redis's clock, expiring with a dead node) and returns, for every partition another live node reached, the
+        -- milliseconds since the most recent of them: partition, age pairs.
+        redis.register_function('courtside_reach', function(keys, args)
+          local time = redis.call('TIME')
+          local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+          redis.call('DEL', keys[1])
+          if #args > 1 then
+            local fields = {}
+            for i = 2, #args - 1, 2 do
+              fields[#fields + 1] = args[i]
+              fields[#fields + 1] = now - tonumber(args[i + 1])
+            end
+            redis.call('HSET', keys[1], unpack(fields))
+            redis.call('PEXPIRE', keys[1], args[1])
+            redis.call('SADD', keys[2], keys[1])
+          end
+          local latest = {}
+          for _, key in ipairs(redis.call('SMEMBERS', keys[2])) do
+            local reached = redis.call('HGETALL', key)
+            if #reached == 0 then redis.call('SREM', keys[2], key) end
+            if key ~= keys[1] then
+              for i = 1, #reached, 2 do
+                latest[reached[i]] = math.max(latest[reached[i]] or 0, tonumber(reached[i + 1]))
+              end
+            end
+          end
+          local reply = {}
+          for partition, at in pairs(latest) do
+            reply[#reply + 1] = tonumber(partition)
+            reply[#reply + 1] = math.max(now - at, 0)
           end
           return reply
         end)

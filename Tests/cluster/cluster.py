@@ -24,7 +24,6 @@ import asyncio
 import os
 import random
 import secrets
-import signal
 import sys
 import time
 
@@ -33,7 +32,7 @@ sys.path[:0] = [os.path.join(HERE, "..", "e2e"), os.path.join(HERE, "..", "..", 
 
 import jsonpatch  # noqa: E402
 from cluster_processes import Balancer, Node, RedisProcess  # noqa: E402
-from cluster_state import Checks, Cluster  # noqa: E402
+from cluster_state import Cluster, run_checks  # noqa: E402
 from partition_proxy import PartitionProxy  # noqa: E402
 import phase_fanout  # noqa: E402
 import phase_faults  # noqa: E402
@@ -114,21 +113,7 @@ def main():
     if args.seed is None:
         args.seed = random.randrange(1 << 30)
     print(f"cluster: seed {args.seed} (--seed to replay the kills, delays and moves)", flush=True)
-    # SIGTERM (the CI step's timeout) ends the run through the finally blocks, so every process is stopped.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    started = time.monotonic()
-    checks = Checks()
-    try:
-        asyncio.run(asyncio.wait_for(run(args, checks), args.total + 20))
-    except asyncio.TimeoutError:
-        pass  # reported as the check "run"
-    elapsed = time.monotonic() - started
-    if checks.failed:
-        print(f"cluster: FAILED {len(checks.failed)} of {checks.passed + len(checks.failed)} checks "
-              f"({', '.join(checks.failed)}) in {elapsed:.0f} s", file=sys.stderr)
-        return 1
-    print(f"cluster: passed all {checks.passed} checks in {elapsed:.0f} s")
-    return 0
+    return run_checks("cluster", run, args, grace=20)
 
 
 if __name__ == "__main__":

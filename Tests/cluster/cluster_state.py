@@ -4,6 +4,8 @@ comparisons every phase ends with (every node's document, the counts against the
 
 import asyncio
 import collections
+import signal
+import sys
 import time
 
 import jsonpatch
@@ -26,6 +28,26 @@ class Checks:
             self.failed.append(name)
         print(f"{'PASS' if ok else 'FAIL'} {name}: {detail} ({time.monotonic() - self.started:.1f}s)", flush=True)
         return ok
+
+
+def run_checks(name, run, args, grace):
+    """Runs `run(args, checks)` within `args.total + grace` seconds and prints the summary line of test `name`;
+    returns the exit status (1 when any check failed). SIGTERM (a CI step's timeout) ends the run through its finally
+    blocks, so every process it started is stopped."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    started = time.monotonic()
+    checks = Checks()
+    try:
+        asyncio.run(asyncio.wait_for(run(args, checks), args.total + grace))
+    except asyncio.TimeoutError:
+        pass  # reported as the check "run"
+    elapsed = time.monotonic() - started
+    if checks.failed:
+        print(f"{name}: FAILED {len(checks.failed)} of {checks.passed + len(checks.failed)} checks "
+              f"({', '.join(checks.failed)}) in {elapsed:.0f} s", file=sys.stderr)
+        return 1
+    print(f"{name}: passed all {checks.passed} checks in {elapsed:.0f} s")
+    return 0
 
 
 def short(problems, limit=3):

@@ -35,6 +35,18 @@ async def until(predicate, deadline, interval=0.1):
         await asyncio.sleep(interval)
 
 
+async def health_turns(node, wanted, since, seconds):
+    """Polls `node`'s /healthz until it answers `wanted` or `seconds` after `since` passed: (the seconds from `since`
+    to that answer or None, the last status, the last body)."""
+    status, body = None, ""
+    while time.monotonic() - since < seconds:
+        status, body = await node.health(timeout=1)
+        if status == wanted:
+            return time.monotonic() - since, status, body
+        await asyncio.sleep(0.2)
+    return None, status, body
+
+
 async def final_state(cluster, phase, deadline):
     """Every node on one document whose counts equal every acked command, and every follower on it."""
     checks = cluster.checks
@@ -82,14 +94,7 @@ async def partition(cluster):
     proxy.cut()
     cut_at = time.monotonic()
     on_c_task = asyncio.create_task(on_c.run(stop_c, cluster.within(45)))
-    seen_503 = None
-    body = ""
-    while time.monotonic() - cut_at < 10:
-        status, body = await nodes["c"].health(timeout=1)
-        if status == 503:
-            seen_503 = time.monotonic() - cut_at
-            break
-        await asyncio.sleep(0.2)
+    seen_503, status, body = await health_turns(nodes["c"], 503, cut_at, 10)
     checks.report("partition/healthz", seen_503 is not None and "redis" in body.lower(),
                   f"c's /healthz 503 {seen_503:.1f} s after the cut: {body[:160]}" if seen_503 is not None
                   else f"c's /healthz still {status} 10 s after the cut: {body[:160]}")

@@ -15,19 +15,9 @@ cd "$ROOT"
 # shellcheck source=Tests/e2e/env.sh
 source Tests/e2e/env.sh
 
-missing=()
-for tool in redis-server caddy; do
-    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    if [ "${CI:-}" = "true" ]; then
-        echo "56-cluster: FAILED: missing ${missing[*]} (scripts/install-deps installs redis-server," \
-            "scripts/install-deps.d/60-deploy.sh caddy)" >&2
-        exit 1
-    fi
-    echo "56-cluster: SKIPPED: missing ${missing[*]}; run scripts/install-deps as root (CI fails instead)"
-    exit 0
-fi
+# shellcheck source=Tests/cluster/step.sh
+source Tests/cluster/step.sh
+cluster_require_tools 56-cluster
 
 python=$(e2e_python)
 courtside=$(build_courtside release)
@@ -41,10 +31,6 @@ status=0
 timeout -k 10 230 "$python" Tests/cluster/cluster.py --courtside "$courtside" --work "$work" \
     "${seed_args[@]}" || status=$?
 if [ "$status" -ne 0 ]; then
-    for log in "$work"/a.log "$work"/b.log "$work"/c.log "$work"/redis.log "$work"/caddy.log; do
-        [ -f "$log" ] || continue
-        echo "--- $(basename "$log") (last 15 lines)" >&2
-        tail -n 15 "$log" >&2 || true
-    done
+    cluster_dump_logs "$work" a.log b.log c.log redis.log caddy.log
 fi
 exit "$status"

@@ -74,7 +74,8 @@ final class ApplicationCore: Sendable {
     }
 
     /// Why `/healthz` fails, as stable codes: `redis` while the shared store has not answered for 2 s (the node
-    /// can neither store nor follow the other nodes), `storage` while the journal refuses writes (`storageProblems`).
+    /// can neither store nor follow the other nodes; with several partitions, only one that other nodes reach:
+    /// `StoreProbe`), `storage` while the journal refuses writes (`storageProblems`).
     var healthReasons: [String] {
         var reasons: [String] = []
         if redisProblem != nil { reasons.append("redis") }
@@ -82,11 +83,10 @@ final class ApplicationCore: Sendable {
         return reasons
     }
 
-    /// Redis has not answered for the threshold: the problem as a sentence, else nil.
+    /// Redis (a partition the other nodes reach) has not answered for the threshold: the problem as a sentence,
+    /// else nil.
     var redisProblem: String? {
-        guard let silent = storeProbe?.unreachableFor else { return nil }
-        let milliseconds = silent / .milliseconds(1)
-        return "redis has not answered for \(Int(milliseconds) / 1000).\(Int(milliseconds) % 1000 / 100) s"
+        storeProbe?.problem
     }
 
     /// What keeps the server from storing what it serves, for `/healthz`: failed games (their writes are being

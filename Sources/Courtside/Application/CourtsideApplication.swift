@@ -35,7 +35,7 @@ public final class CourtsideApplication: Sendable {
     /// The file whose presence at start-up says the previous run stopped cleanly (every write stored).
     static let cleanShutdownMarker = "clean-shutdown"
 
-    /// Opens the journal (`SQLiteJournal` in the data directory, or `RedisJournal` when `redisURL` is set),
+    /// Opens the journal (`SQLiteJournal` in the data directory, or `PartitionedRedisJournal` over `redisURLs`),
     /// restores every game, and starts serving.
     public convenience init(configuration: ServerConfiguration, adminToken: String, logger: Logger)
         throws(ApplicationError)
@@ -43,15 +43,8 @@ public final class CourtsideApplication: Sendable {
         let journal: any GameJournal
         // Courts live in the data directory's SQLite; with Redis they are refused (not stored on one node only).
         var courtStore: (any CourtStore)?
-        if let url = configuration.redisURL {
-            var redis = RedisJournal.Configuration()
-            redis.client.tlsCAFile = configuration.redisCAFile
-            redis.nodeID = configuration.effectiveNodeID
-            do {
-                journal = try RedisJournal(url: url, configuration: redis)
-            } catch {
-                throw .redisJournal(url: url.description, error)
-            }
+        if !configuration.redisURLs.isEmpty {
+            journal = try Self.openPartitions(configuration)
         } else {
             do {
                 journal = try SQLiteJournal(directory: configuration.dataDirectory)
@@ -100,8 +93,8 @@ public final class CourtsideApplication: Sendable {
         do {
             // The feed's end is marked before the games are read, so a write made meanwhile is both loaded and
             // delivered (the owner skips what it holds), never neither.
-            tailer = try (journal as? RedisJournal).map { redis throws(ApplicationError) in
-                try SharedFeedTail(journal: redis, loop: loops.loops[0])
+            tailer = try Self.redisPartitions(of: journal).map { partitions throws(ApplicationError) in
+                try SharedFeedTail(partitions: partitions, loop: loops.loops[0])
             }
         } catch {
             loops.shutdown()
@@ -134,7 +127,7 @@ public final class CourtsideApplication: Sendable {
             reportSummary: { summary in lobby.run { $0.upsert(summary) } },
             reportFailure: { id, problem in failures.withLock { $0?.gameFailed(id, problem: problem) } },
             reportRecovery: { id in failures.withLock { $0?.gameRecovered(id) } }, group: loops)
-        let probe = shared.map { StoreProbe(journal: $0) }
+        let probe = shared.map { StoreProbe(partitions: Self.redisPartitions(of: journal) ?? [], shared: $0) }
         let viewerCounts = shared.map {
             ViewerCounts(journal: $0, metrics: metrics, interval: configuration.sharedViewerCountInterval)
         }
@@ -169,6 +162,36 @@ public final class CourtsideApplication: Sendable {
                 "url": url, "games": "\(stored.count)",
                 "start": stored.isEmpty ? "first" : marked ? "clean" : "after a crash",
             ])
+    }
+
+    /// One `RedisJournal` per URL, in order, claimed as the game partitions (docs/cluster.md, "Past one Redis").
+    private static func openPartitions(_ configuration: ServerConfiguration) throws(ApplicationError)
+        -> PartitionedRedisJournal
+    {
+        var redis = RedisJournal.Configuration()
+        redis.client.tlsCAFile = configuration.redisCAFile
+        redis.nodeID = configuration.effectiveNodeID
+        var partitions: [RedisJournal] = []
+        for url in configuration.redisURLs {
+            do {
+                partitions.append(try RedisJournal(url: url, configuration: redis))
+            } catch {
+                for opened in partitions { opened.close() }
+                throw .redisJournal(url: url.description, error)
+            }
+        }
+        do {
+            return try PartitionedRedisJournal(partitions: partitions)
+        } catch {
+            for opened in partitions { opened.close() }
+            throw .redisPartitions(error)
+        }
+    }
+
+    /// The Redis servers under `journal`, one per partition (one for a plain `RedisJournal`); nil for another journal.
+    static func redisPartitions(of journal: any GameJournal) -> [RedisJournal]? {
+        if let partitioned = journal as? PartitionedRedisJournal { return partitioned.partitions }
+        return (journal as? RedisJournal).map { [$0] }
     }
 
     /// Unix milliseconds from the system clock.

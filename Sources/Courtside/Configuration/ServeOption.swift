@@ -62,18 +62,24 @@ extension ServeOption {
             options.configuration.dataDirectory = try nonEmpty(value, source)
         },
         ServeOption(
-            name: "redis", environmentVariable: "COURTSIDE_REDIS", valueName: "URL",
+            name: "redis", environmentVariable: "COURTSIDE_REDIS", valueName: "URL[,URL…]",
             defaultDescription: "none (SQLite in DIR)",
             summary:
                 "Store games in Redis (redis://[user:password@]host:port/db, rediss:// for TLS) instead of SQLite;"
-                + " every node with the same URL serves every game (docs/redis.md)."
+                + " every node with the same URL serves every game (docs/redis.md). Several URLs, comma-separated and"
+                + " in the same order on every node, partition the games over them by id (docs/cluster.md)."
         ) { options, value, source throws(CLIError) in
-            do {
-                options.configuration.redisURL = try RedisURL(parsing: value)
-            } catch {
-                // The description names the part at fault, never the password.
-                throw .invalidValue(source, problem: "\(error)")
+            let parts = value.split(separator: ",", omittingEmptySubsequences: false)
+            var urls: [RedisURL] = []
+            for (index, part) in parts.enumerated() {
+                do {
+                    urls.append(try RedisURL(parsing: String(part)))
+                } catch {
+                    // The description names the part at fault, never the password.
+                    throw .invalidValue(source, problem: (parts.count > 1 ? "partition \(index): " : "") + "\(error)")
+                }
             }
+            options.configuration.redisURLs = urls
         },
         ServeOption(
             name: "redis-ca", environmentVariable: "COURTSIDE_REDIS_CA", valueName: "FILE",

@@ -22,8 +22,16 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var tlsKeyPath: String?
     /// Where the journal and the admin token live.
     public var dataDirectory: String = "./courtside-data"
-    /// Stores games in Redis Streams (`RedisJournal`) instead of SQLite in the data directory (docs/redis.md).
-    public var redisURL: RedisURL?
+    /// Stores games in Redis Streams (`RedisJournal`) instead of SQLite in the data directory (docs/redis.md); with
+    /// several, games are partitioned over them by id, in this order on every node (`PartitionedRedisJournal`,
+    /// docs/cluster.md "Past one Redis"). Empty: SQLite.
+    public var redisURLs: [RedisURL] = []
+
+    /// The one Redis, or the first partition; setting it configures exactly one.
+    public var redisURL: RedisURL? {
+        get { redisURLs.first }
+        set { redisURLs = newValue.map { [$0] } ?? [] }
+    }
     /// PEM certificate authorities that sign the Redis server's certificate (`rediss://`); nil uses the system's
     /// trust store.
     public var redisCAFile: String?

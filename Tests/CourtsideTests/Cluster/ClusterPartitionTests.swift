@@ -1,0 +1,118 @@
+import Courtside
+import CourtsideJournal
+import CourtsideRedis
+import CourtsideRedisJournal
+import CourtsideTestSupport
+import CourtsideViewModels
+import Foundation
+import Testing
+
+/// Games partitioned over two Redis servers (issue 10, "Past one Redis"; docs/cluster.md): games land on both and
+/// keep their ids over a restart; a node started with the list in another order is refused; a killed Redis stops
+/// only its own games, and no node's `/healthz` fails for it.
+@Suite(
+    "Cluster: games partitioned over two Redis servers", .serialized, .ownThread,
+    .enabled(if: RedisServer.enabled, Comment(rawValue: RedisServer.skipReason)))
+struct ClusterPartitionTests {
+    /// A node on `servers`, in that order (request timeout 1 s, so a lost Redis is noticed quickly).
+    static func node(_ name: String, on servers: [RedisServer]) throws -> TestApp {
+        var configuration = RedisJournal.Configuration()
+        configuration.nodeID = name
+        configuration.client.requestTimeout = .seconds(1)
+        let partitions = try servers.map { server in
+            try RedisJournal(url: RedisURL(parsing: server.url()), configuration: configuration)
+        }
+        return try TestApp(journal: try PartitionedRedisJournal(partitions: partitions))
+    }
+
+    @Test("games land on both partitions, every node serves them, malformed ids are 404, ids survive a restart")
+    func gamesOnBothPartitions() throws {
+        let servers = [try RedisServer(), try RedisServer()]
+        var nodeA: TestApp? = try Self.node("A", on: servers)
+        let nodeB = try Self.node("B", on: servers)
+        var games: [(id: String, token: String)] = []
+        for index in 0..<4 { games.append(try (index % 2 == 0 ? nodeA! : nodeB).createGame()) }
+        let ids = games.map(\.id)
+        #expect(Set(ids) == ["game-1", "game-1-1", "game-2", "game-1-2"])
+        for id in ids { _ = try nodeB.waitForGame(id) }
+        _ = try nodeA!.waitForGame(ids[1])
+        let scorer = try nodeA!.scorer(games[1])
+        try scorer.send(json: command("c1"))
+        #expect(try scorer.nextAnswer()["seq"] == 1)
+        _ = try nodeB.waitForGame(ids[1], seq: 1)
+        for id in ["game-2-1", "game-0-1", "game-01", "nonsense"] {
+            #expect(try nodeA!.request("GET", "/api/games/\(id)").status == 404, "\(id)")
+        }
+        let lobby = try nodeB.request("GET", "/api/games").json
+        #expect(Set(lobby["games"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []) == Set(ids))
+
+        nodeA = nil
+        let restarted = try Self.node("A", on: servers)
+        for id in ids { #expect(try restarted.request("GET", "/api/games/\(id)").status == 200, "\(id)") }
+        #expect(try restarted.snapshot(ids[1])["seq"] == 1)
+        #expect(try restarted.createGame().id == "game-3")
+
+        // The list reversed: refused at start, naming the server out of place.
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.dataDirectory = TestApp.makeTemporaryDirectory()
+        configuration.redisURLs = try servers.reversed().map { try RedisURL(parsing: $0.url()) }
+        let refusal = #expect(throws: ApplicationError.self) {
+            try CourtsideApplication(
+                configuration: configuration, adminToken: TestApp.adminToken,
+                logger: Logger(format: .text, level: .error))
+        }
+        #expect(
+            refusal?.description.contains("is listed as partition 0 but stores partition 1 of 2") == true,
+            "\(String(describing: refusal))")
+    }
+
+    @Test(
+        "kill -9 of one Redis: its games answer unavailable, the other's keep being acked, every /healthz is 200",
+        arguments: [1, 0])
+    func oneRedisKilled(killed: Int) throws {
+        let servers = [try RedisServer(), try RedisServer()]
+        let nodeA = try Self.node("A", on: servers)
+        let nodeB = try Self.node("B", on: servers)
+        let games = [try nodeA.createGame(), try nodeA.createGame()]
+        #expect(games.map(\.id) == ["game-1", "game-1-1"])
+        let (victim, survivor) = (games[killed], games[1 - killed])
+        _ = try nodeB.waitForGame(games[1].id)
+        let onSurvivor = try nodeA.scorer(survivor)
+        let onVictim = try nodeB.scorer(victim)
+        try onSurvivor.send(json: command("s1"))
+        #expect(try onSurvivor.nextAnswer()["seq"] == 1)
+
+        servers[killed].kill9()
+        let sent = ContinuousClock.now
+        try onVictim.send(json: command("v1"))
+        let refused = try onVictim.nextAnswer()
+        #expect(refused["type"] == "error" && refused["code"] == "unavailable", "\(refused)")
+        #expect(ContinuousClock.now - sent < .seconds(5), "the answer took \(ContinuousClock.now - sent)")
+        // Past the health threshold (2 s) and a few exchanges: the other partition's game goes on, nobody is drained.
+        let until = ContinuousClock.now + .seconds(4)
+        var number = 2
+        while ContinuousClock.now < until {
+            try onSurvivor.send(json: command("s\(number)", move: "rebound"))
+            #expect(try onSurvivor.nextAnswer()["seq"]?.intValue == number)
+            number += 1
+            for node in [nodeA, nodeB] {
+                let health = try node.request("GET", "/healthz")
+                #expect(health.status == 200, "\(String(decoding: health.body, as: UTF8.self))")
+            }
+            usleep(200_000)
+        }
+        _ = try nodeB.waitForGame(survivor.id, seq: number - 1)
+
+        try servers[killed].restart()
+        var ack: JSONValue = .null
+        #expect(
+            try eventually(within: .seconds(10)) {
+                try onVictim.send(json: command("v1"))
+                ack = try onVictim.nextAnswer()
+                return ack["type"] == "ack"
+            })
+        #expect(ack["seq"] == 1)
+        #expect(try nodeA.waitForGame(victim.id, seq: 1) == (try nodeB.snapshot(victim.id)))
+    }
+}

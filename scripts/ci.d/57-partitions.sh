@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Issue 10's "Past one Redis" test: Tests/cluster/partitions.py runs, on loopback and in a temporary directory, two
+# redis-servers (AOF with appendfsync always, a password), three release `courtside serve --redis R0,R1` nodes (c
+# reaching r1 through a test-owned proxy) and Caddy in front with active health checks on /healthz, then checks: a
+# node given the list in another order is refused; games land on both partitions; a kill -9 of one Redis answers
+# `unavailable` only for its game while the other keeps being acked and no /healthz fails; the proxy cut between c
+# and r1 drains c only; every acked move present exactly once, every spectator in step. 18-22 s of checks; bounded
+# at 90 s.
+# With CI=true a missing redis-server or caddy fails; elsewhere the step says what is missing and skips.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+# shellcheck source=Tests/e2e/env.sh
+source Tests/e2e/env.sh
+
+# shellcheck source=Tests/cluster/step.sh
+source Tests/cluster/step.sh
+cluster_require_tools 57-partitions
+
+python=$(e2e_python)
+courtside=$(build_courtside release)
+work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-partitions.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+seed_args=()
+if [ -n "${PARTITIONS_SEED:-}" ]; then seed_args=(--seed "$PARTITIONS_SEED"); fi
+status=0
+# partitions.py stops every process it started on every exit path (and they die with it: PR_SET_PDEATHSIG); the
+# outer timeout bounds the whole step.
+timeout -k 5 90 "$python" Tests/cluster/partitions.py --courtside "$courtside" --work "$work" \
+    "${seed_args[@]}" || status=$?
+if [ "$status" -ne 0 ]; then
+    cluster_dump_logs "$work" a.log b.log c.log d.log r0/redis.log r1/redis.log caddy.log
+fi
+exit "$status"
