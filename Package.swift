@@ -69,7 +69,11 @@ let package = Package(
         .executableTarget(name: "CourtsideEcho", dependencies: ["CourtsideNet"]),
         .executableTarget(
             name: "CourtsideLoad",
-            dependencies: ["CLinux", "CourtsideWebSocket", "CourtsideWebSocketDeflate", "CourtsideHTTP"]
+            dependencies: [
+                "CLinux", "CourtsideWebSocket", "CourtsideWebSocketDeflate", "CourtsideHTTP",
+                // `courtside-load journal`: the server's own journals, loaded as a node loads them.
+                "CourtsideJournal", "CourtsideModel", "CourtsideRedis", "CourtsideRedisJournal",
+            ]
         ),
         .target(name: "CourtsideFuzzSupport"),
         .executableTarget(name: "CourtsideFuzzHTTP", dependencies: ["CourtsideFuzzSupport", "CourtsideHTTP"]),
