@@ -20,12 +20,14 @@ struct JournalOptions: Sendable {
     var directory: String?
     var games = 1_000
     /// Appends per second of each step, in order.
-    var rates = [500, 1_000, 2_000, 4_000, 8_000, 16_000]
+    var rates = [500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000]
     /// Seconds of appends per step.
     var seconds = 10.0
     /// A step whose p99 completion latency passes this (milliseconds) saturates its kind: a scorer waits for
-    /// the append before its ack, and a tenth of a second is about what a person notices.
-    var p99BoundMs = 100.0
+    /// the append before its ack, and a second late is a backlog, not a blip. Not lower: on the shared 2-core
+    /// machine, scheduling stalls of 0.3–0.7 s put a 10 s step's p99 past 100 ms at 500/s for both journals,
+    /// far from either's throughput limit (docs/benchmarks.md, "Several nodes and Redis").
+    var p99BoundMs = 1_000.0
     /// Redis journals (connections) the games are spread over: one per node of a cluster sharing the Redis.
     var connections = 1
     /// Seconds after a step's last submission for its last completions.
@@ -42,9 +44,9 @@ struct JournalOptions: Sendable {
           --redis-pid PID      read that Redis's CPU time around each step
           --directory DIR      where the SQLite journal is made (default the temporary directory)
           --games N            games the appends are spread over, round-robin (default 1000, at most 100000)
-          --rates R,R,...      appends per second of each step, in order (default 500,1000,2000,4000,8000,16000)
+          --rates R,R,...      appends per second of each step, in order (default 500,1000,...,32000, doubling)
           --seconds S          seconds of appends per step (default 10, at most 120)
-          --p99-bound MS       a step whose p99 passes MS milliseconds saturates its kind (default 100)
+          --p99-bound MS       a step whose p99 passes MS milliseconds saturates its kind (default 1000)
           --connections C      Redis journals (connections, as nodes would) the games are spread over (1...16)
           --drain-timeout S    seconds after a step for its last completions (default 30)
           --json               print the result as JSON

@@ -14,7 +14,9 @@ struct JournalStep: Sendable {
         var kind: JournalOptions.Kind
         var rate: Int
         var submitted: Int
+        /// Appends stored (completed with success); latencies and the rate achieved count these only.
         var completed: Int
+        /// Appends that completed with an error, or not at all within the drain timeout.
         var failed: Int
         /// From the first due time to the last completion.
         var seconds: Double
@@ -69,9 +71,10 @@ struct JournalStep: Sendable {
                 journals[game % journals.count].append(Self.move(sequence), toGame: games[game]) { result in
                     let now = DispatchTime.now().uptimeNanoseconds
                     tally.state.withLock { state in
-                        state.histogram.record(now > dueAt ? now - dueAt : 0)
                         state.lastCompletion = max(state.lastCompletion, now)
-                        if case .failure(let error) = result {
+                        switch result {
+                        case .success: state.histogram.record(now > dueAt ? now - dueAt : 0)
+                        case .failure(let error):
                             state.failed += 1
                             if state.firstFailure == nil { state.firstFailure = "\(error)" }
                         }
@@ -94,13 +97,14 @@ struct JournalStep: Sendable {
         func ms(_ nanoseconds: UInt64) -> Double { (Double(nanoseconds) / 10_000).rounded() / 100 }
         return Result(
             kind: kind, rate: rate, submitted: total, completed: completed,
-            failed: state.failed + (drained ? 0 : total - completed), seconds: (span * 100).rounded() / 100,
+            failed: total - completed, seconds: (span * 100).rounded() / 100,
             achievedPerSecond: (Double(completed) / span).rounded(), p50Ms: ms(state.histogram.percentile(0.5)),
             p99Ms: ms(state.histogram.percentile(0.99)), maxMs: ms(state.histogram.maximum),
             loadCPUMicrosecondsPerAppend: (cpu / Double(max(1, total)) * 1e7).rounded() / 10,
             redisCPUMicrosecondsPerAppend: redisCPU.map { ($0 / Double(max(1, total)) * 1e7).rounded() / 10 },
             saturated: nil,
-            firstFailure: drained ? state.firstFailure : "\(total - completed) appends not completed in time")
+            firstFailure: state.firstFailure
+                ?? (drained ? nil : "\(total - completed - state.failed) appends not completed in \(drainTimeout) s"))
     }
 
     /// One move event at `sequence` (its presentation sequence the same), like a scorer's rebound.
