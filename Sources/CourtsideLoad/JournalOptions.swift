@@ -51,7 +51,7 @@ struct JournalOptions: Sendable {
           --drain-timeout S    seconds after a step for its last completions (default 30)
           --json               print the result as JSON
         A kind stops stepping once it saturates: it completed less than 95% of the rate asked, a step's p99 passed
-        the bound, or an append failed. Exit status 0 only if no append failed.
+        the bound, or an append failed. Exit status 0 only if every kind held the first rate.
         """
 
     static func parse(_ arguments: [String]) -> Result<JournalOptions, LoadOptionsError> {
