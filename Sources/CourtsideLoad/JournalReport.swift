@@ -44,7 +44,7 @@ struct JournalReport: RunReport, Sendable, Encodable {
         var lines = [
             "courtside-load journal: \(games) games, \(secondsPerStep) s a step, p99 bound \(p99BoundMs) ms, "
                 + "\(connections) Redis connection(s); started \(started), load average after \(loadAverageAfter)",
-            "| journal | rate asked /s | achieved /s | p50 ms | p99 ms | max ms | load CPU µs/append "
+            "| journal | rate asked /s | achieved /s | p50 ms | p99 ms | max ms | program CPU µs/append "
                 + "| Redis CPU µs/append | saturated |",
             "|---|---:|---:|---:|---:|---:|---:|---:|---|",
         ]
