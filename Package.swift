@@ -87,6 +87,8 @@ let package = Package(
         // Shared by the test targets: running blocking test clients off Swift concurrency's cooperative pool.
         .target(name: "CourtsideTestSupport", path: "Tests/CourtsideTestSupport"),
         .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel"]),
+        // The load program's own logic (courtside-load journal's stepping and options), through @testable import.
+        .testTarget(name: "CourtsideLoadTests", dependencies: ["CourtsideLoad"]),
         .testTarget(name: "CourtsideViewModelTests", dependencies: ["CourtsideViewModels", "CourtsideModel"]),
         .testTarget(
             name: "CourtsideTests",
