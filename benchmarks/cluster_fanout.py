@@ -241,6 +241,8 @@ def main():
     args = parser.parse_args()
     args.host, args.sources, args.connect_batch, args.connect_timeout = "127.0.0.1", 16, 256, 120.0
     args.moves = bl.MOVES
+    # The real scoreboard routes, never broadcaster_latency.py's echo-server mode (a flag on the hotpath branch).
+    args.echo = False
     unknown = [name for name in args.setups if name not in SETUPS]
     if unknown:
         raise SystemExit(f"unknown set-up {unknown}: use {', '.join(SETUPS)}")
