@@ -69,7 +69,11 @@ let package = Package(
         .executableTarget(name: "CourtsideEcho", dependencies: ["CourtsideNet"]),
         .executableTarget(
             name: "CourtsideLoad",
-            dependencies: ["CLinux", "CourtsideWebSocket", "CourtsideWebSocketDeflate", "CourtsideHTTP"]
+            dependencies: [
+                "CLinux", "CourtsideWebSocket", "CourtsideWebSocketDeflate", "CourtsideHTTP",
+                // `courtside-load journal`: the server's own journals, loaded as a node loads them.
+                "CourtsideJournal", "CourtsideModel", "CourtsideRedis", "CourtsideRedisJournal",
+            ]
         ),
         .target(name: "CourtsideFuzzSupport"),
         .executableTarget(name: "CourtsideFuzzHTTP", dependencies: ["CourtsideFuzzSupport", "CourtsideHTTP"]),
@@ -83,6 +87,8 @@ let package = Package(
         // Shared by the test targets: running blocking test clients off Swift concurrency's cooperative pool.
         .target(name: "CourtsideTestSupport", path: "Tests/CourtsideTestSupport"),
         .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel"]),
+        // The load program's own logic (courtside-load journal's stepping and options), through @testable import.
+        .testTarget(name: "CourtsideLoadTests", dependencies: ["CourtsideLoad"]),
         .testTarget(name: "CourtsideViewModelTests", dependencies: ["CourtsideViewModels", "CourtsideModel"]),
         .testTarget(
             name: "CourtsideTests",

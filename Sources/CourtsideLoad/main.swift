@@ -1,8 +1,9 @@
 import Foundation
 
-// courtside-load: WebSocket load against a loopback server. Two modes:
+// courtside-load: load against a loopback server. Three modes:
 // - echo (the default): N clients send messages and measure the echo round trips (LoadOptions.usage);
-// - `courtside-load fanout ...`: N subscribers and one publisher measure a pub/sub fan-out (FanoutOptions.usage).
+// - `courtside-load fanout ...`: N subscribers and one publisher measure a pub/sub fan-out (FanoutOptions.usage);
+// - `courtside-load journal ...`: appends at stepped rates to the SQLite and Redis journals (JournalOptions.usage).
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -15,24 +16,39 @@ func refuse(_ error: LoadOptionsError, usage: String) -> Never {
     exit(2)
 }
 
+/// The parsed options, or the usage (on `--help`) or the error and the usage, and the program's end.
+func parsed<Options>(_ result: Result<Options, LoadOptionsError>, usage: String) -> Options {
+    switch result {
+    case .success(let options): return options
+    case .failure(let error): refuse(error, usage: usage)
+    }
+}
+
 if arguments.first == "fanout" {
     arguments.removeFirst()
-    let options: FanoutOptions
-    switch FanoutOptions.parse(arguments) {
-    case .success(let parsed): options = parsed
-    case .failure(let error): refuse(error, usage: FanoutOptions.usage)
-    }
+    let options = parsed(FanoutOptions.parse(arguments), usage: FanoutOptions.usage)
     let report = FanoutRun.run(options)
     print(options.json ? report.json : report.text)
     exit(report.succeeded ? 0 : 1)
 }
 
-if arguments.first == "echo" { arguments.removeFirst() }
-let options: LoadOptions
-switch LoadOptions.parse(arguments) {
-case .success(let parsed): options = parsed
-case .failure(let error): refuse(error, usage: LoadOptions.usage + "\n" + FanoutOptions.usage)
+if arguments.first == "journal" {
+    arguments.removeFirst()
+    let options = parsed(JournalOptions.parse(arguments), usage: JournalOptions.usage)
+    do {
+        let report = try JournalRun.run(options)
+        print(options.json ? report.json : report.text)
+        exit(report.succeeded ? 0 : 1)
+    } catch {
+        FileHandle.standardError.write(Data("courtside-load journal: \(error)\n".utf8))
+        exit(1)
+    }
 }
+
+if arguments.first == "echo" { arguments.removeFirst() }
+let options = parsed(
+    LoadOptions.parse(arguments),
+    usage: [LoadOptions.usage, FanoutOptions.usage, JournalOptions.usage].joined(separator: "\n"))
 
 let url = arguments.firstIndex(of: "--url").map { arguments[$0 + 1] } ?? ""
 let report = LoadReport(options: options, url: url, results: LoadRun.run(options))
