@@ -332,7 +332,7 @@ def scorer_worker(args, games, conn):
     the seq each command was acked with."""
     raise_open_file_limit(len(games) + 64)
     selector = selectors.DefaultSelector()
-    plan = [(game, f"/ws/games/{game}/scorer", token) for game, token in games]
+    plan = [(game, "/pub" if args.echo else f"/ws/games/{game}/scorer", token) for game, token in games]
     clients, failures, early = connect_all(
         selector, args.host, args.port, plan, args.sources, args.connect_batch, args.connect_timeout, 0
     )
@@ -374,7 +374,11 @@ def scorer_worker(args, games, conn):
             if move == "onePoint" and n >= 3000:
                 move = "rebound"
             cid = f"b{i}-{n}"
-            command = json.dumps({"type": "move", "id": cid, "player": PLAYERS[(n // 4) % 6], "move": move})
+            if args.echo:
+                command = echo_patch(n + 1, move, (n // 4) % 6)
+                acked[cid] = n + 1  # nothing answers on /pub: the patch carries its own seq
+            else:
+                command = json.dumps({"type": "move", "id": cid, "player": PLAYERS[(n // 4) % 6], "move": move})
             frame = client_frame(0x1, command.encode())
             sent[cid] = (client.game, time.monotonic_ns())
             try:
@@ -398,6 +402,25 @@ def scorer_worker(args, games, conn):
     conn.close()
 
 
+def echo_patch(seq, move, player):
+    """With --echo, what the publisher sends on /pub: a patch shaped and sized like the one `courtside serve`
+    publishes for the same move (canonical JSON: sorted members, `seq` after `ops`, `type` near the end, as
+    spectators.c expects), so both servers carry the same bytes per delivery."""
+    team, index = ("homePlayers", player) if player < 3 else ("awayPlayers", player - 3)
+    field = {"assist": "assistMoveCount", "rebound": "reboundMoveCount", "foul": "foulMoveCount",
+             "onePoint": "onePointMoveCount"}.get(move, "reboundMoveCount")
+    at = int(time.time() * 1000)
+    ops = [
+        {"op": "add", "path": f"/plays/{seq - 1}", "value": {
+            "at": at, "deleted": False, "edited": False, "elapsedMs": 0, "move": move, "period": None,
+            "play": seq, "player": PLAYERS[player], "seq": seq, "team": "home" if player < 3 else "away"}},
+        {"op": "replace", "path": f"/{team}/{index}/{field}", "value": str(seq // 4 + 1)},
+        {"op": "replace", "path": "/time", "value": "00:00"},
+    ]
+    message = {"at": at, "game": "echo", "ops": ops, "seq": seq, "type": "patch", "v": 1}
+    return json.dumps(message, separators=(",", ":"), sort_keys=True)
+
+
 # MARK: The run
 
 def read_status(pid):
@@ -418,6 +441,10 @@ def cpu_seconds(pid):
 
 
 def create_games(args):
+    if args.echo:
+        # courtside-echo has no games: one pseudo-game, its /sub subscribers and one /pub publisher.
+        return [("echo", None)]
+
     def create(number):
         connection = http.client.HTTPConnection(args.host, args.port, timeout=30)
         try:
@@ -456,7 +483,8 @@ def run(args):
     slot = 0
     for game, _ in games:
         for _ in range(args.spectators_per_game):
-            spectator_plans[slot % args.processes].append((game, f"/ws/games/{game}", None))
+            path = "/sub" if args.echo else f"/ws/games/{game}"
+            spectator_plans[slot % args.processes].append((game, path, None))
             slot += 1
     context = multiprocessing.get_context("fork")
     workers, pipes = [], []
@@ -600,6 +628,11 @@ def main():
         help="spectators offer permessage-deflate like a browser (needs --spectators-binary)",
     )
     parser.add_argument("--window", type=float, default=5.0, help="seconds of send time per p50/p99 window")
+    parser.add_argument(
+        "--echo", action="store_true",
+        help="drive courtside-echo instead: spectators on /sub, one publisher on /pub sending patch-shaped text "
+        "at the same rate (benchmarks/cpu-per-delivery.sh)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     total = args.games * args.spectators_per_game
