@@ -410,13 +410,19 @@ def echo_patch(seq, move, player):
     field = {"assist": "assistMoveCount", "rebound": "reboundMoveCount", "foul": "foulMoveCount",
              "onePoint": "onePointMoveCount"}.get(move, "reboundMoveCount")
     at = int(time.time() * 1000)
-    ops = [
+    ops = []
+    if move == "onePoint":
+        # A scoring move also changes the score line and the team's score.
+        ops += [{"op": "replace", "path": "/score", "value": f"{seq // 4} - 0"},
+                {"op": "replace", "path": "/homeScore", "value": seq // 4}]
+    ops += [
         {"op": "add", "path": f"/plays/{seq - 1}", "value": {
             "at": at, "deleted": False, "edited": False, "elapsedMs": 0, "move": move, "period": None,
             "play": seq, "player": PLAYERS[player], "seq": seq, "team": "home" if player < 3 else "away"}},
-        {"op": "replace", "path": f"/{team}/{index}/{field}", "value": str(seq // 4 + 1)},
-        {"op": "replace", "path": "/time", "value": "00:00"},
+        {"op": "replace", "path": f"/{team}/{index}/{field}", "value": str(seq // 24 + 1)},
     ]
+    if move == "onePoint":
+        ops.append({"op": "replace", "path": f"/{team}/{index}/points", "value": seq // 24 + 1})
     message = {"at": at, "game": "echo", "ops": ops, "seq": seq, "type": "patch", "v": 1}
     return json.dumps(message, separators=(",", ":"), sort_keys=True)
 
