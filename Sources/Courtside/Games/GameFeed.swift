@@ -31,7 +31,7 @@ final class GameFeed: Sendable {
 
     /// Sends `message` to every current subscriber. Call on the owner's loop, whose context is `context`.
     func publish(_ message: FeedMessage, context: LoopContext) {
-        channel.publish(.text(message.message.text))
+        channel.publish(message.broadcast)
         guard eventStreams.load(ordering: .acquiring) > 0 else { return }
         let event = message.event
         for loop in loops {
