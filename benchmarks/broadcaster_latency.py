@@ -529,7 +529,7 @@ def run(args):
     if not scorer_pipe.poll(args.duration + args.drain + 60):
         raise SystemExit("the scorer process did not finish")
     _, sent, acked, errors, scorer_cpu = scorer_pipe.recv()
-    time.sleep(1.0)  # the last patches reach the spectators (acks wait for the disk; patches do not)
+    time.sleep(args.tail)  # the last patches reach the spectators (acks wait for the disk; patches do not)
     loaded = read_status(args.server_pid) if args.server_pid else {}
     cpu_after = cpu_seconds(args.server_pid) if args.server_pid else 0.0
     for pipe in pipes:
@@ -634,6 +634,10 @@ def main():
         help="spectators offer permessage-deflate like a browser (needs --spectators-binary)",
     )
     parser.add_argument("--window", type=float, default=5.0, help="seconds of send time per p50/p99 window")
+    parser.add_argument(
+        "--tail", type=float, default=1.0,
+        help="seconds after the last ack before the server's CPU and RSS are read and the spectators stop",
+    )
     parser.add_argument(
         "--echo", action="store_true",
         help="drive courtside-echo instead: spectators on /sub, one publisher on /pub sending patch-shaped text "

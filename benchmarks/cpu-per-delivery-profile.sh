@@ -7,8 +7,8 @@
 #
 #   benchmarks/cpu-per-delivery-profile.sh
 #
-# Environment: SPECTATORS (1000), RATE (10 moves/s), DURATION (10 s), BIN (directory of release binaries; default:
-# build them). Output in .build/profile-cpu/: callgrind-{serve,echo}.txt (self cost) and -inclusive.txt, and the
+# Environment: SPECTATORS (1000), RATE (10 moves/s), DURATION (10 s), SERVERS ("serve echo"), BIN (directory of
+# release binaries; default: build them). Output in .build/profile-cpu/: callgrind-{serve,echo}.txt (self cost) and -inclusive.txt, and the
 # driver's JSON. User-space instructions only: system calls (a `send` per delivery) are not in these counts.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,7 +50,7 @@ wait_for_descriptors() {
     return 1
 }
 
-for name in serve echo; do
+for name in ${SERVERS:-serve echo}; do
     echo "--- callgrind: $name, $spectators spectators, $rate patches/s for ${duration}s ($(date -u +%H:%M) UTC)"
     port=$(free_loopback_port)
     rm -rf "$work/data"
@@ -66,14 +66,16 @@ for name in serve echo; do
     wait_for_port "$port" "$SERVER_PID" 120
     timeout -k 10 900 "$python" benchmarks/broadcaster_latency.py --port "$port" --admin-token "$token" \
         --server-pid "$SERVER_PID" --games 1 --spectators-per-game "$spectators" --rate-per-game "$rate" \
-        --duration "$duration" --processes 1 --settle 6 --drain 20 --connect-timeout 300 \
+        --duration "$duration" --processes 1 --settle 6 --drain 20 --tail 20 --connect-timeout 300 \
         --spectators-binary "$out/spectators" --json $([ "$name" = echo ] && echo --echo) >"$out/$name.json" &
     driver=$!
-    # Connected (and, for serve, the scorer too), then the driver's settle: instrument the commands and patches.
+    # Connected (and, for serve, the scorer too), then the driver's settle: instrument the commands and patches,
+    # and the 20 s the driver waits after the last ack for the patches a slowed-down server still owes (under
+    # valgrind it falls seconds behind), but not the closes after it.
     wait_for_descriptors "$SERVER_PID" $((spectators + 5))
     sleep 3
     callgrind_control -i on "$SERVER_PID" >/dev/null
-    sleep $((duration + 4))
+    sleep $((duration + 18))
     callgrind_control -i off "$SERVER_PID" >/dev/null
     wait "$driver" || echo "driver: incomplete run (see $out/$name.json)" >&2
     kill -TERM "$SERVER_PID" 2>/dev/null || true
