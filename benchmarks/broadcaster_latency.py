@@ -441,9 +441,14 @@ def read_status(pid):
 
 
 def cpu_seconds(pid):
+    return sum(cpu_times(pid))
+
+
+def cpu_times(pid):
+    """(user, system) CPU seconds of a process (`utime`, `stime` in /proc/PID/stat)."""
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / os.sysconf("SC_CLK_TCK"), int(fields[12]) / os.sysconf("SC_CLK_TCK")
 
 
 def create_games(args):
@@ -524,14 +529,16 @@ def run(args):
     connected_at = time.monotonic()
     time.sleep(args.settle)
     idle = read_status(args.server_pid) if args.server_pid else {}
-    cpu_before = cpu_seconds(args.server_pid) if args.server_pid else 0.0
+    user_before, system_before = cpu_times(args.server_pid) if args.server_pid else (0.0, 0.0)
+    cpu_before = user_before + system_before
     scorer_pipe.send("go")
     if not scorer_pipe.poll(args.duration + args.drain + 60):
         raise SystemExit("the scorer process did not finish")
     _, sent, acked, errors, scorer_cpu = scorer_pipe.recv()
     time.sleep(args.tail)  # the last patches reach the spectators (acks wait for the disk; patches do not)
     loaded = read_status(args.server_pid) if args.server_pid else {}
-    cpu_after = cpu_seconds(args.server_pid) if args.server_pid else 0.0
+    user_after, system_after = cpu_times(args.server_pid) if args.server_pid else (0.0, 0.0)
+    cpu_after = user_after + system_after
     for pipe in pipes:
         pipe.send("stop")
     received, counts = {}, {"snapshots": 0, "patches": 0, "other": 0, "closed": 0, "cpu": 0.0, "deflate": 0}
@@ -597,6 +604,7 @@ def run(args):
         "serverRSSLoadedMiB": round(loaded.get("VmRSS", 0) / 1024, 1),
         "serverRSSPeakMiB": round(loaded.get("VmHWM", 0) / 1024, 1),
         "serverCPUSecondsDuringCommands": round(cpu_after - cpu_before, 2),
+        "serverUserCPUSecondsDuringCommands": round(user_after - user_before, 2),
         "secondsToCreateGames": round(created_at - started, 1),
         "secondsToConnect": round(connected_at - created_at, 1),
         "durationSeconds": args.duration,
