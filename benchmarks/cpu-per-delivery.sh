@@ -10,7 +10,7 @@
 # Both are driven by benchmarks/broadcaster_latency.py (`--echo` for the second) with the same clients: the
 # spectators are benchmarks/spectators.c (PROCESSES processes, one epoll loop each) connecting from 127.0.0.1 ...
 # 127.0.0.16, so each address holds SPECTATORS/16 connections, under both servers' per-address cap of 1,024. The
-# server's CPU (`utime + stime` from /proc/PID/stat) is read from the first command to one second after the last
+# server's CPU (`utime + stime` from /proc/PID/stat) is read from the first command to TAIL seconds after the last
 # ack, and divided by the deliveries measured (every spectator must get every patch). Rounds alternate which server
 # goes first. Prints, per round, both µs per delivery (and the user-space part: system time is mostly the `send` per
 # delivery, the same work in both; the application's own work is user time), the ratios serve/echo and the load
@@ -18,7 +18,7 @@
 # receive path is charged partly to the sender), so read the medians.
 #
 # Environment: ROUNDS (5), SPECTATORS (10000), RATE (4 moves/s), DURATION (15 s), THREADS (2 event loops each),
-# PROCESSES (2), BIN (a directory holding release courtside and courtside-echo binaries, e.g. a saved "before"
+# PROCESSES (2), TAIL (4 s), BIN (a directory holding release courtside and courtside-echo binaries, e.g. a saved "before"
 # build; default: build them here). Bounded: every client step has a deadline (broadcaster_latency.py), and each
 # round is wrapped in `timeout`.
 set -euo pipefail
@@ -35,6 +35,9 @@ rate=${RATE:-4}
 duration=${DURATION:-15}
 threads=${THREADS:-2}
 processes=${PROCESSES:-2}
+# Seconds after the last ack before the CPU is read: the last patch must have reached every spectator by then (on a
+# machine at load 15 the tail of a patch's fan-out took over 2 s), and the idle seconds count alike for both.
+tail=${TAIL:-4}
 python=$(e2e_python)
 if [ -n "${BIN:-}" ]; then
     courtside=$BIN/courtside
@@ -74,7 +77,7 @@ run_server() {
     load=$(cut -d' ' -f1 /proc/loadavg)
     timeout -k 10 600 "$python" benchmarks/broadcaster_latency.py --port "$port" --admin-token "$token" \
         --server-pid "$SERVER_PID" --games 1 --spectators-per-game "$spectators" --rate-per-game "$rate" \
-        --duration "$duration" --processes "$processes" --drain 5 \
+        --duration "$duration" --processes "$processes" --drain 5 --tail "$tail" \
         --spectators-binary .build/cpu-per-delivery/spectators --json $([ "$name" = echo ] && echo --echo) >"$out"
     stop_servers
     "$python" - "$out" "$load" <<'EOF'
@@ -108,7 +111,7 @@ for round in $(seq 1 "$rounds"); do
         read -r s_us s_user s_n s_cpu s_load s_p50 s_p99 < <(run_server serve "$round")
     fi
     ratio=$(awk -v s="$s_us" -v e="$e_us" 'BEGIN { printf "%.2f", s / e }')
-    user_ratio=$(awk -v s="$s_user" -v e="$e_user" 'BEGIN { printf "%.2f", e > 0 ? s / e : 0 }')
+    user_ratio=$(awk -v s="$s_user" -v e="$e_user" 'BEGIN { printf "%.2f", (e > 0 ? s / e : 0) }')
     ratios+=("$ratio")
     user_ratios+=("$user_ratio")
     printf '| %s | %s | %s | %s× | %s | %s | %s× | %s | %s, %s | %s / %s | %s / %s |\n' "$round" "$s_us" "$e_us" \
