@@ -39,14 +39,9 @@ processes=${PROCESSES:-2}
 # machine at load 15 the tail of a patch's fan-out took over 2 s), and the idle seconds count alike for both.
 tail=${TAIL:-4}
 python=$(e2e_python)
-if [ -n "${BIN:-}" ]; then
-    courtside=$BIN/courtside
-    echo_server=$BIN/courtside-echo
-else
-    courtside=$(build_courtside release)
-    swift build -c release --product courtside-echo >&2
-    echo_server=$(swift build -c release --show-bin-path)/courtside-echo
-fi
+bin=$(release_bin courtside courtside-echo)
+courtside=$bin/courtside
+echo_server=$bin/courtside-echo
 for binary in "$courtside" "$echo_server"; do
     [ -x "$binary" ] || { echo "missing $binary" >&2; exit 2; }
 done
