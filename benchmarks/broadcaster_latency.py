@@ -332,7 +332,7 @@ def scorer_worker(args, games, conn):
     the seq each command was acked with."""
     raise_open_file_limit(len(games) + 64)
     selector = selectors.DefaultSelector()
-    plan = [(game, f"/ws/games/{game}/scorer", token) for game, token in games]
+    plan = [(game, "/pub" if args.echo else f"/ws/games/{game}/scorer", token) for game, token in games]
     clients, failures, early = connect_all(
         selector, args.host, args.port, plan, args.sources, args.connect_batch, args.connect_timeout, 0
     )
@@ -374,7 +374,11 @@ def scorer_worker(args, games, conn):
             if move == "onePoint" and n >= 3000:
                 move = "rebound"
             cid = f"b{i}-{n}"
-            command = json.dumps({"type": "move", "id": cid, "player": PLAYERS[(n // 4) % 6], "move": move})
+            if args.echo:
+                command = echo_patch(n + 1, move, (n // 4) % 6)
+                acked[cid] = n + 1  # nothing answers on /pub: the patch carries its own seq
+            else:
+                command = json.dumps({"type": "move", "id": cid, "player": PLAYERS[(n // 4) % 6], "move": move})
             frame = client_frame(0x1, command.encode())
             sent[cid] = (client.game, time.monotonic_ns())
             try:
@@ -398,6 +402,31 @@ def scorer_worker(args, games, conn):
     conn.close()
 
 
+def echo_patch(seq, move, player):
+    """With --echo, what the publisher sends on /pub: a patch shaped and sized like the one `courtside serve`
+    publishes for the same move (canonical JSON: sorted members, `seq` after `ops`, `type` near the end, as
+    spectators.c expects), so both servers carry the same bytes per delivery."""
+    team, index = ("homePlayers", player) if player < 3 else ("awayPlayers", player - 3)
+    field = {"assist": "assistMoveCount", "rebound": "reboundMoveCount", "foul": "foulMoveCount",
+             "onePoint": "onePointMoveCount"}.get(move, "reboundMoveCount")
+    at = int(time.time() * 1000)
+    ops = []
+    if move == "onePoint":
+        # A scoring move also changes the score line and the team's score.
+        ops += [{"op": "replace", "path": "/score", "value": f"{seq // 4} - 0"},
+                {"op": "replace", "path": "/homeScore", "value": seq // 4}]
+    ops += [
+        {"op": "add", "path": f"/plays/{seq - 1}", "value": {
+            "at": at, "deleted": False, "edited": False, "elapsedMs": 0, "move": move, "period": None,
+            "play": seq, "player": PLAYERS[player], "seq": seq, "team": "home" if player < 3 else "away"}},
+        {"op": "replace", "path": f"/{team}/{index}/{field}", "value": str(seq // 24 + 1)},
+    ]
+    if move == "onePoint":
+        ops.append({"op": "replace", "path": f"/{team}/{index}/points", "value": seq // 24 + 1})
+    message = {"at": at, "game": "echo", "ops": ops, "seq": seq, "type": "patch", "v": 1}
+    return json.dumps(message, separators=(",", ":"), sort_keys=True)
+
+
 # MARK: The run
 
 def read_status(pid):
@@ -412,12 +441,21 @@ def read_status(pid):
 
 
 def cpu_seconds(pid):
+    return sum(cpu_times(pid))
+
+
+def cpu_times(pid):
+    """(user, system) CPU seconds of a process (`utime`, `stime` in /proc/PID/stat)."""
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / os.sysconf("SC_CLK_TCK"), int(fields[12]) / os.sysconf("SC_CLK_TCK")
 
 
 def create_games(args):
+    if args.echo:
+        # courtside-echo has no games: one pseudo-game, its /sub subscribers and one /pub publisher.
+        return [("echo", None)]
+
     def create(number):
         connection = http.client.HTTPConnection(args.host, args.port, timeout=30)
         try:
@@ -456,7 +494,8 @@ def run(args):
     slot = 0
     for game, _ in games:
         for _ in range(args.spectators_per_game):
-            spectator_plans[slot % args.processes].append((game, f"/ws/games/{game}", None))
+            path = "/sub" if args.echo else f"/ws/games/{game}"
+            spectator_plans[slot % args.processes].append((game, path, None))
             slot += 1
     context = multiprocessing.get_context("fork")
     workers, pipes = [], []
@@ -490,14 +529,16 @@ def run(args):
     connected_at = time.monotonic()
     time.sleep(args.settle)
     idle = read_status(args.server_pid) if args.server_pid else {}
-    cpu_before = cpu_seconds(args.server_pid) if args.server_pid else 0.0
+    user_before, system_before = cpu_times(args.server_pid) if args.server_pid else (0.0, 0.0)
+    cpu_before = user_before + system_before
     scorer_pipe.send("go")
     if not scorer_pipe.poll(args.duration + args.drain + 60):
         raise SystemExit("the scorer process did not finish")
     _, sent, acked, errors, scorer_cpu = scorer_pipe.recv()
-    time.sleep(1.0)  # the last patches reach the spectators (acks wait for the disk; patches do not)
+    time.sleep(args.tail)  # the last patches reach the spectators (acks wait for the disk; patches do not)
     loaded = read_status(args.server_pid) if args.server_pid else {}
-    cpu_after = cpu_seconds(args.server_pid) if args.server_pid else 0.0
+    user_after, system_after = cpu_times(args.server_pid) if args.server_pid else (0.0, 0.0)
+    cpu_after = user_after + system_after
     for pipe in pipes:
         pipe.send("stop")
     received, counts = {}, {"snapshots": 0, "patches": 0, "other": 0, "closed": 0, "cpu": 0.0, "deflate": 0}
@@ -563,6 +604,7 @@ def run(args):
         "serverRSSLoadedMiB": round(loaded.get("VmRSS", 0) / 1024, 1),
         "serverRSSPeakMiB": round(loaded.get("VmHWM", 0) / 1024, 1),
         "serverCPUSecondsDuringCommands": round(cpu_after - cpu_before, 2),
+        "serverUserCPUSecondsDuringCommands": round(user_after - user_before, 2),
         "secondsToCreateGames": round(created_at - started, 1),
         "secondsToConnect": round(connected_at - created_at, 1),
         "durationSeconds": args.duration,
@@ -600,6 +642,15 @@ def main():
         help="spectators offer permessage-deflate like a browser (needs --spectators-binary)",
     )
     parser.add_argument("--window", type=float, default=5.0, help="seconds of send time per p50/p99 window")
+    parser.add_argument(
+        "--tail", type=float, default=1.0,
+        help="seconds after the last ack before the server's CPU and RSS are read and the spectators stop",
+    )
+    parser.add_argument(
+        "--echo", action="store_true",
+        help="drive courtside-echo instead: spectators on /sub, one publisher on /pub sending patch-shaped text "
+        "at the same rate (benchmarks/cpu-per-delivery.sh)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     total = args.games * args.spectators_per_game

@@ -116,14 +116,18 @@ public final class BroadcastCompressor {
         compress(payload: message.payload, opcode: message.opcode, now: now)
     }
 
-    /// Compresses one published message given as its payload and opcode (`.text` or `.binary`).
-    public func compress(payload: [UInt8], opcode: WebSocketOpcode, now: ContinuousClock.Instant) -> BroadcastFrames {
+    /// Compresses one published message given as its payload and opcode (`.text` or `.binary`). `plainFrame`, when
+    /// the caller has built it already, is `payload` as one plain frame of `opcode`: it becomes the uncompressed
+    /// variant as it is (the same array every plain subscriber gets) instead of being built again.
+    public func compress(
+        payload: [UInt8], opcode: WebSocketOpcode, plainFrame: [UInt8]? = nil, now: ContinuousClock.Instant
+    ) -> BroadcastFrames {
         precondition(opcode == .text || opcode == .binary, "only data messages are broadcast")
         let sequence = nextSequence
         nextSequence += 1
         statistics.messages += 1
         statistics.payloadBytes += payload.count
-        let plain = WebSocketFrameEncoder.frame(opcode: opcode, payload: payload)
+        let plain = plainFrame ?? WebSocketFrameEncoder.frame(opcode: opcode, payload: payload)
         guard payload.count >= configuration.minimumCompressedBytes else {
             statistics.sharedPayloadBytes += payload.count
             return BroadcastFrames(

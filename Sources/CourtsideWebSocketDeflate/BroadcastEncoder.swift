@@ -94,8 +94,16 @@ public final class BroadcastEncoder {
     public func encode(_ message: WebSocketMessage, demand: BroadcastDemand, now: ContinuousClock.Instant)
         -> BroadcastMessage
     {
+        encode(BroadcastPayload(message), demand: demand, now: now)
+    }
+
+    /// Encodes one published message given as bytes and its plain frame: that frame is the one every plain
+    /// subscriber (and every compressor's plain variant) gets, so it is never built again here.
+    public func encode(_ message: BroadcastPayload, demand: BroadcastDemand, now: ContinuousClock.Instant)
+        -> BroadcastMessage
+    {
         let payload = message.payload
-        let uncompressed = WebSocketFrameEncoder.frame(opcode: message.opcode, payload: payload)
+        let uncompressed = message.frame
         var compressed: [BroadcastFrames] = []
         for windowBits in 8...15 {
             guard demand.contains(windowBits: windowBits) else {
@@ -112,7 +120,8 @@ public final class BroadcastEncoder {
                 compressor = created
             }
             compressor.needsNoContextFrames = demand.needsNoContext(windowBits: windowBits)
-            compressed.append(compressor.compress(payload: payload, opcode: message.opcode, now: now))
+            compressed.append(
+                compressor.compress(payload: payload, opcode: message.opcode, plainFrame: uncompressed, now: now))
         }
         return BroadcastMessage(uncompressed: uncompressed, compressed: compressed)
     }

@@ -152,6 +152,41 @@ struct BroadcastChannelTests {
         }
     }
 
+    @Test("a message published as prebuilt bytes reaches plain and deflate subscribers exactly, in order with text")
+    func publishPrebuiltBytes() async throws {
+        try await withChannelServer { server in
+            let clients = try (0..<4).map { index in
+                try DeflateTestClient(
+                    port: server.port, path: "/sub?id=\(index)",
+                    offer: index % 2 == 0 ? "permessage-deflate; client_max_window_bits" : nil)
+            }
+            #expect(server.channel.statistics.subscribers == clients.count)
+            // Alternating both publish APIs: one shared stream, one order, whichever way a message came in.
+            for seq in 0..<60 {
+                if seq % 2 == 0 {
+                    server.channel.publish(try BroadcastPayload(text: Array(patchMessage(seq).utf8)))
+                } else {
+                    server.channel.publish(text: patchMessage(seq))
+                }
+            }
+            server.channel.publish(BroadcastPayload(binary: [0, 1, 2, 255]))
+            for (index, client) in clients.enumerated() {
+                for seq in 0..<60 {
+                    #expect(try client.readMessage().text == patchMessage(seq), "client \(index), message \(seq)")
+                }
+                // Under the 8 bytes worth compressing: plain for everyone.
+                let (rsv1, binary) = try client.readFrame()
+                #expect(!rsv1 && binary.opcode == 0x2 && binary.payload == [0, 1, 2, 255])
+                if index % 2 == 0 {
+                    #expect(client.compressedCount > 40, "deflate subscribers follow the shared stream")
+                } else {
+                    #expect(client.compressedCount == 0)
+                }
+            }
+            #expect(server.channel.statistics.framesQueued == 61 * clients.count)
+        }
+    }
+
     @Test("unsubscribing and closing remove a subscriber; nothing published afterwards reaches it")
     func unsubscribeAndClose() async throws {
         try await withChannelServer { server in

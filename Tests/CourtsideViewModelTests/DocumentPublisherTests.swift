@@ -1,5 +1,7 @@
-import CourtsideViewModels
+import CourtsideModel
 import Testing
+
+@testable import CourtsideViewModels
 
 @Suite("DocumentPublisher: batches become one patch, snapshots show whole batches")
 struct DocumentPublisherTests {
@@ -23,6 +25,42 @@ struct DocumentPublisherTests {
                 + #"{"op":"replace","path":"/players/1/n","value":"1"}],"seq":1,"type":"patch","v":1}"#)
         #expect(publisher.seq == 1)
         #expect(!publisher.hasPendingChanges)
+    }
+
+    @Test("patch bytes are exactly the canonical encoding of the message object, for every stream and operation")
+    func patchBytesAreCanonical() throws {
+        let tricky = "quote \" back\\slash\nline\u{1} é ✓ 😀"
+        let streams: [DocumentStream] = [.game(id: "g\"1"), .lobby, .court(id: "court/é")]
+        for (index, stream) in streams.enumerated() {
+            let publisher = DocumentPublisher(
+                stream: stream,
+                document: ["score": "0 - 0", "list": [1, 2, 3], "members": ["a/b": ["x": 1], "c~d": true]],
+                seq: 0)
+            var seq = 0
+            var kinds: Set<String> = []
+            for round in 0..<4 {
+                publisher.set(.string("\(tricky) \(round)"), at: JSONPointer(tokens: ["score"]))
+                publisher.set(.number(Double(round) + 0.5), at: JSONPointer(tokens: ["list", "1"]))
+                publisher.set(
+                    round % 2 == 0 ? nil : ["y": .null, "z": [.number(1.25), "t"]],
+                    at: JSONPointer(tokens: ["members", "a/b"]))
+                publisher.set(round % 2 == 0 ? ["n": .int(round)] : nil, at: JSONPointer(tokens: ["members", "new~/"]))
+                let operations = publisher.pendingOperations()
+                kinds.formUnion(operations.compactMap { $0.json["op"]?.stringValue })
+                seq += 1
+                let at: Timestamp? = round == 2 ? nil : Timestamp(milliseconds: 1_796_159_652_453 + Int64(round))
+                let message = publisher.commit(seq: seq, at: at)
+                var object = stream.envelope
+                object["type"] = .string(stream.patchType)
+                object["seq"] = .int(seq)
+                object["ops"] = .array(operations.map(\.json))
+                if let at { object["at"] = .int(Int(at.milliseconds)) }
+                #expect(
+                    message.bytes == JSONValue.object(object).canonicalBytes,
+                    "stream \(index), round \(round): \(message.text)")
+            }
+            #expect(kinds == ["add", "remove", "replace"])
+        }
     }
 
     @Test("a value changed and changed back within a batch produces no operation")

@@ -96,3 +96,25 @@ release_bin() {
     done
     swift build -c release --show-bin-path
 }
+
+# wait_for_descriptors PID COUNT [SECONDS]: until the process holds COUNT open files (its clients are connected).
+wait_for_descriptors() {
+    local pid=$1 count=$2 limit=${3:-120}
+    for _ in $(seq $((limit * 5))); do
+        [ "$(find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)" -ge "$count" ] && return 0
+        sleep 0.2
+    done
+    echo "pid $pid never held $count descriptors" >&2
+    return 1
+}
+
+# stop_profiled: TERM to SERVER_PID, then as long as a profiler (valgrind) needs to close the connections and write
+# its output (≤ 120 s), then stop_servers.
+stop_profiled() {
+    kill -TERM "$SERVER_PID" 2>/dev/null || true
+    for _ in $(seq 600); do
+        kill -0 "$SERVER_PID" 2>/dev/null || break
+        sleep 0.2
+    done
+    stop_servers
+}

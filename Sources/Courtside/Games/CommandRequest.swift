@@ -1,16 +1,40 @@
 import CourtsideModel
 import CourtsideViewModels
 
-/// One scorer command on its way to the game's owner: the wire bytes, when it arrived (for the ack-latency
-/// histogram), and where the answer goes. `reply` is called exactly once, on the game's loop, after every journal
-/// write the command caused is durable; it hops to the sender's loop itself.
+/// One scorer command on its way to the game's owner: the wire bytes, the command decoded from them, when it
+/// arrived (for the ack-latency histogram), and where the answer goes. `reply` is called exactly once, on the game's
+/// loop, after every journal write the command caused is durable; it hops to the sender's loop itself.
+///
+/// The bytes are decoded once, here, on arrival: applying the command and every refusal (which names the command's
+/// id) use `decoded`, so no path parses a command twice (issue 14).
 struct CommandRequest: Sendable {
     let bytes: [UInt8]
+    /// The command, or why it is not one (with its id when readable); nil for a reopen.
+    let decoded: Result<GameCommand, CommandRejection>?
     let receivedAt: ContinuousClock.Instant
     let reply: @Sendable (CommandReply) -> Void
     /// An administrator's reopen of a locked game (`POST /api/games/{id}/reopen`) instead of a scorer's command:
     /// it takes the same path (arrival order, one journal write, answered once durable); `bytes` are empty.
-    var isReopen = false
+    var isReopen: Bool { decoded == nil }
+
+    init(
+        bytes: [UInt8], receivedAt: ContinuousClock.Instant, reply: @escaping @Sendable (CommandReply) -> Void,
+        isReopen: Bool = false
+    ) {
+        self.bytes = bytes
+        self.decoded = isReopen ? nil : CommandDecoder().decode(bytes)
+        self.receivedAt = receivedAt
+        self.reply = reply
+    }
+
+    /// The id of the command, when its bytes had a readable one.
+    var commandID: CommandID? {
+        switch decoded {
+        case .success(let command): command.id
+        case .failure(let rejection): rejection.id
+        case nil: nil
+        }
+    }
 }
 
 extension WireErrorCode {
@@ -27,7 +51,8 @@ extension WireErrorCode {
 }
 
 extension CommandReply {
-    /// An error reply naming the command when its id can be read from `bytes`.
+    /// An error reply naming the command when its id can be read from `bytes` (for bytes that never became a
+    /// `CommandRequest`; a request's refusal reuses its decoded command: ``refusal(_:_:for:)``).
     static func refusal(_ code: WireErrorCode, _ message: String, bytes: [UInt8]) -> CommandReply {
         let id: CommandID? =
             switch CommandDecoder().decode(bytes) {
@@ -35,5 +60,10 @@ extension CommandReply {
             case .failure(let rejection): rejection.id
             }
         return .rejected(id: id, failure: CommandFailure(code, message))
+    }
+
+    /// An error reply to `request`, naming its command when it had a readable id; nothing is parsed again.
+    static func refusal(_ code: WireErrorCode, _ message: String, for request: CommandRequest) -> CommandReply {
+        .rejected(id: request.commandID, failure: CommandFailure(code, message))
     }
 }

@@ -4,9 +4,9 @@ import Synchronization
 
 /// The fan-out of one document (a game, or the lobby) to its subscribers on every loop.
 ///
-/// WebSockets subscribe to the core's `BroadcastChannel` (`.resync` policy): each patch is encoded once, and
-/// deflated once per agreed window, and the same immutable frames go to every subscriber with no per-subscriber
-/// copy, lock or hop. Event streams (SSE) cannot take WebSocket frames, so the feed fans out their encoded event
+/// WebSockets subscribe to the core's `BroadcastChannel` (`.resync` policy): each patch goes in as the presenter's
+/// bytes with the text frame `FeedMessage` built once (`BroadcastPayload`), is deflated once per agreed window, and the
+/// same immutable frames go to every subscriber with no per-subscriber copy, lock or hop. Event streams (SSE) cannot take WebSocket frames, so the feed fans out their encoded event
 /// the same way: one `execute` per loop carrying one shared array, walked by a loop-confined table.
 ///
 /// **Ordering guarantee** (the channel's, and the same for the event streams): `publish` is called on the owner's
@@ -31,7 +31,7 @@ final class GameFeed: Sendable {
 
     /// Sends `message` to every current subscriber. Call on the owner's loop, whose context is `context`.
     func publish(_ message: FeedMessage, context: LoopContext) {
-        channel.publish(.text(message.message.text))
+        channel.publish(message.broadcast)
         guard eventStreams.load(ordering: .acquiring) > 0 else { return }
         let event = message.event
         for loop in loops {

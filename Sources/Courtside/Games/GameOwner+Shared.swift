@@ -82,7 +82,9 @@ extension GameOwner {
                 changeSharedState { $0.finished() }
             }
         case .command(let request):
-            switch CommandDecoder().decode(request.bytes) {
+            switch request.decoded {
+            case .none:
+                preconditionFailure("Invalid state: a reopen is matched above")
             case .failure(let rejection):
                 release(rejection.reply, for: request)
                 changeSharedState { $0.finished() }
@@ -131,14 +133,14 @@ extension GameOwner {
         case .failure(.gameArchived):
             if let (request, _) = batch.reply {
                 release(
-                    .refusal(.gameArchived, "game \(id) is archived and takes no more commands", bytes: request.bytes),
+                    .refusal(.gameArchived, "game \(id) is archived and takes no more commands", for: request),
                     for: request)
             }
             changeSharedState { $0.finished() }
         case .failure(.closed):
             // The server is stopping: answer, and try nothing more (the log is the truth for the next start).
             if let (request, _) = batch.reply {
-                release(.refusal(.unavailable, "the server is stopping", bytes: request.bytes), for: request)
+                release(.refusal(.unavailable, "the server is stopping", for: request), for: request)
             }
             changeSharedState { $0.finished() }
         case .failure(let error):
@@ -214,7 +216,7 @@ extension GameOwner {
         case .command(let request):
             release(
                 .refusal(
-                    .unavailable, "game \(id) could not be saved (\(reason)); retry shortly", bytes: request.bytes),
+                    .unavailable, "game \(id) could not be saved (\(reason)); retry shortly", for: request),
                 for: request)
         case .tick(let deadline):
             // The time limit is recorded by whichever node's tick is stored first; try again shortly.

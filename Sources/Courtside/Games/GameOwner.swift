@@ -164,7 +164,7 @@ final class GameOwner {
             guard waitingCommands.count < services.limits.maxWaitingCommands else {
                 release(
                     .refusal(
-                        .unavailable, "too many commands are waiting for the disk; retry shortly", bytes: request.bytes),
+                        .unavailable, "too many commands are waiting for the disk; retry shortly", for: request),
                     for: request)
                 return
             }
@@ -176,12 +176,12 @@ final class GameOwner {
 
     private func refusalBeforeApplying(_ request: CommandRequest) -> CommandReply? {
         if isArchived {
-            return .refusal(.gameArchived, "game \(id) is archived and takes no more commands", bytes: request.bytes)
+            return .refusal(.gameArchived, "game \(id) is archived and takes no more commands", for: request)
         }
         if isFailed {
             return .refusal(
                 .unavailable, "game \(id) could not be saved; it takes no commands until its writes are stored",
-                bytes: request.bytes)
+                for: request)
         }
         return nil
     }
@@ -190,8 +190,10 @@ final class GameOwner {
         let before = presenter.seq
         collectedEvents = []
         var reply =
-            request.isReopen
-            ? reopen(now: services.clock()) : presenter.handle(commandBytes: request.bytes, now: services.clock())
+            switch request.decoded {
+            case nil: reopen(now: services.clock())
+            case let decoded?: presenter.handle(decoded, now: services.clock())
+            }
         if case .accepted(let commandID, _) = reply, let original = restoredAcks[commandID] {
             reply = .accepted(id: commandID, seq: original)
         }
@@ -263,7 +265,7 @@ final class GameOwner {
             if let failedAtWrite = writes.failedAtWrite, pending.afterWrites >= failedAtWrite {
                 if case .accepted = pending.reply {
                     release(
-                        .refusal(.unavailable, "game \(id) could not be saved", bytes: pending.request.bytes),
+                        .refusal(.unavailable, "game \(id) could not be saved", for: pending.request),
                         for: pending.request)
                 } else {
                     release(pending.reply, for: pending.request)

@@ -118,21 +118,21 @@ final class ScorerSocket: FeedSocket {
                 ).bytes)
             return
         }
-        let bytes = Array(text.utf8)
         let now = socket.loopContext.now
+        let me = LoopBound(self, loop: socket.eventLoop)
+        // Decoded once, here: the game applies `request.decoded`, and a refusal names its id from it.
+        let request = CommandRequest(bytes: Array(text.utf8), receivedAt: now) { reply in
+            let answer = reply.bytes
+            me.run { scorer in scorer.send(json: answer) }
+        }
         guard core.scorerCommandRates.take(game.id.rawValue, now: now) else {
             metrics.commandRejected(code: WireErrorCode.rateLimited.rawValue)
             let limit = core.scorerCommandRates.limitDescription
             send(
                 json: CommandReply.refusal(
-                    .rateLimited, "too many commands (limit: \(limit)); retry later", bytes: bytes
+                    .rateLimited, "too many commands (limit: \(limit)); retry later", for: request
                 ).bytes)
             return
-        }
-        let me = LoopBound(self, loop: socket.eventLoop)
-        let request = CommandRequest(bytes: bytes, receivedAt: now) { reply in
-            let answer = reply.bytes
-            me.run { scorer in scorer.send(json: answer) }
         }
         game.withOwner(from: socket.loopContext) { owner in owner.submit(request) }
     }

@@ -105,6 +105,13 @@ public final class BroadcastChannel: Sendable {
 
     /// Sends `message` (text or binary) to every subscriber on every loop; see the ordering guarantee above.
     public func publish(_ message: WebSocketMessage) {
+        publish(BroadcastPayload(message))
+    }
+
+    /// Sends a message the caller holds as bytes, with its plain frame built once (`BroadcastPayload`): plain
+    /// subscribers get that very array, and only the compressed variants are made here (once per agreed window).
+    /// Same ordering guarantee as above.
+    public func publish(_ message: BroadcastPayload) {
         let demand = counters.demand()
         var localIndex: Int?
         let encoded = encoder.withLock { encoder -> BroadcastMessage in

@@ -59,7 +59,14 @@ public final class GamePresenter {
     /// command changed anything) reaches ``latestPatch`` before this returns.
     @discardableResult
     public func handle(commandBytes bytes: some Collection<UInt8>, now: Timestamp) -> CommandReply {
-        switch commandDecoder.decode(bytes) {
+        handle(commandDecoder.decode(bytes), now: now)
+    }
+
+    /// Applies a command decoded already (by the server, once, on arrival) at `now`, or answers why it is not one;
+    /// the same as ``handle(commandBytes:now:)`` without parsing again.
+    @discardableResult
+    public func handle(_ decoded: Result<GameCommand, CommandRejection>, now: Timestamp) -> CommandReply {
+        switch decoded {
         case .success(let command): viewModel.handle(command, now: now)
         case .failure(let rejection): rejection.reply
         }

@@ -1,0 +1,52 @@
+import CourtsideNet
+import Testing
+
+@testable import Courtside
+@testable import CourtsideViewModels
+
+@Suite("Feed messages and command requests: encoded and decoded once")
+struct FeedMessageTests {
+    private let json = Array(#"{"game":"g-1","ops":[{"op":"replace","path":"/time","value":"é 10:00"}],"seq":42}"#.utf8)
+
+    @Test("a feed message carries the presenter's bytes as they are, framed once as text")
+    func bytesToFrame() {
+        let message = FeedMessage(PresentationMessage(kind: .patch, seq: 42, bytes: json))
+        #expect(message.broadcast.opcode == .text)
+        #expect(message.frame == WebSocketFrameEncoder.frame(opcode: .text, payload: json))
+        // The payload the channel compresses is the presenter's array itself, not a copy through a String.
+        #expect(message.broadcast.payload.withUnsafeBytes { $0.baseAddress } == json.withUnsafeBytes { $0.baseAddress })
+    }
+
+    @Test("its server-sent event is the one ServerSentEvent encodes for the same id and JSON")
+    func event() {
+        let message = FeedMessage(PresentationMessage(kind: .patch, seq: 42, bytes: json))
+        let expected = ServerSentEvent(id: "42", data: String(decoding: json, as: UTF8.self)).encoded
+        #expect(message.event == expected)
+        #expect(String(decoding: message.event, as: UTF8.self).hasPrefix("id: 42\ndata: {"))
+    }
+
+    @Test("a request is decoded on arrival; its refusal names the command without parsing it again")
+    func refusalReusesDecoded() {
+        let valid = CommandRequest(
+            bytes: Array(#"{"type":"move","id":"c-7","player":"home-0","move":"assist"}"#.utf8),
+            receivedAt: .now, reply: { _ in })
+        guard case .success(let command)? = valid.decoded else {
+            Issue.record("not decoded: \(String(describing: valid.decoded))")
+            return
+        }
+        #expect(command.id == "c-7")
+        #expect(
+            CommandReply.refusal(.unavailable, "busy", for: valid)
+                == .rejected(id: "c-7", failure: CommandFailure(.unavailable, "busy")))
+        // Not a command, but its id is readable: the refusal still names it, as refusal(bytes:) does.
+        let unknownMove = Array(#"{"type":"move","id":"c-8","player":"home-0","move":"dunk"}"#.utf8)
+        let invalid = CommandRequest(bytes: unknownMove, receivedAt: .now, reply: { _ in })
+        #expect(invalid.commandID == "c-8")
+        #expect(
+            CommandReply.refusal(.rateLimited, "slow down", for: invalid)
+                == CommandReply.refusal(.rateLimited, "slow down", bytes: unknownMove))
+        let reopen = CommandRequest(bytes: [], receivedAt: .now, reply: { _ in }, isReopen: true)
+        #expect(reopen.isReopen && reopen.decoded == nil && reopen.commandID == nil)
+        #expect(!valid.isReopen)
+    }
+}
