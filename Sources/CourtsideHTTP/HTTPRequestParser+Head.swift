@@ -13,9 +13,12 @@ extension HTTPRequestParser {
         let version = try parseVersion(versionBytes)
         let method = HTTPMethod(Self.text(methodBytes))
         let target = try parseTarget(targetBytes, method: method)
+        // Room for a browser's dozen fields at once, instead of growing the array field by field.
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(12)
         return PartialHead(
             method: method, target: target.raw, path: target.path, query: target.query, version: version,
-            headers: HTTPHeaders(), headerBytes: 0)
+            headers: headers, headerBytes: 0)
     }
 
     /// `HTTP/x.y` with one digit each (RFC 9112 §2.3); anything but 1.0 and 1.1 is 505.
@@ -68,6 +71,10 @@ extension HTTPRequestParser {
             query = String(pathAndQuery[pathAndQuery.index(after: mark)...])
         }
         if encodedPath.isEmpty { encodedPath = "/" }
+        // The usual target is its own path (no query, no escape): share the string instead of copying it.
+        if query == nil, encodedPath.utf8.count == raw.utf8.count, !raw.utf8.contains(UInt8(ascii: "%")) {
+            return (raw, raw, nil)
+        }
         do {
             return (raw, try HTTPPath.decode(encodedPath), query)
         } catch {
