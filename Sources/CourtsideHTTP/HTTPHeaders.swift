@@ -36,6 +36,11 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.filter { Self.sameName($0.name, name) }.map(\.value)
     }
 
+    /// Calls `body` with every value of `name`, in order, without collecting them in an array.
+    public func forEachValue(for name: String, _ body: (String) -> Void) {
+        for field in fields where Self.sameName(field.name, name) { body(field.value) }
+    }
+
     /// Every comma-separated element of every value of `name`, trimmed and lowercased, empty elements dropped
     /// (RFC 9110 §5.6.1). For `Connection`, `Upgrade`, `Transfer-Encoding`.
     public func tokens(for name: String) -> [String] {
