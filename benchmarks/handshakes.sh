@@ -148,11 +148,12 @@ echo
 echo "Handshakes: $connections spectators at once, 256 in flight, $(nproc) cores shared with the clients; started $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "| round | server | load average | connected | got the snapshot | s to last 101 | s to last snapshot | handshakes/s | CPU µs/handshake |"
 echo "|---|---|---|---:|---:|---:|---:|---:|---:|"
-declare -A rate
+declare -A rate cpus
 for round in $(seq 1 "$rounds"); do
     for server in courtside socketify; do
         load=$(cut -d' ' -f1 /proc/loadavg)
         read -r open first to_open to_first cpu <<<"$(handshakes "$server" "$round")"
+        cpus[$server]=$cpu
         if [ "$server" = courtside ]; then
             rate[$server]=$(awk -v n="$first" -v s="$to_first" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }')
             echo "| $round | courtside serve | $load | $open | $first | $to_open | $to_first | ${rate[$server]} | $cpu |"
@@ -161,7 +162,7 @@ for round in $(seq 1 "$rounds"); do
             echo "| $round | uWebSockets /sub | $load | $open | – | $to_open | – | ${rate[$server]} | $cpu |"
         fi
     done
-    echo "| $round | ratio | | | | | | $(awk -v a="${rate[courtside]}" -v b="${rate[socketify]}" 'BEGIN { printf "%.2f×", (b > 0 ? a / b : 0) }') | |"
+    echo "| $round | courtside / uWebSockets | | | | | | $(awk -v a="${rate[courtside]}" -v b="${rate[socketify]}" 'BEGIN { printf "%.2f×", (b > 0 ? a / b : 0) }') | $(awk -v a="${cpus[courtside]}" -v b="${cpus[socketify]}" 'BEGIN { printf "%.2f×", (b > 0 ? a / b : 0) }') |"
 done
 if [ "$storm" = 1 ]; then
     echo
