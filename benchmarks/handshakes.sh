@@ -10,9 +10,9 @@
 # Then, per round, the reconnect storm: courtside serve with a game at seq S (moves from a scorer) and N spectators
 # that reconnect when closed (SPECTATORS_RECONNECT=1, "?since=" their last seq); the server is stopped with SIGTERM
 # and started again on the same data dir and port; printed: the time from the first close a client saw to every
-# spectator open again and holding seq S on its new connection (its snapshot), the new server's start-up (exec →
-# port open) within it, and the reconnect attempts; then one more move, and how many spectators read seq S+1 (all
-# of them = all in step).
+# spectator open again and holding seq S on its new connection (its snapshot), and its parts as the script sees them
+# (SIGTERM → the old server exited, → the new one's port open, → every spectator in step, the last to 0.1 s), and
+# the reconnect attempts; then one more move, and how many spectators read seq S+1 (all of them = all in step).
 #
 #   benchmarks/handshakes.sh
 #
@@ -122,15 +122,20 @@ storm() {
     seq=$("$peers_python" benchmarks/handshake_game.py moves "$port" "$game" "$scorer" 3)
     clients "$tag" "$port" "/ws/games/$game" SPECTATORS_WAIT_FIRST=1 SPECTATORS_RECONNECT=1
     await_line "$tag" ready 180 >/dev/null
+    local killed exited
+    killed=$(date +%s%N)
     kill -TERM "$first"
-    for _ in $(seq 1 300); do kill -0 "$first" 2>/dev/null || break; sleep 0.1; done
+    for _ in $(seq 1 3000); do kill -0 "$first" 2>/dev/null || break; sleep 0.01; done
     wait "$first" 2>/dev/null || true
-    started=$(date +%s%N)
+    exited=$(date +%s%N)
+    started=$exited
     start_courtside "$out/$tag-2.log" "$port"
     wait_for_port "$port" "$SERVER_PID" 60 >&2
     listening=$(date +%s%N)
     echo "seq $seq 120" >&4
     result=$(await_line "$tag" "seq $seq " 150)
+    local in_step_at
+    in_step_at=$(date +%s%N)
     next=$("$peers_python" benchmarks/handshake_game.py moves "$port" "$game" "$scorer" 1)
     echo "seq $next 30" >&4
     local after_move
@@ -140,8 +145,9 @@ storm() {
     SERVER_PIDS=()
     read -r _ _ in_step open reconnects from_close _ <<<"${result:-seq 0 0 0 0 0 0}"
     awk -v s="$in_step" -v o="$open" -v r="$reconnects" -v c="$from_close" -v st=$((listening - started)) \
+        -v down=$((exited - killed)) -v back=$((in_step_at - listening)) \
         -v m="$(echo "${after_move:-seq 0 0}" | cut -d' ' -f3)" \
-        'BEGIN { printf "%d %d %d %.2f %.2f %d", s, o, r, c / 1e9, st / 1e9, m }'
+        'BEGIN { printf "%d %d %d %.2f %.2f %.2f %.2f %d", s, o, r, c / 1e9, down / 1e9, st / 1e9, back / 1e9, m }'
 }
 
 echo
@@ -167,12 +173,12 @@ done
 if [ "$storm" = 1 ]; then
     echo
     echo "Reconnect storm: $connections spectators of one game, SIGTERM and restart on the same data dir"
-    echo "| round | load average | in step | open | reconnect attempts | s from first close to all in step | s of it: restart → port open | read the next move |"
-    echo "|---|---|---:|---:|---:|---:|---:|---:|"
+    echo "| round | load average | in step | open | reconnect attempts | s first close → all in step | s SIGTERM → old exited | s exited → new port open | s port open → all in step (±0.1) | read the next move |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
     for round in $(seq 1 "$rounds"); do
         load=$(cut -d' ' -f1 /proc/loadavg)
-        read -r in_step open reconnects seconds startup moved <<<"$(storm "$round")"
-        echo "| $round | $load | $in_step | $open | $reconnects | $seconds | $startup | $moved |"
+        read -r in_step open reconnects seconds down startup back moved <<<"$(storm "$round")"
+        echo "| $round | $load | $in_step | $open | $reconnects | $seconds | $down | $startup | $back | $moved |"
     done
 fi
 echo "(finished $(date -u +%Y-%m-%dT%H:%MZ); load average $(cut -d' ' -f1-3 /proc/loadavg))"
