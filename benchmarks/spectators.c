@@ -13,6 +13,17 @@
  * It answers pings (RFC 6455 §5.5.2). With "deflate" it offers permessage-deflate (RFC 7692, as browsers do:
  * `permessage-deflate; client_max_window_bits`) and inflates every compressed message (RSV1, §6.2) before reading
  * it, keeping the server's context between messages unless the server said server_no_context_takeover (§7.1.1.1).
+ *
+ * For benchmarks/handshakes.sh (both off unless set in the environment, so the lines above stay as they are):
+ * - SPECTATORS_WAIT_FIRST=1: connecting also waits until every open client has read its first message (for
+ *   `courtside serve`, the snapshot); set to anything (0 for a server that sends nothing first), "timing OPEN FIRST
+ *   OPEN_NS FIRST_NS" comes before "ready": how many are open and have read a first message, and the nanoseconds
+ *   from the first connect to the last 101 and to the last first message.
+ * - SPECTATORS_RECONNECT=1: once ready, a client whose connection closes connects again (every 50 ms while refused),
+ *   to its path with "?since=SEQ", SEQ the last seq it read (a snapshot's or a patch's); and stdin takes commands,
+ *   one a line: "seq S SECONDS" waits (at most SECONDS) until every client is open and has read, on its current
+ *   connection, a message at seq S or later, and prints "seq S IN_STEP OPEN RECONNECTS FROM_CLOSE_NS FROM_COMMAND_NS"
+ *   (FROM_CLOSE_NS: from the first close seen to the last client in step; 0 when none closed). Any other line stops.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -31,13 +42,16 @@
 #include <unistd.h>
 #include <zlib.h>
 
-enum { CONNECTING, UPGRADING, OPEN, CLOSED };
+enum { CONNECTING, UPGRADING, OPEN, CLOSED, WAITING };
 
 typedef struct {
     int fd;
     int state;
     int64_t game;
     char *path;
+    int64_t last_seq;      /* the last seq read on any connection, -1 before the first */
+    int64_t connection_seq; /* the last seq read on the current connection, -1 before the first */
+    int64_t retry_at;      /* WAITING: when to connect again */
     unsigned char *buffer;
     size_t used, capacity;
     z_stream *inflater; /* permessage-deflate agreed */
@@ -78,7 +92,14 @@ static void record(int64_t game, int64_t seq, int64_t t) {
 
 /* A text message: a patch is recorded by its seq (the last "seq": in canonical JSON, where members are sorted and
  * "seq" follows "ops"); a snapshot is counted. */
+static int64_t first_messages, last_first_message_ns;
+
 static void message(Client *c, const unsigned char *p, size_t n, int64_t t) {
+    if (c->connection_seq == -1 && c->state == OPEN) {
+        first_messages++;
+        last_first_message_ns = t;
+    }
+    if (c->connection_seq == -1) c->connection_seq = -2; /* a message, not yet a seq */
     size_t tail = n > 48 ? n - 48 : 0;
     if (memmem(p + tail, n - tail, "\"type\":\"patch\"", 14)) {
         const unsigned char *s = NULL, *q = p;
@@ -90,8 +111,13 @@ static void message(Client *c, const unsigned char *p, size_t n, int64_t t) {
             others++;
             return;
         }
-        record(c->game, strtoll((const char *)s + 6, NULL, 10), t);
+        int64_t seq = strtoll((const char *)s + 6, NULL, 10);
+        record(c->game, seq, t);
+        c->last_seq = c->connection_seq = seq;
     } else if (memmem(p + tail, n - tail, "\"type\":\"snapshot\"", 17)) {
+        /* Members are sorted: the snapshot's own "seq" comes before "state" and anything nested in it. */
+        const unsigned char *s = memmem(p, n, "\"seq\":", 6);
+        if (s) c->last_seq = c->connection_seq = strtoll((const char *)s + 6, NULL, 10);
         snapshots++;
     } else {
         others++;
@@ -206,13 +232,160 @@ static void close_client(int ep, Client *c) {
     c->state = CLOSED;
 }
 
+static int port, sources, first_source, reconnect;
+static int in_progress;
+static size_t connected, failed;
+static long reconnects;
+static int64_t last_open_ns, first_close_ns;
+
+/* Starts a non-blocking connect for client `index`; 0 when it failed at once. */
+static int start_connect(int ep, Client *clients, size_t index) {
+    Client *c = &clients[index];
+    c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    if (c->fd < 0) die("socket");
+    int one = 1;
+    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    struct sockaddr_in src = {.sin_family = AF_INET};
+    src.sin_addr.s_addr = htonl(0x7F000001u + (uint32_t)((first_source + (int)index) % sources));
+    if (bind(c->fd, (struct sockaddr *)&src, sizeof src) < 0) die("bind");
+    struct sockaddr_in dst = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    dst.sin_addr.s_addr = htonl(0x7F000001u);
+    if (connect(c->fd, (struct sockaddr *)&dst, sizeof dst) < 0 && errno != EINPROGRESS) {
+        close(c->fd);
+        c->state = CLOSED;
+        return 0;
+    }
+    c->state = CONNECTING;
+    c->used = 0;
+    c->connection_seq = -1;
+    struct epoll_event e = {.events = EPOLLOUT, .data.ptr = c};
+    epoll_ctl(ep, EPOLL_CTL_ADD, c->fd, &e);
+    in_progress++;
+    return 1;
+}
+
+/* A connection ended: with reconnecting on (after ready), the client waits to connect again; else it is closed. */
+static void lost(int ep, Client *c, int64_t t, int was_open) {
+    if (was_open) closed_count++;
+    close_client(ep, c);
+    if (!reconnect) return;
+    if (!first_close_ns) first_close_ns = t;
+    if (c->inflater) {
+        inflateEnd(c->inflater);
+        free(c->inflater);
+        c->inflater = NULL;
+    }
+    c->state = WAITING;
+    c->retry_at = t + 50000000;
+}
+
+/* One readiness event of a client, in any phase. */
+static void client_event(int ep, Client *c, int64_t t) {
+    if (c->state == CONNECTING) {
+        int error = 0;
+        socklen_t length = sizeof error;
+        getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &error, &length);
+        in_progress--;
+        if (error) {
+            failed++;
+            lost(ep, c, t, 0);
+            return;
+        }
+        char request[1024];
+        char query[64] = "";
+        if (reconnect && c->last_seq >= 0) snprintf(query, sizeof query, "?since=%lld", (long long)c->last_seq);
+        int size = snprintf(request, sizeof request,
+                            "GET %s%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+                            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                            "Sec-WebSocket-Version: 13\r\n%s\r\n",
+                            c->path, query, port,
+                            offer_deflate ? "Sec-WebSocket-Extensions: permessage-deflate; "
+                                            "client_max_window_bits\r\n"
+                                          : "");
+        if (write(c->fd, request, (size_t)size) != size) {
+            failed++;
+            lost(ep, c, t, 0);
+            return;
+        }
+        in_progress++;
+        c->state = UPGRADING;
+        struct epoll_event e = {.events = EPOLLIN, .data.ptr = c};
+        epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &e);
+    } else if (c->state == UPGRADING) {
+        int alive = read_into(c);
+        unsigned char *end = memmem(c->buffer, c->used, "\r\n\r\n", 4);
+        if (!end) {
+            if (!alive) {
+                failed++;
+                in_progress--;
+                lost(ep, c, t, 0);
+            }
+            return;
+        }
+        in_progress--;
+        if (c->used < 13 || memcmp(c->buffer + 8, " 101", 4) != 0) {
+            failed++;
+            lost(ep, c, t, 0);
+            return;
+        }
+        size_t head = (size_t)(end - c->buffer) + 4;
+        if (offer_deflate && memmem(c->buffer, head, "permessage-deflate", 18)) {
+            c->inflater = calloc(1, sizeof(z_stream));
+            if (!c->inflater || inflateInit2(c->inflater, -15) != Z_OK) die("inflateInit2");
+            c->reset_each_message = memmem(c->buffer, head, "server_no_context_takeover", 26) != NULL;
+            deflate_agreed++;
+        }
+        memmove(c->buffer, c->buffer + head, c->used - head);
+        c->used -= head;
+        c->state = OPEN;
+        connected++;
+        last_open_ns = t;
+        if (!frames(c, t) || !alive) lost(ep, c, t, 1);
+    } else if (c->state == OPEN) {
+        int alive = read_into(c);
+        if (!frames(c, t) || !alive) lost(ep, c, t, 1);
+    }
+}
+
+/* Connects the waiting clients whose retry time has come, at most 256 handshakes in progress. */
+static void retry_waiting(int ep, Client *clients, size_t count, int64_t t) {
+    for (size_t i = 0; i < count && in_progress < 256; i++) {
+        Client *c = &clients[i];
+        if (c->state != WAITING || c->retry_at > t) continue;
+        reconnects++;
+        if (!start_connect(ep, clients, i)) {
+            c->state = WAITING;
+            c->retry_at = t + 50000000;
+        }
+    }
+}
+
+/* How many clients are open and have read seq `target` or later on their current connection. */
+static size_t in_step(const Client *clients, size_t count, int64_t target, size_t *open) {
+    size_t n = 0;
+    *open = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (clients[i].state != OPEN) continue;
+        (*open)++;
+        if (clients[i].connection_seq >= target) n++;
+    }
+    return n;
+}
+
 int main(int argc, char **argv) {
     if (argc != 6 && !(argc == 7 && strcmp(argv[6], "deflate") == 0)) {
         fprintf(stderr, "usage: spectators PORT SOURCES FIRST_SOURCE PLAN OUT [deflate]\n");
         return 2;
     }
     offer_deflate = argc == 7;
-    int port = atoi(argv[1]), sources = atoi(argv[2]), first_source = atoi(argv[3]);
+    port = atoi(argv[1]);
+    sources = atoi(argv[2]);
+    first_source = atoi(argv[3]);
+    const char *wait_first_env = getenv("SPECTATORS_WAIT_FIRST");
+    int timing = wait_first_env != NULL;
+    const char *reconnect_env = getenv("SPECTATORS_RECONNECT");
+    int wait_first = wait_first_env && strcmp(wait_first_env, "1") == 0;
+    int want_reconnect = reconnect_env && strcmp(reconnect_env, "1") == 0;
     FILE *plan = fopen(argv[4], "r");
     if (!plan) die(argv[4]);
     size_t count = 0, capacity = 1024;
@@ -228,6 +401,8 @@ int main(int argc, char **argv) {
         clients[count].game = game;
         clients[count].path = strdup(path);
         clients[count].fd = -1;
+        clients[count].last_seq = -1;
+        clients[count].connection_seq = -1;
         count++;
     }
     fclose(plan);
@@ -248,129 +423,76 @@ int main(int argc, char **argv) {
     epoll_ctl(ep, EPOLL_CTL_ADD, 0, &stdin_event);
     struct epoll_event events[512];
 
-    /* Connect, at most 256 handshakes in progress. */
-    size_t next = 0, connected = 0, failed = 0;
-    int in_progress = 0;
-    int64_t deadline = now_ns() + 120LL * 1000000000;
-    while ((next < count || in_progress > 0) && now_ns() < deadline) {
+    /* Connect, at most 256 handshakes in progress (a connect and its upgrade count as one). */
+    size_t next = 0;
+    int64_t started = now_ns();
+    int64_t deadline = started + 120LL * 1000000000;
+    for (;;) {
+        int pending_first = wait_first && first_messages < (int64_t)connected;
+        if (!(next < count || in_progress > 0 || pending_first) || now_ns() >= deadline) break;
         while (next < count && in_progress < 256) {
-            Client *c = &clients[next];
-            c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
-            if (c->fd < 0) die("socket");
-            int one = 1;
-            setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-            struct sockaddr_in src = {.sin_family = AF_INET};
-            src.sin_addr.s_addr = htonl(0x7F000001u + (uint32_t)((first_source + (int)next) % sources));
-            if (bind(c->fd, (struct sockaddr *)&src, sizeof src) < 0) die("bind");
-            struct sockaddr_in dst = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-            dst.sin_addr.s_addr = htonl(0x7F000001u);
-            if (connect(c->fd, (struct sockaddr *)&dst, sizeof dst) < 0 && errno != EINPROGRESS) {
-                failed++;
-                close(c->fd);
-                c->state = CLOSED;
-                next++;
-                continue;
-            }
-            c->state = CONNECTING;
-            struct epoll_event e = {.events = EPOLLOUT, .data.ptr = c};
-            epoll_ctl(ep, EPOLL_CTL_ADD, c->fd, &e);
-            in_progress++;
+            if (!start_connect(ep, clients, next)) failed++;
             next++;
         }
         int n = epoll_wait(ep, events, 512, 200);
         int64_t t = now_ns();
         for (int i = 0; i < n; i++) {
             Client *c = events[i].data.ptr;
-            if (!c) continue;
-            if (c->state == CONNECTING) {
-                int error = 0;
-                socklen_t length = sizeof error;
-                getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &error, &length);
-                if (error) {
-                    failed++;
-                    in_progress--;
-                    close_client(ep, c);
-                    continue;
-                }
-                char request[1024];
-                int size = snprintf(request, sizeof request,
-                                    "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
-                                    "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                                    "Sec-WebSocket-Version: 13\r\n%s\r\n",
-                                    c->path, port,
-                                    offer_deflate ? "Sec-WebSocket-Extensions: permessage-deflate; "
-                                                    "client_max_window_bits\r\n"
-                                                  : "");
-                if (write(c->fd, request, (size_t)size) != size) {
-                    failed++;
-                    in_progress--;
-                    close_client(ep, c);
-                    continue;
-                }
-                c->state = UPGRADING;
-                struct epoll_event e = {.events = EPOLLIN, .data.ptr = c};
-                epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &e);
-            } else if (c->state == UPGRADING) {
-                int alive = read_into(c);
-                unsigned char *end = memmem(c->buffer, c->used, "\r\n\r\n", 4);
-                if (!end) {
-                    if (!alive) {
-                        failed++;
-                        in_progress--;
-                        close_client(ep, c);
-                    }
-                    continue;
-                }
-                in_progress--;
-                if (c->used < 13 || memcmp(c->buffer + 8, " 101", 4) != 0) {
-                    failed++;
-                    close_client(ep, c);
-                    continue;
-                }
-                size_t head = (size_t)(end - c->buffer) + 4;
-                if (offer_deflate && memmem(c->buffer, head, "permessage-deflate", 18)) {
-                    c->inflater = calloc(1, sizeof(z_stream));
-                    if (!c->inflater || inflateInit2(c->inflater, -15) != Z_OK) die("inflateInit2");
-                    c->reset_each_message = memmem(c->buffer, head, "server_no_context_takeover", 26) != NULL;
-                    deflate_agreed++;
-                }
-                memmove(c->buffer, c->buffer + head, c->used - head);
-                c->used -= head;
-                c->state = OPEN;
-                connected++;
-                if (!frames(c, t) || !alive) {
-                    closed_count++;
-                    close_client(ep, c);
-                }
-            } else if (c->state == OPEN) {
-                int alive = read_into(c);
-                if (!frames(c, t) || !alive) {
-                    closed_count++;
-                    close_client(ep, c);
-                }
-            }
+            if (c) client_event(ep, c, t);
         }
     }
     failed += (size_t)in_progress;
+    if (timing) {
+        printf("timing %zu %lld %lld %lld\n", connected, (long long)first_messages,
+               (long long)(connected ? last_open_ns - started : 0),
+               (long long)(first_messages ? last_first_message_ns - started : 0));
+    }
     printf("ready %zu %zu %ld\n", connected, failed, deflate_agreed);
     fflush(stdout);
+    reconnect = want_reconnect;
 
-    /* Read until stdin speaks or closes. */
+    /* Read until stdin says stop or closes; with reconnecting on, "seq S SECONDS" waits for every client in step. */
+    char line[256];
+    size_t line_used = 0;
+    int64_t waiting_for = -1, command_ns = 0, command_deadline = 0;
     for (;;) {
-        int n = epoll_wait(ep, events, 512, 1000);
+        int n = epoll_wait(ep, events, 512, reconnect ? 10 : 1000);
         int stop = 0;
+        int64_t t = now_ns();
         for (int i = 0; i < n; i++) {
             Client *c = events[i].data.ptr;
-            if (!c) {
+            if (c) {
+                client_event(ep, c, t);
+                continue;
+            }
+            ssize_t r = read(0, line + line_used, sizeof line - 1 - line_used);
+            if (r <= 0) {
                 stop = 1;
                 continue;
             }
-            if (c->state != OPEN) continue;
-            int alive = read_into(c);
-            int64_t t = now_ns(); /* per read: the time this message reached this program */
-            if (!frames(c, t) || !alive) {
-                closed_count++;
-                close_client(ep, c);
+            line_used += (size_t)r;
+            line[line_used] = 0;
+            char *newline = strchr(line, '\n');
+            if (!newline && line_used < sizeof line - 1) continue;
+            long long target = 0, seconds = 0;
+            if (reconnect && sscanf(line, "seq %lld %lld", &target, &seconds) == 2) {
+                waiting_for = target;
+                command_ns = t;
+                command_deadline = t + seconds * 1000000000LL;
+            } else {
+                stop = 1;
+            }
+            line_used = 0;
+        }
+        if (reconnect) retry_waiting(ep, clients, count, t);
+        if (waiting_for >= 0) {
+            size_t open = 0;
+            size_t ready_count = in_step(clients, count, waiting_for, &open);
+            if (ready_count == count || t >= command_deadline) {
+                printf("seq %lld %zu %zu %ld %lld %lld\n", (long long)waiting_for, ready_count, open, reconnects,
+                       (long long)(first_close_ns ? t - first_close_ns : 0), (long long)(t - command_ns));
+                fflush(stdout);
+                waiting_for = -1;
             }
         }
         if (stop) break;

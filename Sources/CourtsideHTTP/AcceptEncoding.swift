@@ -17,12 +17,11 @@ public struct AcceptEncoding: Sendable, Equatable {
     private var identity: Int?
     private var any: Int?
     /// Whether the request had the header at all.
-    public let isPresent: Bool
+    public private(set) var isPresent = false
 
     public init(_ headers: HTTPHeaders) {
-        let values = headers.values(for: "Accept-Encoding")
-        isPresent = !values.isEmpty
-        for value in values {
+        headers.forEachValue(for: "Accept-Encoding") { value in
+            isPresent = true
             var value = value
             value.withUTF8 { bytes in
                 var start = 0

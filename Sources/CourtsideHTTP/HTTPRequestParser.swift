@@ -190,10 +190,9 @@ public struct HTTPRequestParser: Sendable {
 
     /// RFC 9112 §9.3: HTTP/1.1 stays open unless `Connection: close`; HTTP/1.0 closes unless `keep-alive`.
     static func keepAlive(_ head: PartialHead) -> Bool {
-        let tokens = head.headers.tokens(for: "Connection")
-        if tokens.contains("close") { return false }
+        if head.headers.containsToken("close", for: "Connection") { return false }
         if head.version == .http1_1 { return true }
-        return tokens.contains("keep-alive")
+        return head.headers.containsToken("keep-alive", for: "Connection")
     }
 
     /// Finds the next CRLF-terminated line and consumes it, returning its range without the CRLF.

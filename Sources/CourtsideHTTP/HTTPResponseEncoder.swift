@@ -94,10 +94,36 @@ public enum HTTPResponseEncoder {
         _ response: HTTPResponse, framing: HTTPResponseFraming, keepAlive: Bool, requestVersion: HTTPVersion,
         date: String, extra: Int
     ) -> [UInt8] {
-        var size = 64 + extra
-        for (name, value) in response.headers { size += name.utf8.count + value.utf8.count + 4 }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(size)
+        let fields: (hasConnection: Bool, hasDate: Bool)
+        if let prepared = response.prepared, framing == .contentLength(prepared.contentLength) {
+            // A static file: its fields were encoded when the server started (`HTTPPreparedHead`).
+            bytes.reserveCapacity(prepared.fields.count + 64 + extra)
+            bytes.append(contentsOf: prepared.fields)
+            fields = (false, false)
+        } else {
+            var size = 64 + extra
+            for (name, value) in response.headers { size += name.utf8.count + value.utf8.count + 4 }
+            bytes.reserveCapacity(size)
+            fields = appendFields(response, framing: framing, to: &bytes)
+        }
+        if !fields.hasConnection {
+            if !keepAlive {
+                appendField("Connection", "close", to: &bytes)
+            } else if requestVersion == .http1_0 {
+                appendField("Connection", "keep-alive", to: &bytes)
+            }
+        }
+        if !fields.hasDate { appendField("Date", date, to: &bytes) }
+        bytes.append(contentsOf: [0x0D, 0x0A])
+        return bytes
+    }
+
+    /// The status line, the response's fields but its framing ones, and the framing field for `framing`: what
+    /// does not depend on the connection or the time.
+    static func appendFields(_ response: HTTPResponse, framing: HTTPResponseFraming, to bytes: inout [UInt8]) -> (
+        hasConnection: Bool, hasDate: Bool
+    ) {
         bytes.append(contentsOf: "HTTP/1.1 \(response.status.code) ".utf8)
         appendSanitized(response.status.reasonPhrase, to: &bytes)
         bytes.append(contentsOf: [0x0D, 0x0A])
@@ -117,16 +143,7 @@ public enum HTTPResponseEncoder {
         case .chunked: appendField("Transfer-Encoding", "chunked", to: &bytes)
         case .none: break
         }
-        if !hasConnection {
-            if !keepAlive {
-                appendField("Connection", "close", to: &bytes)
-            } else if requestVersion == .http1_0 {
-                appendField("Connection", "keep-alive", to: &bytes)
-            }
-        }
-        if !hasDate { appendField("Date", date, to: &bytes) }
-        bytes.append(contentsOf: [0x0D, 0x0A])
-        return bytes
+        return (hasConnection, hasDate)
     }
 
     private static func appendField(_ name: String, _ value: String, to bytes: inout [UInt8]) {

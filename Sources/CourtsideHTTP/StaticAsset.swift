@@ -1,16 +1,38 @@
 /// One file of the static root as it is sent: its bytes and, for text types, their gzip form, each with the
-/// header fields of a 200, a HEAD and a 304 built once, so a request costs a lookup and no system call.
+/// answers to a GET, a HEAD and the fields of a 304 built once (the GET and HEAD heads encoded once too,
+/// `HTTPPreparedHead`), so a request costs a lookup and no system call.
 final class StaticAsset: Sendable {
     /// One representation of the file (RFC 9110 §3.2): the bytes as stored, or gzipped.
     struct Variant: Sendable {
-        let body: [UInt8]
         /// Distinct per representation (RFC 9110 §8.8.3: a strong validator changes with the content coding).
         let entityTag: String
-        let headers: HTTPHeaders
+        /// The 200, its head prepared.
+        let ok: HTTPResponse
         /// HEAD states the length without a body (RFC 9110 §9.3.2).
-        let headHeaders: HTTPHeaders
+        let head: HTTPResponse
         /// A 304 repeats the validators and caching fields of the 200 (RFC 9110 §15.4.5), not its content type.
         let notModifiedHeaders: HTTPHeaders
+
+        init(body: [UInt8], entityTag: String, headers: HTTPHeaders, notModifiedHeaders: HTTPHeaders) {
+            self.entityTag = entityTag
+            ok = HTTPResponse(status: .ok, headers: headers, body: body).preparingHead(contentLength: body.count)
+            var headHeaders = headers
+            headHeaders.add(name: "Content-Length", value: String(body.count))
+            head = HTTPResponse(status: .ok, headers: headHeaders).preparingHead(contentLength: body.count)
+            self.notModifiedHeaders = notModifiedHeaders
+        }
+
+        var body: [UInt8] { ok.body }
+
+        /// This variant with `defaults` added where it has no field of that name (as the server adds its
+        /// response headers to every answer, `HTTPServer.Configuration.responseHeaders`), heads prepared again.
+        func adding(_ defaults: HTTPHeaders) -> Variant {
+            var headers = ok.headers
+            headers.addAbsent(defaults)
+            var notModified = notModifiedHeaders
+            notModified.addAbsent(defaults)
+            return Variant(body: ok.body, entityTag: entityTag, headers: headers, notModifiedHeaders: notModified)
+        }
     }
 
     let identity: Variant
@@ -41,6 +63,17 @@ final class StaticAsset: Sendable {
         }
     }
 
+    private init(identity: Variant, gzip: Variant?, isCompressible: Bool) {
+        self.identity = identity
+        self.gzip = gzip
+        self.isCompressible = isCompressible
+    }
+
+    /// The same file with `defaults` in every answer (see `Variant.adding`); the bytes are shared, not copied.
+    func adding(_ defaults: HTTPHeaders) -> StaticAsset {
+        StaticAsset(identity: identity.adding(defaults), gzip: gzip?.adding(defaults), isCompressible: isCompressible)
+    }
+
     /// The representation `head` asks for (`Accept-Encoding`).
     func variant(for head: HTTPRequestHead) -> Variant {
         guard let gzip, AcceptEncoding(head.headers).prefersGzip else { return identity }
@@ -55,10 +88,6 @@ final class StaticAsset: Sendable {
         var headers: HTTPHeaders = ["Content-Type": contentType]
         if let encoding { headers.add(name: "Content-Encoding", value: encoding) }
         for field in notModified { headers.add(name: field.name, value: field.value) }
-        var headHeaders = headers
-        headHeaders.add(name: "Content-Length", value: String(body.count))
-        return Variant(
-            body: body, entityTag: entityTag, headers: headers, headHeaders: headHeaders,
-            notModifiedHeaders: notModified)
+        return Variant(body: body, entityTag: entityTag, headers: headers, notModifiedHeaders: notModified)
     }
 }

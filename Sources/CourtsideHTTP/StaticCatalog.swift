@@ -30,6 +30,12 @@ struct StaticCatalog: Sendable {
     /// An empty catalog: everything is read from disk.
     init() {}
 
+    /// Gives each request path its own copy of its asset with `defaults(path)` added to every answer (the bytes
+    /// stay shared). Assets reached by a resolved path keep their answers as they are.
+    mutating func addToRequestPaths(_ defaults: (_ path: String) -> HTTPHeaders) {
+        for (path, asset) in byRequestPath { byRequestPath[path] = asset.adding(defaults(path)) }
+    }
+
     /// Walks `resolvedRoot` (already `realpath`ed).
     /// - Parameter makeAsset: builds an asset from a file's bytes, its status and resolved path.
     init(

@@ -46,7 +46,7 @@ public struct StaticFileServer: Sendable {
     /// page with old scripts; a minute keeps reloads cheap and bounds how stale an asset can be.
     public let assetCacheControl: String
     /// The files read at start-up.
-    let catalog: StaticCatalog
+    private(set) var catalog: StaticCatalog
 
     public init(
         root: String, maxFileBytes: Int = 4 * 1024 * 1024, htmlCacheControl: String = "no-cache",
@@ -66,6 +66,16 @@ public struct StaticFileServer: Sendable {
         } else {
             catalog = StaticCatalog()
         }
+    }
+
+    /// This server with `responseHeaders(path)` already in the answers of the files it holds, for each path that
+    /// names one (where an answer has no field of that name: as `HTTPServer.Configuration.responseHeaders` decorates
+    /// every answer). Those answers then go out with their heads encoded once, without being decorated per request
+    /// (`HTTPPreparedHead`). The server configuration does this with its own `responseHeaders`.
+    public func preparing(responseHeaders: (_ path: String) -> HTTPHeaders) -> StaticFileServer {
+        var prepared = self
+        prepared.catalog.addToRequestPaths(responseHeaders)
+        return prepared
     }
 
     /// Answers a request for `head.path`.
@@ -139,8 +149,7 @@ public struct StaticFileServer: Sendable {
         if ETagMatcher.matches(ifNoneMatch: head.headers.values(for: "If-None-Match"), entityTag: variant.entityTag) {
             return .response(HTTPResponse(status: .notModified, headers: variant.notModifiedHeaders))
         }
-        if head.method == .HEAD { return .response(HTTPResponse(status: .ok, headers: variant.headHeaders)) }
-        return .response(HTTPResponse(status: .ok, headers: variant.headers, body: variant.body))
+        return .response(head.method == .HEAD ? variant.head : variant.ok)
     }
 
     private static func asset(

@@ -33,40 +33,57 @@ public enum Base64 {
     /// bits dropped by padding must be zero (so each byte string has exactly one accepted encoding).
     /// Nil if `string` is not canonical base64.
     public static func decode(_ string: String) -> [UInt8]? {
-        let input = Array(string.utf8)
-        guard input.count % 4 == 0 else { return nil }
         var output: [UInt8] = []
-        output.reserveCapacity(input.count / 4 * 3)
-        var index = 0
-        while index < input.count {
-            let isLast = index + 4 == input.count
-            var padding = 0
-            if isLast {
-                if input[index + 3] == UInt8(ascii: "=") { padding += 1 }
-                if input[index + 2] == UInt8(ascii: "=") {
-                    guard padding == 1 else { return nil }
-                    padding += 1
+        output.reserveCapacity(string.utf8.count / 4 * 3)
+        return decode(string) { output.append($0) } ? output : nil
+    }
+
+    /// How many bytes `string` decodes to under the rules of `decode(_:)`, without keeping them (the handshake
+    /// only checks that a key is 16 bytes); nil if it is not canonical base64.
+    public static func decodedLength(_ string: String) -> Int? {
+        var count = 0
+        return decode(string) { _ in count += 1 } ? count : nil
+    }
+
+    /// Decodes `string`, handing each byte to `emit`; false (having emitted some bytes, maybe) if it is invalid.
+    private static func decode(_ string: String, emit: (UInt8) -> Void) -> Bool {
+        var string = string
+        return string.withUTF8 { input in
+            guard input.count % 4 == 0 else { return false }
+            var index = 0
+            while index < input.count {
+                let isLast = index + 4 == input.count
+                var padding = 0
+                if isLast {
+                    if input[index + 3] == UInt8(ascii: "=") { padding += 1 }
+                    if input[index + 2] == UInt8(ascii: "=") {
+                        guard padding == 1 else { return false }
+                        padding += 1
+                    }
                 }
+                var group: UInt32 = 0
+                for offset in 0..<(4 - padding) {
+                    let value = values[Int(input[index + offset])]
+                    guard value != 0xFF else { return false }
+                    group = group << 6 | UInt32(value)
+                }
+                group <<= UInt32(6 * padding)
+                switch padding {
+                case 0:
+                    emit(UInt8(group >> 16))
+                    emit(UInt8(group >> 8 & 0xFF))
+                    emit(UInt8(group & 0xFF))
+                case 1:
+                    guard group & 0xFF == 0 else { return false }
+                    emit(UInt8(group >> 16))
+                    emit(UInt8(group >> 8 & 0xFF))
+                default:
+                    guard group & 0xFFFF == 0 else { return false }
+                    emit(UInt8(group >> 16))
+                }
+                index += 4
             }
-            var group: UInt32 = 0
-            for offset in 0..<(4 - padding) {
-                let value = values[Int(input[index + offset])]
-                guard value != 0xFF else { return nil }
-                group = group << 6 | UInt32(value)
-            }
-            group <<= UInt32(6 * padding)
-            switch padding {
-            case 0:
-                output.append(contentsOf: [UInt8(group >> 16), UInt8(group >> 8 & 0xFF), UInt8(group & 0xFF)])
-            case 1:
-                guard group & 0xFF == 0 else { return nil }
-                output.append(contentsOf: [UInt8(group >> 16), UInt8(group >> 8 & 0xFF)])
-            default:
-                guard group & 0xFFFF == 0 else { return nil }
-                output.append(UInt8(group >> 16))
-            }
-            index += 4
+            return true
         }
-        return output
     }
 }

@@ -11,7 +11,7 @@ public enum WebSocketHandshake {
     /// Whether the request asks for a WebSocket at all (`Upgrade: websocket`), so a router can send it here and
     /// answer everything else as plain HTTP.
     public static func isUpgradeRequest(_ head: HTTPRequestHead) -> Bool {
-        head.headers.tokens(for: "Upgrade").contains("websocket")
+        head.headers.containsToken("websocket", for: "Upgrade")
     }
 
     /// Checks every rule of RFC 6455 §4.2.1, in the order listed there.
@@ -22,18 +22,22 @@ public enum WebSocketHandshake {
             return .failure(.httpVersionTooOld(head.version))
         }
         guard let host = headers["Host"], !host.isEmpty else { return .failure(.missingHost) }
-        // Token lists compare case-insensitively (RFC 6455 §4.2.1 items 3–4); tokens() lowercases.
-        guard headers.tokens(for: "Upgrade").contains("websocket") else { return .failure(.missingUpgradeWebSocket) }
-        guard headers.tokens(for: "Connection").contains("upgrade") else {
+        // Token lists compare case-insensitively (RFC 6455 §4.2.1 items 3–4). Looked up without building lists or
+        // arrays: this runs for every spectator that connects (docs/benchmarks.md, "Handshakes").
+        guard headers.containsToken("websocket", for: "Upgrade") else { return .failure(.missingUpgradeWebSocket) }
+        guard headers.containsToken("upgrade", for: "Connection") else {
             return .failure(.missingConnectionUpgrade)
         }
-        let versions = headers.values(for: "Sec-WebSocket-Version")
-        guard versions.count == 1, versions[0] == version else {
+        let versionField = headers.firstValue(for: "Sec-WebSocket-Version")
+        guard let versionField, versionField.count == 1, versionField.value == version else {
+            let versions = headers.values(for: "Sec-WebSocket-Version")
             return .failure(.unsupportedVersion(versions.isEmpty ? nil : versions.joined(separator: ", ")))
         }
-        let keys = headers.values(for: "Sec-WebSocket-Key")
-        guard keys.count == 1 else { return .failure(.missingKey) }
-        guard let decoded = Base64.decode(keys[0]), decoded.count == 16 else { return .failure(.invalidKey(keys[0])) }
+        guard let keyField = headers.firstValue(for: "Sec-WebSocket-Key"), keyField.count == 1 else {
+            return .failure(.missingKey)
+        }
+        let key = keyField.value
+        guard Base64.decodedLength(key) == 16 else { return .failure(.invalidKey(key)) }
         var subprotocols: [String] = []
         for value in headers.values(for: "Sec-WebSocket-Protocol") {
             for element in value.split(separator: ",") {
@@ -49,7 +53,7 @@ public enum WebSocketHandshake {
         }
         return .success(
             WebSocketUpgradeRequest(
-                head: head, key: keys[0], subprotocols: subprotocols, extensionOffers: offers,
+                head: head, key: key, subprotocols: subprotocols, extensionOffers: offers,
                 origin: headers["Origin"]))
     }
 
@@ -82,7 +86,10 @@ public enum WebSocketHandshake {
 
     /// `Sec-WebSocket-Accept` for a key (RFC 6455 §4.2.2 item 5.4): base64 of SHA-1 of the key and the GUID.
     public static func acceptValue(forKey key: String) -> String {
-        Base64.encode(SHA1.hash(Array((key + acceptGUID).utf8)))
+        var sha = SHA1()
+        sha.update(key.utf8)  // no concatenated copy: both views are contiguous
+        sha.update(acceptGUID.utf8)
+        return Base64.encode(sha.finalize())
     }
 }
 

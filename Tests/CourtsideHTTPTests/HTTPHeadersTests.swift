@@ -38,3 +38,39 @@ struct HTTPHeadersTests {
         #expect(headers.count == 2)
     }
 }
+
+@Suite("Header lookups without lists")
+struct HTTPHeaderLookupTests {
+    @Test("containsToken finds a list element in any field of that name, trimmed and ignoring case, as tokens does")
+    func containsToken() {
+        let headers: HTTPHeaders = [
+            "Connection": "keep-alive ,\tUpgrade", "connection": "x, close", "Upgrade": "WebSocket",
+        ]
+        #expect(headers.containsToken("upgrade", for: "Connection"))
+        #expect(headers.containsToken("close", for: "CONNECTION"))
+        #expect(headers.containsToken("websocket", for: "upgrade"))
+        #expect(!headers.containsToken("keep", for: "Connection"))
+        #expect(!headers.containsToken("websocket", for: "Connection"))
+        for token in ["keep-alive", "upgrade", "x", "close", "other"] {
+            #expect(
+                headers.containsToken(token, for: "Connection") == headers.tokens(for: "Connection").contains(token))
+        }
+    }
+
+    @Test("firstValue counts the fields of a name and gives the first value; nil when there is none")
+    func firstValue() {
+        let headers: HTTPHeaders = ["A": "1", "b": "2", "a": "3"]
+        #expect(headers.firstValue(for: "a")?.value == "1")
+        #expect(headers.firstValue(for: "a")?.count == 2)
+        #expect(headers.firstValue(for: "B")?.count == 1)
+        #expect(headers.firstValue(for: "c") == nil)
+    }
+
+    @Test("containsEveryName says whether addAbsent would add nothing")
+    func containsEveryName() {
+        let headers: HTTPHeaders = ["A": "1", "B": "2"]
+        #expect(headers.containsEveryName(of: ["a": "x"]))
+        #expect(headers.containsEveryName(of: HTTPHeaders()))
+        #expect(!headers.containsEveryName(of: ["a": "x", "C": "y"]))
+    }
+}

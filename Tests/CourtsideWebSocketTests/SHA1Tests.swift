@@ -54,6 +54,7 @@ struct Base64Tests {
     func vectors(plain: String, encoded: String) {
         #expect(Base64.encode(Array(plain.utf8)) == encoded)
         #expect(Base64.decode(encoded) == Array(plain.utf8))
+        #expect(Base64.decodedLength(encoded) == plain.utf8.count)
     }
 
     @Test(
@@ -61,5 +62,6 @@ struct Base64Tests {
         arguments: ["Zg=", "Zg", "Z===", "Zh==", "Zm9=", "Zm 9v", "Zm9v\n", "Zm=v", "=Zm9", "Zm9v====", "Zm9*"])
     func malformed(input: String) {
         #expect(Base64.decode(input) == nil)
+        #expect(Base64.decodedLength(input) == nil)
     }
 }

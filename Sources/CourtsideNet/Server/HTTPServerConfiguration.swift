@@ -86,7 +86,8 @@ extension HTTPServer {
             self.backlog = backlog
             self.tls = tls
             self.parserLimits = parserLimits
-            self.staticFiles = staticFiles
+            // Static answers carry these headers from the start, heads encoded once (docs/benchmarks.md).
+            self.staticFiles = responseHeaders.map { headers in staticFiles?.preparing { headers($0) } } ?? staticFiles
             self.requestTimeout = requestTimeout
             self.keepAliveTimeout = keepAliveTimeout
             self.tlsHandshakeTimeout = tlsHandshakeTimeout
@@ -107,11 +108,14 @@ extension HTTPServer {
                 tlsHandshakeTimeout: tlsHandshakeTimeout, maxQueuedResponseBytes: maxQueuedResponseBytes)
         }
 
-        /// `response` with the `responseHeaders` for `path` added where it has none of its own.
+        /// `response` with the `responseHeaders` for `path` added where it has none of its own. Left untouched when
+        /// it has them all, so a prepared head (a static file, `StaticFileServer.preparing`) stays prepared.
         func decorate(_ response: HTTPResponse, path: String?) -> HTTPResponse {
             guard let responseHeaders else { return response }
+            let defaults = responseHeaders(path)
+            if response.headers.containsEveryName(of: defaults) { return response }
             var decorated = response
-            decorated.headers.addAbsent(responseHeaders(path))
+            decorated.headers.addAbsent(defaults)
             return decorated
         }
     }
