@@ -63,7 +63,10 @@ final class ServeProcess {
 /// Starts `courtside serve` on a free port: tries random high ports until one binds (another test may hold one).
 func startServe(_ arguments: [String]) throws -> (ServeProcess, port: Int) {
     for _ in 0..<8 {
-        let port = Int.random(in: 20000..<60000)
+        // A port the kernel just handed out and took back, not a random one: with hundreds of loopback sockets
+        // open beside this test, a random port was sometimes taken, and the retry then found the admin token the
+        // first attempt had generated (and announced) already on disk.
+        let port = try RedisServer.freePort()
         let server = try ServeProcess(arguments + ["--port", "\(port)", "--host", "127.0.0.1"])
         if server.waitForOutput(containing: "serving on") { return (server, port) }
         let status = server.waitForExit()
