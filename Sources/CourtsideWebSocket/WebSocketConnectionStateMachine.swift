@@ -23,7 +23,7 @@ public struct WebSocketConnectionStateMachine {
         /// Messages flow both ways.
         case open
         /// We sent a close frame and wait for the peer's until the deadline (RFC 6455 §7.1.1).
-        case closeSent(deadline: Instant)
+        case closeSent(deadline: CompactInstant)
         /// The transport is being closed; nothing more happens.
         case closed
     }
@@ -75,16 +75,30 @@ public struct WebSocketConnectionStateMachine {
     /// Payload bytes of the frame still arriving that were already validated.
     var frameBytesValidated = 0
 
-    var lastReceived: Instant
+    /// When bytes last arrived. Deadlines are stored compact (8 bytes each, not 16–17; `CompactInstant`) and
+    /// read through the `Instant` properties below.
+    private var lastReceivedAt: CompactInstant
+    var lastReceived: Instant {
+        get { lastReceivedAt.instant! }
+        set { lastReceivedAt = CompactInstant(newValue) }
+    }
     /// Whether received bytes wait in the decoder because the last call reached its frame limit.
     public private(set) var hasPendingFrames = false
     /// The message size limits in force: ``Configuration/maxMessageBytes`` at first, then whatever the owner sets
     /// (a route's limits at the upgrade, tighter ones before authentication).
     public var limits: WebSocketMessageLimits
-    /// When the outstanding idle ping was sent; nil if none.
-    var pingSentAt: Instant?
-    /// The deadline the owner's timer is set for, as far as we told it; nil if none.
-    var scheduledDeadline: Instant?
+    /// When the outstanding idle ping was sent; `.none` if none.
+    private var pingSentAtCompact = CompactInstant.none
+    var pingSentAt: Instant? {
+        get { pingSentAtCompact.instant }
+        set { pingSentAtCompact = CompactInstant(newValue) }
+    }
+    /// The deadline the owner's timer is set for, as far as we told it; `.none` if none.
+    private var scheduledDeadlineCompact = CompactInstant.none
+    var scheduledDeadline: Instant? {
+        get { scheduledDeadlineCompact.instant }
+        set { scheduledDeadlineCompact = CompactInstant(newValue) }
+    }
 
     /// A connection that has just completed its handshake at `now`.
     ///
@@ -108,7 +122,7 @@ public struct WebSocketConnectionStateMachine {
             configuration: .init(
                 maskPolicy: configuration.maskPolicy, allowedReservedBits: messageExtension?.reservedBits ?? [],
                 maxFramePayloadBytes: configuration.maxFramePayloadBytes))
-        self.lastReceived = now
+        self.lastReceivedAt = CompactInstant(now)
         self.limits = WebSocketMessageLimits(
             maxMessageBytes: configuration.maxMessageBytes, maxInflatedMessageBytes: configuration.maxMessageBytes)
     }
@@ -135,7 +149,7 @@ public struct WebSocketConnectionStateMachine {
         case .closed:
             return nil
         case .closeSent(let deadline):
-            return deadline
+            return deadline.instant
         case .open:
             if let pingSentAt { return pingSentAt + configuration.pongTimeout }
             guard let interval = configuration.idlePingInterval else { return nil }
@@ -147,7 +161,7 @@ public struct WebSocketConnectionStateMachine {
     /// leave to a periodic sweep of its connections instead of a timer per connection, since a ping sent a little
     /// late costs nothing, while the close and pong deadlines stay exact.
     public var nextDeadlineIsIdlePing: Bool {
-        guard case .open = state, pingSentAt == nil else { return false }
+        guard case .open = state, pingSentAtCompact == .none else { return false }
         return configuration.idlePingInterval != nil
     }
 
@@ -171,7 +185,7 @@ public struct WebSocketConnectionStateMachine {
         guard !isClosed else { return [] }
         // Any bytes prove the peer alive, so they end the wait for a pong as well.
         lastReceived = now
-        pingSentAt = nil
+        pingSentAtCompact = .none
         decoder.feed(bytes)
         return decodeBuffered(now: now, frameLimit: frameLimit)
     }

@@ -22,9 +22,22 @@ public final class WebSocket: ConnectionHandler {
     /// given to `WebSocketHandler.shouldAccept`; only the path and query are kept, so an idle socket stays small.
     public let path: String
     /// The request's query string, if any.
-    public let query: String?
+    public var query: String? { rarelySet?.query }
     /// The subprotocol chosen in `WebSocketHandler.shouldAccept`, if any.
-    public let subprotocol: String?
+    public var subprotocol: String? { rarelySet?.subprotocol }
+    /// The query and the subprotocol, out of line and only when either is set: most sockets have neither, and
+    /// every idle socket would carry their 32 bytes (docs/benchmarks.md, "Idle memory").
+    private let rarelySet: RarelySet?
+
+    private final class RarelySet {
+        let query: String?
+        let subprotocol: String?
+
+        init(query: String?, subprotocol: String?) {
+            self.query = query
+            self.subprotocol = subprotocol
+        }
+    }
     let connection: Connection
     unowned let state: ServerLoopState
     private(set) var handler: (any WebSocketHandler)?
@@ -35,10 +48,15 @@ public final class WebSocket: ConnectionHandler {
     /// The channels this socket is subscribed to, with its position in each channel's list on this loop (so
     /// unsubscribing is O(1)). Empty, and unallocated, for most sockets.
     var subscriptions = BroadcastSubscriptions()
-    private var timer: TimerID?
-    /// The machine's timer when it is only the idle ping's: no loop timer then, the loop's sweep fires it once
-    /// this has passed (`sweep(now:)`), as the timer would have.
-    private var sweepDeadline: ContinuousClock.Instant?
+    /// How the machine's timer is performed: a loop timer, or, when it is only the idle ping's, a deadline the
+    /// loop's sweep fires once it has passed (`sweep(now:)`), as the timer would have.
+    private var machineTimer = MachineTimer.none
+
+    private enum MachineTimer {
+        case none
+        case timer(TimerID)
+        case sweep(CompactInstant)
+    }
     private var finished = false
     /// Reading stopped because the queue passed the budget; resumed by `connectionDrained`.
     private var pausedForBudget = false
@@ -69,8 +87,9 @@ public final class WebSocket: ConnectionHandler {
         self.state = state
         self.handler = handler
         self.path = request.head.path
-        self.query = request.head.query
-        self.subprotocol = subprotocol
+        let query = request.head.query
+        rarelySet =
+            query == nil && subprotocol == nil ? nil : RarelySet(query: query, subprotocol: subprotocol)
         self.deflate = deflate
         machine = WebSocketConnectionStateMachine(
             shared: state.webSocketConfiguration, messageExtension: deflate, now: connection.context.now)
@@ -172,6 +191,10 @@ public final class WebSocket: ConnectionHandler {
         return blocked ? .queued : .sent
     }
 
+    /// Whether the socket counts as open for its server (`ServerLoopState.openWebSockets`): started and not
+    /// finished. It is the connection's handler only once started.
+    var isRegistered: Bool { !finished }
+
     /// Whether broadcast frames may be queued (a close frame was neither sent nor received).
     var acceptsBroadcastFrames: Bool { !finished && machine.isOpen }
 
@@ -206,43 +229,45 @@ public final class WebSocket: ConnectionHandler {
 
     private func arm(at deadline: ContinuousClock.Instant) {
         guard !finished else { return }
-        if let timer { loopContext.cancelTimer(timer) }
-        timer = nil
-        sweepDeadline = nil
+        cancelMachineTimer()
         // The idle ping's deadline is left to the loop's sweep (`ServerLoopState.sweepIdleSockets`): a timer per
         // idle socket cost a closure, a heap entry and a dictionary slot each, for a deadline that may be late.
         if machine.nextDeadlineIsIdlePing {
-            sweepDeadline = deadline
+            machineTimer = .sweep(CompactInstant(deadline))
             state.sweepIdleSocketsPeriodically()
             return
         }
         // A strong capture (no weak side table per socket): `finish` cancels the timer, so it never outlives us.
-        timer = loopContext.scheduleTimer(at: deadline) { context in
-            self.timer = nil
-            self.perform(self.machine.timerFired(now: context.now))
-        }
+        machineTimer = .timer(
+            loopContext.scheduleTimer(at: deadline) { context in
+                self.machineTimer = .none
+                self.perform(self.machine.timerFired(now: context.now))
+            })
+    }
+
+    private func cancelMachineTimer() {
+        if case .timer(let timer) = machineTimer { loopContext.cancelTimer(timer) }
+        machineTimer = .none
     }
 
     /// Whether the loop's sweep should call `sweep(now:)`: cheap, asked of every open socket.
     func isIdlePingDue(now: ContinuousClock.Instant) -> Bool {
-        guard !finished, let sweepDeadline else { return false }
-        return sweepDeadline <= now
+        guard !finished, case .sweep(let deadline) = machineTimer else { return false }
+        return deadline <= CompactInstant(now)
     }
 
     /// Runs the machine's timer when the loop's sweep finds its idle-ping deadline passed (no timer of its own is
     /// armed then).
     func sweep(now: ContinuousClock.Instant) {
         guard isIdlePingDue(now: now) else { return }
-        sweepDeadline = nil  // as a timer that fired: the machine re-arms what comes next
+        machineTimer = .none  // as a timer that fired: the machine re-arms what comes next
         perform(machine.timerFired(now: now))
     }
 
     private func finish(_ closure: WebSocketClosure) {
         guard !finished else { return }
         finished = true
-        if let timer { loopContext.cancelTimer(timer) }
-        timer = nil
-        sweepDeadline = nil
+        cancelMachineTimer()
         if let yieldTimer { loopContext.cancelTimer(yieldTimer) }
         yieldTimer = nil
         state.unregister(self)
