@@ -36,6 +36,16 @@ public struct WebSocketConnectionStateMachine {
     }
 
     @usableFromInline var state: State = .open
+    // The one-byte fields follow `state` (9 bytes) so they share its padding: Swift lays fields out in the order
+    // they are declared, and this struct lives in every socket (docs/benchmarks.md, "Idle memory").
+    /// Validates the current text message's payload as it arrives, across frames and reads.
+    var textValidator = UTF8Validator()
+    /// Whether frames of the current data message are validated as UTF-8 on arrival (uncompressed text).
+    var validatingText = false
+    /// Whether the header of the frame still arriving has been checked (it is checked once, when first seen).
+    var frameInProgressChecked = false
+    /// Whether received bytes wait in the decoder because the last call reached its frame limit.
+    public private(set) var hasPendingFrames = false
     var decoder: WebSocketFrameDecoder
     /// The negotiated extension, if any. Boxed (copy on write): a machine without one, which is most, holds 8 bytes
     /// instead of a 40-byte existential (docs/benchmarks.md, "Idle memory").
@@ -64,14 +74,8 @@ public struct WebSocketConnectionStateMachine {
     }
     var fragmented: FragmentedMessage?
 
-    /// Validates the current text message's payload as it arrives, across frames and reads.
-    var textValidator = UTF8Validator()
-    /// Whether frames of the current data message are validated as UTF-8 on arrival (uncompressed text).
-    var validatingText = false
     /// Bytes of the current message fed to ``textValidator`` so far: the base of error offsets.
     var messageBytesValidated = 0
-    /// Whether the header of the frame still arriving has been checked (it is checked once, when first seen).
-    var frameInProgressChecked = false
     /// Payload bytes of the frame still arriving that were already validated.
     var frameBytesValidated = 0
 
@@ -82,8 +86,6 @@ public struct WebSocketConnectionStateMachine {
         get { lastReceivedAt.instant! }
         set { lastReceivedAt = CompactInstant(newValue) }
     }
-    /// Whether received bytes wait in the decoder because the last call reached its frame limit.
-    public private(set) var hasPendingFrames = false
     /// The message size limits in force: ``Configuration/maxMessageBytes`` at first, then whatever the owner sets
     /// (a route's limits at the upgrade, tighter ones before authentication).
     public var limits: WebSocketMessageLimits

@@ -57,17 +57,18 @@ public final class WebSocket: ConnectionHandler {
         case timer(TimerID)
         case sweep(CompactInstant)
     }
+    // The flags follow `machineTimer` (9 bytes) to share its padding: fields are laid out in declaration order.
     private var finished = false
     /// Reading stopped because the queue passed the budget; resumed by `connectionDrained`.
     private var pausedForBudget = false
-    /// Reading stopped because this iteration's share of frames was taken; resumed by a timer next iteration.
-    private var yieldTimer: TimerID?
     /// True while a message from a received batch is being delivered and the machine was open when the batch began.
     /// The machine computes a whole read's actions at once, so by the time a message is delivered it may already have
     /// queued a close for a protocol error found later in the same read. The application's answer to that message
     /// was, on the wire, legal before the close frame, so it goes out directly, in order, ahead of the close frame
     /// (Autobahn 3.x/4.x expect the echo before the close).
     private var deliveringFromOpenBatch = false
+    /// Reading stopped because this iteration's share of frames was taken; resumed by a timer next iteration.
+    private var yieldTimer: TimerID?
 
     /// Received frames handled before the queue is checked against the budget again. Small enough that the
     /// answers to one step (64 frames, at most a few KiB each for an application's replies) overshoot the budget

@@ -32,11 +32,24 @@ final class Connection: EventHandler, LoopClosable {
     /// final error response, short enough that a peer that never closes cannot pin the fd.
     static let lingerTimeout: Duration = .seconds(2)
 
+    // Fields are laid out in declaration order; the one-byte ones sit beside `fd` and after `remoteAddress` (25
+    // bytes) to share their padding, since every idle socket has one of these (docs/benchmarks.md, "Idle memory").
     let fd: Int32
+    private(set) var state = State.open
+    /// Whether the owner counted this connection against its caps (and releases it when it closes).
+    var isCounted = false
+    private var flushScheduled = false
+    private var writeBlocked = false
     let context: LoopContext
-    /// How long queued bytes may wait for the peer to read anything before the connection is reset.
-    let writeTimeout: Duration
     let remoteAddress: SocketAddress?
+    private var readingPaused = false
+    private var drainWanted = false
+    /// Why the connection was reset, when it was (tests and metrics).
+    private(set) var abortReason: AbortReason?
+    /// How long queued bytes may wait for the peer to read anything before the connection is reset, in
+    /// nanoseconds (8 bytes where a `Duration` takes 16).
+    private let writeTimeoutNanoseconds: Int64
+    var writeTimeout: Duration { .nanoseconds(writeTimeoutNanoseconds) }
     var handler: (any ConnectionHandler)?
     /// The transform (TLS) and the plaintext waiting for it, out of line: most connections have none, and an idle
     /// one should not carry its fields (docs/benchmarks.md, "Idle memory").
@@ -48,19 +61,10 @@ final class Connection: EventHandler, LoopClosable {
     /// Told once when the fd is closed, after the handler: the server's per-loop registry. A reference rather than
     /// a closure, whose captured context cost every connection a heap block (docs/benchmarks.md, "Idle memory").
     weak var owner: (any ConnectionOwner)?
-    /// Whether the owner counted this connection against its caps (and releases it when it closes).
-    var isCounted = false
-    private(set) var state = State.open
     private var queue = WriteQueue()
-    private var flushScheduled = false
-    private var writeBlocked = false
-    private var readingPaused = false
-    private var drainWanted = false
     /// The write-progress deadline and the close linger with the loop timer that performs both; made the first
     /// time the kernel pushes back or the connection lingers, so a connection whose writes flow carries none.
     private var deadlines: DeadlineState?
-    /// Why the connection was reset, when it was (tests and metrics).
-    private(set) var abortReason: AbortReason?
 
     /// Why a connection was reset rather than closed in order.
     enum AbortReason: Equatable {
@@ -72,7 +76,7 @@ final class Connection: EventHandler, LoopClosable {
         self.fd = fd
         self.remoteAddress = remoteAddress
         self.context = context
-        self.writeTimeout = writeTimeout
+        writeTimeoutNanoseconds = writeTimeout.nanosecondsClamped
     }
 
     /// The transform and the plaintext it has yet to encode (at flush time), with the tags of `WriteQueue`.
