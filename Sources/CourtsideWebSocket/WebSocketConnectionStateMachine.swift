@@ -64,6 +64,9 @@ public struct WebSocketConnectionStateMachine {
         }
     }
     private var extensionBox: ExtensionBox?
+    /// A fragmented message and the UTF-8 validation offsets, out of line and made only when a message needs them
+    /// (`WebSocketConnectionStateMachine+MessageInProgress.swift`): an idle subscriber never sends one.
+    var messageInProgress: MessageInProgress?
 
     private final class ExtensionBox {
         var value: any WebSocketMessageExtension
@@ -72,12 +75,6 @@ public struct WebSocketConnectionStateMachine {
             self.value = value
         }
     }
-    var fragmented: FragmentedMessage?
-
-    /// Bytes of the current message fed to ``textValidator`` so far: the base of error offsets.
-    var messageBytesValidated = 0
-    /// Payload bytes of the frame still arriving that were already validated.
-    var frameBytesValidated = 0
 
     /// When bytes last arrived. Deadlines are stored compact (8 bytes each, not 16–17; `CompactInstant`) and
     /// read through the `Instant` properties below.
