@@ -31,6 +31,7 @@ final class ServerLoopState: ConnectionOwner {
         self.server = server
         self.context = context
         webSocketConfiguration = .init(server.configuration.webSocket)
+        super.init()
     }
 
     var configuration: HTTPServer.Configuration { server.configuration }
@@ -129,7 +130,7 @@ final class ServerLoopState: ConnectionOwner {
         return response
     }
 
-    func connectionClosed(_ connection: Connection) {
+    override func connectionClosed(_ connection: Connection) {
         if connection.isCounted { server.connectionCounter.release(connection.remoteAddress) }
         if connection.abortReason == .writeTimedOut { server.connectionCounter.writeTimedOut() }
         connectionCount -= 1

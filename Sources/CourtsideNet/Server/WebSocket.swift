@@ -25,26 +25,28 @@ public final class WebSocket: ConnectionHandler {
     public var query: String? { rarelySet?.query }
     /// The subprotocol chosen in `WebSocketHandler.shouldAccept`, if any.
     public var subprotocol: String? { rarelySet?.subprotocol }
-    /// The query and the subprotocol, out of line and only when either is set: most sockets have neither, and
-    /// every idle socket would carry their 32 bytes (docs/benchmarks.md, "Idle memory").
+    /// The negotiated permessage-deflate state (inflater, own deflater, place in a broadcast stream), or nil.
+    /// The state machine holds the same object as its message extension.
+    var deflate: PerMessageDeflateConnection? { rarelySet?.deflate }
+    /// The query, the subprotocol and the deflate state, out of line and only when one is set: most sockets have
+    /// none, and every idle socket would carry their 40 bytes (docs/benchmarks.md, "Idle memory").
     private let rarelySet: RarelySet?
 
     private final class RarelySet {
         let query: String?
         let subprotocol: String?
+        let deflate: PerMessageDeflateConnection?
 
-        init(query: String?, subprotocol: String?) {
+        init(query: String?, subprotocol: String?, deflate: PerMessageDeflateConnection?) {
             self.query = query
             self.subprotocol = subprotocol
+            self.deflate = deflate
         }
     }
     let connection: Connection
     unowned let state: ServerLoopState
     private(set) var handler: (any WebSocketHandler)?
     private var machine: WebSocketConnectionStateMachine
-    /// The negotiated permessage-deflate state (inflater, own deflater, place in a broadcast stream), or nil.
-    /// The state machine holds the same object as its message extension.
-    private(set) var deflate: PerMessageDeflateConnection?
     /// The channels this socket is subscribed to, with its position in each channel's list on this loop (so
     /// unsubscribing is O(1)). Empty, and unallocated, for most sockets.
     var subscriptions = BroadcastSubscriptions()
@@ -67,8 +69,9 @@ public final class WebSocket: ConnectionHandler {
     /// was, on the wire, legal before the close frame, so it goes out directly, in order, ahead of the close frame
     /// (Autobahn 3.x/4.x expect the echo before the close).
     private var deliveringFromOpenBatch = false
-    /// Reading stopped because this iteration's share of frames was taken; resumed by a timer next iteration.
-    private var yieldTimer: TimerID?
+    /// Reading stopped because this iteration's share of frames was taken; resumed by a timer next iteration
+    /// (`TimerID.none` when not: 8 bytes, where an optional takes 16 here).
+    private var yieldTimer = TimerID.none
 
     /// Received frames handled before the queue is checked against the budget again. Small enough that the
     /// answers to one step (64 frames, at most a few KiB each for an application's replies) overshoot the budget
@@ -90,8 +93,8 @@ public final class WebSocket: ConnectionHandler {
         self.path = request.head.path
         let query = request.head.query
         rarelySet =
-            query == nil && subprotocol == nil ? nil : RarelySet(query: query, subprotocol: subprotocol)
-        self.deflate = deflate
+            query == nil && subprotocol == nil && deflate == nil
+            ? nil : RarelySet(query: query, subprotocol: subprotocol, deflate: deflate)
         machine = WebSocketConnectionStateMachine(
             shared: state.webSocketConfiguration, messageExtension: deflate, now: connection.context.now)
         if let limits { machine.limits = limits }
@@ -269,8 +272,8 @@ public final class WebSocket: ConnectionHandler {
         guard !finished else { return }
         finished = true
         cancelMachineTimer()
-        if let yieldTimer { loopContext.cancelTimer(yieldTimer) }
-        yieldTimer = nil
+        if yieldTimer != .none { loopContext.cancelTimer(yieldTimer) }
+        yieldTimer = .none
         state.unregister(self)
         for subscription in subscriptions.newestFirst { subscription.channel.remove(self) }
         subscriptions = BroadcastSubscriptions()
@@ -319,7 +322,7 @@ public final class WebSocket: ConnectionHandler {
                 return
             }
             guard machine.hasPendingFrames else {
-                if yieldTimer == nil { connection.resumeReading() }
+                if yieldTimer == .none { connection.resumeReading() }
                 return
             }
             if steps == Self.stepsPerIteration {
@@ -334,10 +337,10 @@ public final class WebSocket: ConnectionHandler {
 
     private func yieldUntilNextIteration() {
         connection.pauseReading()
-        guard yieldTimer == nil else { return }
+        guard yieldTimer == .none else { return }
         // A timer due now runs in the next iteration, after every other ready connection had its turn.
         yieldTimer = loopContext.scheduleTimer(at: loopContext.now) { context in
-            self.yieldTimer = nil
+            self.yieldTimer = .none
             guard !self.finished, !self.pausedForBudget else { return }
             let wasOpen = self.machine.isOpen
             self.perform(

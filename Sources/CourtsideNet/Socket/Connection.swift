@@ -51,20 +51,23 @@ final class Connection: EventHandler, LoopClosable {
     private let writeTimeoutNanoseconds: Int64
     var writeTimeout: Duration { .nanoseconds(writeTimeoutNanoseconds) }
     var handler: (any ConnectionHandler)?
-    /// The transform (TLS) and the plaintext waiting for it, out of line: most connections have none, and an idle
-    /// one should not carry its fields (docs/benchmarks.md, "Idle memory").
-    private var transformState: TransformState?
+    /// The transform (TLS) with the plaintext waiting for it, and the transport's deadlines with their timer: out of
+    /// line, made when first needed (most connections have no transform, and one whose writes flow never needs
+    /// a deadline), so an idle connection carries one reference for both (docs/benchmarks.md, "Idle memory").
+    private var rarelyUsed: RarelyUsed?
     var transform: (any ConnectionTransform)? {
-        get { transformState?.transform }
-        set { transformState = newValue.map(TransformState.init) }
+        get { rarelyUsed?.transformState?.transform }
+        set {
+            if newValue == nil && rarelyUsed == nil { return }
+            rarelyUsedState().transformState = newValue.map(TransformState.init)
+        }
     }
+    private var transformState: TransformState? { rarelyUsed?.transformState }
+    private var deadlines: DeadlineState? { rarelyUsed?.deadlines }
     /// Told once when the fd is closed, after the handler: the server's per-loop registry. A reference rather than
     /// a closure, whose captured context cost every connection a heap block (docs/benchmarks.md, "Idle memory").
-    weak var owner: (any ConnectionOwner)?
+    weak var owner: ConnectionOwner?
     private var queue = WriteQueue()
-    /// The write-progress deadline and the close linger with the loop timer that performs both; made the first
-    /// time the kernel pushes back or the connection lingers, so a connection whose writes flow carries none.
-    private var deadlines: DeadlineState?
 
     /// Why a connection was reset rather than closed in order.
     enum AbortReason: Equatable {
@@ -90,6 +93,20 @@ final class Connection: EventHandler, LoopClosable {
         }
     }
 
+    private final class RarelyUsed {
+        var transformState: TransformState?
+        /// The write-progress deadline and the close linger with the loop timer that performs both; made the
+        /// first time the kernel pushes back or the connection lingers.
+        var deadlines: DeadlineState?
+    }
+
+    private func rarelyUsedState() -> RarelyUsed {
+        if let rarelyUsed { return rarelyUsed }
+        let made = RarelyUsed()
+        rarelyUsed = made
+        return made
+    }
+
     /// The transport's deadlines and the timer armed for them.
     private final class DeadlineState {
         var deadlines: TransportDeadlines
@@ -102,9 +119,10 @@ final class Connection: EventHandler, LoopClosable {
 
     /// The deadline state, made on first use.
     private func deadlineState() -> DeadlineState {
-        if let deadlines { return deadlines }
+        let rarelyUsed = rarelyUsedState()
+        if let deadlines = rarelyUsed.deadlines { return deadlines }
         let made = DeadlineState(writeTimeout: writeTimeout)
-        deadlines = made
+        rarelyUsed.deadlines = made
         return made
     }
 
@@ -324,7 +342,7 @@ final class Connection: EventHandler, LoopClosable {
         guard state != .closed else { return }
         state = .closed
         if let timer = deadlines?.timer { context.cancelTimer(timer) }
-        deadlines = nil
+        rarelyUsed?.deadlines = nil
         context.deregister(fd: fd)
         Glibc.close(fd)
         queue.removeAll()
