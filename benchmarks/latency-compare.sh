@@ -46,7 +46,12 @@ for round in $(seq 1 "$rounds"); do
         for server in $servers; do
             port=$(free_loopback_port)
             case "$server" in
-                courtside-1) command=("$bin/courtside-echo" --host 127.0.0.1 --port "$port" --threads 1) ;;
+                # The load generator spreads subscribers over 8 loopback addresses: above the default 1024 per
+                # address, 1,809 of 10,000 were refused (503) until this flag.
+                courtside-1)
+                    command=("$bin/courtside-echo" --host 127.0.0.1 --port "$port" --threads 1
+                        --max-per-address "$subscribers")
+                    ;;
                 socketify) command=("$peers_python" benchmarks/peers/socketify_pubsub.py --port "$port") ;;
                 *)
                     echo "unknown server $server" >&2
