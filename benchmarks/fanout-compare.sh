@@ -59,8 +59,11 @@ bin=$(swift build -c release --show-bin-path)
 server_command() {
     local server=$1 port=$2
     case "$server" in
-        courtside) command=("$bin/courtside-echo" --host 127.0.0.1 --port "$port") ;;
-        courtside-1) command=("$bin/courtside-echo" --host 127.0.0.1 --port "$port" --threads 1) ;;
+        # --max-per-address: the subscribers come from 8 loopback addresses, above the default 1024 per address.
+        courtside) command=("$bin/courtside-echo" --host 127.0.0.1 --port "$port" --max-per-address 25000) ;;
+        courtside-1)
+            command=("$bin/courtside-echo" --host 127.0.0.1 --port "$port" --threads 1 --max-per-address 25000)
+            ;;
         socketify) command=("$peers_python" benchmarks/peers/socketify_pubsub.py --port "$port") ;;
         socketify-shared)
             command=("$peers_python" benchmarks/peers/socketify_pubsub.py --port "$port" --compression shared)

@@ -6,15 +6,20 @@ struct EchoOptions: Equatable {
     var keyPath: String?
     var threads: Int?
     var deflate = true
+    /// Connections held at once from one peer address (the server's default is 1024): a benchmark's load
+    /// generator spreads thousands of subscribers over a few loopback addresses.
+    var maxPerAddress: Int?
 
     static let usage = """
         usage: courtside-echo --port P [--host H] [--tls-cert C --tls-key K] [--threads N] [--no-deflate]
+                             [--max-per-address N]
           --port P       TCP port to listen on (0 picks a free one)
           --host H       address or name to bind (default 127.0.0.1)
           --tls-cert C   PEM certificate chain: serve wss:// (needs --tls-key)
           --tls-key K    PEM private key for --tls-cert
           --threads N    event loops (default: one per core)
           --no-deflate   do not negotiate permessage-deflate (RFC 7692; on by default)
+          --max-per-address N  connections held at once from one address (default 1024; over it, 503)
         Paths: /pub publishes every text message to all /sub subscribers; every other path echoes.
         """
 
@@ -45,6 +50,7 @@ struct EchoOptions: Equatable {
         var key: String?
         var threads: Int?
         var deflate = true
+        var maxPerAddress: Int?
         var index = 0
         func value(_ flag: String) throws(ParseError) -> String {
             index += 1
@@ -76,6 +82,12 @@ struct EchoOptions: Equatable {
                 threads = number
             case "--no-deflate":
                 deflate = false
+            case "--max-per-address":
+                let text = try value(flag)
+                guard let number = Int(text), number > 0 else {
+                    throw .invalidValue(flag: flag, value: text, expected: "a positive connection count")
+                }
+                maxPerAddress = number
             default:
                 throw .unknownFlag(flag)
             }
@@ -85,6 +97,7 @@ struct EchoOptions: Equatable {
         if certificate != nil && key == nil { throw .needsBoth(given: "--tls-cert", missing: "--tls-key") }
         if key != nil && certificate == nil { throw .needsBoth(given: "--tls-key", missing: "--tls-cert") }
         return EchoOptions(
-            host: host, port: port, certificatePath: certificate, keyPath: key, threads: threads, deflate: deflate)
+            host: host, port: port, certificatePath: certificate, keyPath: key, threads: threads, deflate: deflate,
+            maxPerAddress: maxPerAddress)
     }
 }

@@ -98,6 +98,7 @@ configuration.webSocket.maxMessageBytes = 16 * 1024 * 1024
 configuration.webSocket.maxFramePayloadBytes = 16 * 1024 * 1024
 // permessage-deflate on every path unless turned off: the defaults inflate whatever window a client uses.
 if options.deflate { configuration.perMessageDeflate = PerMessageDeflateConfiguration() }
+if let maxPerAddress = options.maxPerAddress { configuration.connectionCaps.maxConnectionsPerAddress = maxPerAddress }
 
 do {
     // The loops first, so the channel (which fans out to them) exists before the router that hands it out.

@@ -10,7 +10,7 @@ extension WebSocketConnectionStateMachine {
         -> [WebSocketAction]
     {
         guard isOpen else { return [] }
-        state = .closeSent(deadline: now + configuration.closeTimeout)
+        state = .closeSent(deadline: CompactInstant(now + configuration.closeTimeout))
         pingSentAt = nil
         var actions: [WebSocketAction] = [.write(WebSocketFrameEncoder.close(code: code, reason: reason))]
         appendTimerIfEarlier(to: &actions)
@@ -25,7 +25,7 @@ extension WebSocketConnectionStateMachine {
         case .closed:
             return []
         case .closeSent(let deadline):
-            if now >= deadline {
+            if CompactInstant(now) >= deadline {
                 state = .closed
                 actions.append(.closeTransport(.closeTimedOut))
             }

@@ -23,7 +23,7 @@ public struct WebSocketConnectionStateMachine {
         /// Messages flow both ways.
         case open
         /// We sent a close frame and wait for the peer's until the deadline (RFC 6455 §7.1.1).
-        case closeSent(deadline: Instant)
+        case closeSent(deadline: CompactInstant)
         /// The transport is being closed; nothing more happens.
         case closed
     }
@@ -36,6 +36,16 @@ public struct WebSocketConnectionStateMachine {
     }
 
     @usableFromInline var state: State = .open
+    // The one-byte fields follow `state` (9 bytes) so they share its padding: Swift lays fields out in the order
+    // they are declared, and this struct lives in every socket (docs/benchmarks.md, "Idle memory").
+    /// Validates the current text message's payload as it arrives, across frames and reads.
+    var textValidator = UTF8Validator()
+    /// Whether frames of the current data message are validated as UTF-8 on arrival (uncompressed text).
+    var validatingText = false
+    /// Whether the header of the frame still arriving has been checked (it is checked once, when first seen).
+    var frameInProgressChecked = false
+    /// Whether received bytes wait in the decoder because the last call reached its frame limit.
+    public private(set) var hasPendingFrames = false
     var decoder: WebSocketFrameDecoder
     /// The negotiated extension, if any. Boxed (copy on write): a machine without one, which is most, holds 8 bytes
     /// instead of a 40-byte existential (docs/benchmarks.md, "Idle memory").
@@ -54,6 +64,9 @@ public struct WebSocketConnectionStateMachine {
         }
     }
     private var extensionBox: ExtensionBox?
+    /// A fragmented message and the UTF-8 validation offsets, out of line and made only when a message needs them
+    /// (`WebSocketConnectionStateMachine+MessageInProgress.swift`): an idle subscriber never sends one.
+    var messageInProgress: MessageInProgress?
 
     private final class ExtensionBox {
         var value: any WebSocketMessageExtension
@@ -62,29 +75,29 @@ public struct WebSocketConnectionStateMachine {
             self.value = value
         }
     }
-    var fragmented: FragmentedMessage?
 
-    /// Validates the current text message's payload as it arrives, across frames and reads.
-    var textValidator = UTF8Validator()
-    /// Whether frames of the current data message are validated as UTF-8 on arrival (uncompressed text).
-    var validatingText = false
-    /// Bytes of the current message fed to ``textValidator`` so far: the base of error offsets.
-    var messageBytesValidated = 0
-    /// Whether the header of the frame still arriving has been checked (it is checked once, when first seen).
-    var frameInProgressChecked = false
-    /// Payload bytes of the frame still arriving that were already validated.
-    var frameBytesValidated = 0
-
-    var lastReceived: Instant
-    /// Whether received bytes wait in the decoder because the last call reached its frame limit.
-    public private(set) var hasPendingFrames = false
+    /// When bytes last arrived. Deadlines are stored compact (8 bytes each, not 16–17; `CompactInstant`) and
+    /// read through the `Instant` properties below.
+    private var lastReceivedAt: CompactInstant
+    var lastReceived: Instant {
+        get { lastReceivedAt.instant! }
+        set { lastReceivedAt = CompactInstant(newValue) }
+    }
     /// The message size limits in force: ``Configuration/maxMessageBytes`` at first, then whatever the owner sets
     /// (a route's limits at the upgrade, tighter ones before authentication).
     public var limits: WebSocketMessageLimits
-    /// When the outstanding idle ping was sent; nil if none.
-    var pingSentAt: Instant?
-    /// The deadline the owner's timer is set for, as far as we told it; nil if none.
-    var scheduledDeadline: Instant?
+    /// When the outstanding idle ping was sent; `.none` if none.
+    private var pingSentAtCompact = CompactInstant.none
+    var pingSentAt: Instant? {
+        get { pingSentAtCompact.instant }
+        set { pingSentAtCompact = CompactInstant(newValue) }
+    }
+    /// The deadline the owner's timer is set for, as far as we told it; `.none` if none.
+    private var scheduledDeadlineCompact = CompactInstant.none
+    var scheduledDeadline: Instant? {
+        get { scheduledDeadlineCompact.instant }
+        set { scheduledDeadlineCompact = CompactInstant(newValue) }
+    }
 
     /// A connection that has just completed its handshake at `now`.
     ///
@@ -108,7 +121,7 @@ public struct WebSocketConnectionStateMachine {
             configuration: .init(
                 maskPolicy: configuration.maskPolicy, allowedReservedBits: messageExtension?.reservedBits ?? [],
                 maxFramePayloadBytes: configuration.maxFramePayloadBytes))
-        self.lastReceived = now
+        self.lastReceivedAt = CompactInstant(now)
         self.limits = WebSocketMessageLimits(
             maxMessageBytes: configuration.maxMessageBytes, maxInflatedMessageBytes: configuration.maxMessageBytes)
     }
@@ -135,7 +148,7 @@ public struct WebSocketConnectionStateMachine {
         case .closed:
             return nil
         case .closeSent(let deadline):
-            return deadline
+            return deadline.instant
         case .open:
             if let pingSentAt { return pingSentAt + configuration.pongTimeout }
             guard let interval = configuration.idlePingInterval else { return nil }
@@ -147,7 +160,7 @@ public struct WebSocketConnectionStateMachine {
     /// leave to a periodic sweep of its connections instead of a timer per connection, since a ping sent a little
     /// late costs nothing, while the close and pong deadlines stay exact.
     public var nextDeadlineIsIdlePing: Bool {
-        guard case .open = state, pingSentAt == nil else { return false }
+        guard case .open = state, pingSentAtCompact == .none else { return false }
         return configuration.idlePingInterval != nil
     }
 
@@ -171,7 +184,7 @@ public struct WebSocketConnectionStateMachine {
         guard !isClosed else { return [] }
         // Any bytes prove the peer alive, so they end the wait for a pong as well.
         lastReceived = now
-        pingSentAt = nil
+        pingSentAtCompact = .none
         decoder.feed(bytes)
         return decodeBuffered(now: now, frameLimit: frameLimit)
     }

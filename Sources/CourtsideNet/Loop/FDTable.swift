@@ -62,4 +62,12 @@ struct FDTable {
     var allHandlers: [any EventHandler] {
         slots.compactMap(\.handler)
     }
+
+    /// Calls `body` with every handler, in fd order, without collecting them first. `body` must not change the
+    /// table (collect, then act).
+    func forEachHandler(_ body: (any EventHandler) -> Void) {
+        for slot in slots {
+            if let handler = slot.handler { body(handler) }
+        }
+    }
 }

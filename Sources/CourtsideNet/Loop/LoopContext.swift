@@ -138,6 +138,12 @@ public final class LoopContext {
 
     var registeredCount: Int { fds.count }
 
+    /// Calls `body` with every registered handler, in fd order: how a server finds its connections without a
+    /// registry of its own. `body` must not register or deregister anything (collect, then act).
+    func forEachRegisteredHandler(_ body: (any EventHandler) -> Void) {
+        fds.forEachHandler(body)
+    }
+
     func dispatch(token: UInt64, events: UInt32) {
         guard let handler = fds.handler(for: token) else { return }
         handler.handleEvents(events, context: self)

@@ -1,6 +1,9 @@
 /// Identifies a scheduled timer so it can be cancelled.
 public struct TimerID: Hashable, Sendable {
     let raw: UInt64
+
+    /// No timer: ids count from 1, so this names none (a non-optional field for a maybe-armed timer, 8 bytes).
+    static let none = TimerID(raw: 0)
 }
 
 /// A binary min-heap of deadlines with O(1) cancellation (lazy deletion).

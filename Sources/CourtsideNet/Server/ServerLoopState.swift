@@ -3,15 +3,21 @@ import CourtsideHTTP
 import CourtsideWebSocket
 import Glibc
 
-/// One server's state on one loop: its listener, every open connection (so shutdown can reach them), the open
-/// WebSockets (so a broadcast or shutdown can reach them), and a cached `Date` header. Loop-confined.
+/// One server's state on one loop: its listener, how many connections and WebSockets are open, and a cached `Date`
+/// header. Loop-confined.
+///
+/// The connections themselves are found in the loop's fd table (every open connection is registered there, owned
+/// by this state), not in dictionaries of its own: those cost about 50 bytes per idle connection for what only
+/// shutdown and a broadcast's `forEachLoop` enumerate (docs/benchmarks.md, "Idle memory").
 final class ServerLoopState: ConnectionOwner {
     let server: HTTPServer
     let context: LoopContext
     private(set) var startError: NetError?
     private var listener: Listener?
-    private var connections: [ObjectIdentifier: Connection] = [:]
-    private var webSockets: [ObjectIdentifier: WebSocket] = [:]
+    /// Connections accepted and not yet closed.
+    private var connectionCount = 0
+    /// WebSockets registered (opened) and not yet unregistered (finished).
+    private var webSocketCount = 0
     private var dateCache = HTTPDateCache()
     private(set) var isShuttingDown = false
     private var shutdownCompletion: (() -> Void)?
@@ -25,6 +31,7 @@ final class ServerLoopState: ConnectionOwner {
         self.server = server
         self.context = context
         webSocketConfiguration = .init(server.configuration.webSocket)
+        super.init()
     }
 
     var configuration: HTTPServer.Configuration { server.configuration }
@@ -34,7 +41,30 @@ final class ServerLoopState: ConnectionOwner {
         dateCache.string(epochSeconds: time(nil))
     }
 
-    var openWebSockets: [WebSocket] { Array(webSockets.values) }
+    /// This server's open connections on this loop, from the fd table.
+    private var connections: [Connection] {
+        var found: [Connection] = []
+        forEachConnection { found.append($0) }
+        return found
+    }
+
+    /// Calls `body` with each of this server's open connections on this loop (it must not open or close any).
+    private func forEachConnection(_ body: (Connection) -> Void) {
+        context.forEachRegisteredHandler { handler in
+            if let connection = handler as? Connection, connection.owner === self { body(connection) }
+        }
+    }
+
+    /// This server's WebSockets on this loop that have not finished (registered and not unregistered; one may have
+    /// sent its close frame, and then answers sends with `.closed`).
+    var openWebSockets: [WebSocket] {
+        guard webSocketCount > 0 else { return [] }
+        var found: [WebSocket] = []
+        forEachConnection { connection in
+            if let socket = connection.handler as? WebSocket, socket.isRegistered { found.append(socket) }
+        }
+        return found
+    }
 
     func startListening(fd: Int32, address: SocketAddress) {
         let listener = Listener(fd: fd, address: address) { [unowned self] fd, remote, context in
@@ -84,7 +114,7 @@ final class ServerLoopState: ConnectionOwner {
         }
         connection.isCounted = refusal == nil
         connection.owner = self
-        connections[ObjectIdentifier(connection)] = connection
+        connectionCount += 1
         http.start()
     }
 
@@ -100,21 +130,21 @@ final class ServerLoopState: ConnectionOwner {
         return response
     }
 
-    func connectionClosed(_ connection: Connection) {
+    override func connectionClosed(_ connection: Connection) {
         if connection.isCounted { server.connectionCounter.release(connection.remoteAddress) }
         if connection.abortReason == .writeTimedOut { server.connectionCounter.writeTimedOut() }
-        connections[ObjectIdentifier(connection)] = nil
-        if isShuttingDown && connections.isEmpty { finishShutdown() }
+        connectionCount -= 1
+        if isShuttingDown && connectionCount == 0 { finishShutdown() }
     }
 
     // MARK: WebSocket registry
 
     func register(_ socket: WebSocket) {
-        webSockets[ObjectIdentifier(socket)] = socket
+        webSocketCount += 1
     }
 
     func unregister(_ socket: WebSocket) {
-        webSockets[ObjectIdentifier(socket)] = nil
+        webSocketCount -= 1
     }
 
     // MARK: idle sweep
@@ -128,7 +158,7 @@ final class ServerLoopState: ConnectionOwner {
 
     /// Keeps the sweep running while sockets are open: one loop timer instead of one per idle socket.
     func sweepIdleSocketsPeriodically() {
-        guard sweepTimer == nil, let interval = sweepInterval, !webSockets.isEmpty else { return }
+        guard sweepTimer == nil, let interval = sweepInterval, webSocketCount > 0 else { return }
         sweepTimer = context.scheduleTimer(after: interval) { [unowned self] context in
             self.sweepTimer = nil
             self.sweepIdleSockets(now: context.now)
@@ -139,8 +169,11 @@ final class ServerLoopState: ConnectionOwner {
     /// Fires the machine timer of every socket whose idle-ping deadline has passed. The due ones are collected
     /// first: firing one may close it, which changes the registry.
     func sweepIdleSockets(now: ContinuousClock.Instant) {
+        guard webSocketCount > 0 else { return }
         var due: [WebSocket] = []
-        for socket in webSockets.values where socket.isIdlePingDue(now: now) { due.append(socket) }
+        forEachConnection { connection in
+            if let socket = connection.handler as? WebSocket, socket.isIdlePingDue(now: now) { due.append(socket) }
+        }
         for socket in due { socket.sweep(now: now) }
     }
 
@@ -154,16 +187,16 @@ final class ServerLoopState: ConnectionOwner {
         shutdownCompletion = completion
         listener?.close(context: context)
         listener = nil
-        if connections.isEmpty {
+        if connectionCount == 0 {
             finishShutdown()
             return
         }
         forceCloseTimer = context.scheduleTimer(at: deadline) { [weak self] _ in
             guard let self else { return }
             self.forceCloseTimer = nil
-            for connection in Array(self.connections.values) { connection.close() }
+            for connection in self.connections { connection.close() }
         }
-        for connection in Array(connections.values) {
+        for connection in connections {
             if let handler = connection.handler {
                 handler.connectionShouldShutDown(connection, context: context)
             } else {

@@ -22,34 +22,56 @@ public final class WebSocket: ConnectionHandler {
     /// given to `WebSocketHandler.shouldAccept`; only the path and query are kept, so an idle socket stays small.
     public let path: String
     /// The request's query string, if any.
-    public let query: String?
+    public var query: String? { rarelySet?.query }
     /// The subprotocol chosen in `WebSocketHandler.shouldAccept`, if any.
-    public let subprotocol: String?
+    public var subprotocol: String? { rarelySet?.subprotocol }
+    /// The negotiated permessage-deflate state (inflater, own deflater, place in a broadcast stream), or nil.
+    /// The state machine holds the same object as its message extension.
+    var deflate: PerMessageDeflateConnection? { rarelySet?.deflate }
+    /// The query, the subprotocol and the deflate state, out of line and only when one is set: most sockets have
+    /// none, and every idle socket would carry their 40 bytes (docs/benchmarks.md, "Idle memory").
+    private let rarelySet: RarelySet?
+
+    private final class RarelySet {
+        let query: String?
+        let subprotocol: String?
+        let deflate: PerMessageDeflateConnection?
+
+        init(query: String?, subprotocol: String?, deflate: PerMessageDeflateConnection?) {
+            self.query = query
+            self.subprotocol = subprotocol
+            self.deflate = deflate
+        }
+    }
     let connection: Connection
     unowned let state: ServerLoopState
     private(set) var handler: (any WebSocketHandler)?
     private var machine: WebSocketConnectionStateMachine
-    /// The negotiated permessage-deflate state (inflater, own deflater, place in a broadcast stream), or nil.
-    /// The state machine holds the same object as its message extension.
-    private(set) var deflate: PerMessageDeflateConnection?
     /// The channels this socket is subscribed to, with its position in each channel's list on this loop (so
     /// unsubscribing is O(1)). Empty, and unallocated, for most sockets.
     var subscriptions = BroadcastSubscriptions()
-    private var timer: TimerID?
-    /// The machine's timer when it is only the idle ping's: no loop timer then, the loop's sweep fires it once
-    /// this has passed (`sweep(now:)`), as the timer would have.
-    private var sweepDeadline: ContinuousClock.Instant?
+    /// How the machine's timer is performed: a loop timer, or, when it is only the idle ping's, a deadline the
+    /// loop's sweep fires once it has passed (`sweep(now:)`), as the timer would have.
+    private var machineTimer = MachineTimer.none
+
+    private enum MachineTimer {
+        case none
+        case timer(TimerID)
+        case sweep(CompactInstant)
+    }
+    // The flags follow `machineTimer` (9 bytes) to share its padding: fields are laid out in declaration order.
     private var finished = false
     /// Reading stopped because the queue passed the budget; resumed by `connectionDrained`.
     private var pausedForBudget = false
-    /// Reading stopped because this iteration's share of frames was taken; resumed by a timer next iteration.
-    private var yieldTimer: TimerID?
     /// True while a message from a received batch is being delivered and the machine was open when the batch began.
     /// The machine computes a whole read's actions at once, so by the time a message is delivered it may already have
     /// queued a close for a protocol error found later in the same read. The application's answer to that message
     /// was, on the wire, legal before the close frame, so it goes out directly, in order, ahead of the close frame
     /// (Autobahn 3.x/4.x expect the echo before the close).
     private var deliveringFromOpenBatch = false
+    /// Reading stopped because this iteration's share of frames was taken; resumed by a timer next iteration
+    /// (`TimerID.none` when not: 8 bytes, where an optional takes 16 here).
+    private var yieldTimer = TimerID.none
 
     /// Received frames handled before the queue is checked against the budget again. Small enough that the
     /// answers to one step (64 frames, at most a few KiB each for an application's replies) overshoot the budget
@@ -69,9 +91,10 @@ public final class WebSocket: ConnectionHandler {
         self.state = state
         self.handler = handler
         self.path = request.head.path
-        self.query = request.head.query
-        self.subprotocol = subprotocol
-        self.deflate = deflate
+        let query = request.head.query
+        rarelySet =
+            query == nil && subprotocol == nil && deflate == nil
+            ? nil : RarelySet(query: query, subprotocol: subprotocol, deflate: deflate)
         machine = WebSocketConnectionStateMachine(
             shared: state.webSocketConfiguration, messageExtension: deflate, now: connection.context.now)
         if let limits { machine.limits = limits }
@@ -172,6 +195,10 @@ public final class WebSocket: ConnectionHandler {
         return blocked ? .queued : .sent
     }
 
+    /// Whether the socket counts as open for its server (`ServerLoopState.openWebSockets`): started and not
+    /// finished. It is the connection's handler only once started.
+    var isRegistered: Bool { !finished }
+
     /// Whether broadcast frames may be queued (a close frame was neither sent nor received).
     var acceptsBroadcastFrames: Bool { !finished && machine.isOpen }
 
@@ -206,45 +233,47 @@ public final class WebSocket: ConnectionHandler {
 
     private func arm(at deadline: ContinuousClock.Instant) {
         guard !finished else { return }
-        if let timer { loopContext.cancelTimer(timer) }
-        timer = nil
-        sweepDeadline = nil
+        cancelMachineTimer()
         // The idle ping's deadline is left to the loop's sweep (`ServerLoopState.sweepIdleSockets`): a timer per
         // idle socket cost a closure, a heap entry and a dictionary slot each, for a deadline that may be late.
         if machine.nextDeadlineIsIdlePing {
-            sweepDeadline = deadline
+            machineTimer = .sweep(CompactInstant(deadline))
             state.sweepIdleSocketsPeriodically()
             return
         }
         // A strong capture (no weak side table per socket): `finish` cancels the timer, so it never outlives us.
-        timer = loopContext.scheduleTimer(at: deadline) { context in
-            self.timer = nil
-            self.perform(self.machine.timerFired(now: context.now))
-        }
+        machineTimer = .timer(
+            loopContext.scheduleTimer(at: deadline) { context in
+                self.machineTimer = .none
+                self.perform(self.machine.timerFired(now: context.now))
+            })
+    }
+
+    private func cancelMachineTimer() {
+        if case .timer(let timer) = machineTimer { loopContext.cancelTimer(timer) }
+        machineTimer = .none
     }
 
     /// Whether the loop's sweep should call `sweep(now:)`: cheap, asked of every open socket.
     func isIdlePingDue(now: ContinuousClock.Instant) -> Bool {
-        guard !finished, let sweepDeadline else { return false }
-        return sweepDeadline <= now
+        guard !finished, case .sweep(let deadline) = machineTimer else { return false }
+        return deadline <= CompactInstant(now)
     }
 
     /// Runs the machine's timer when the loop's sweep finds its idle-ping deadline passed (no timer of its own is
     /// armed then).
     func sweep(now: ContinuousClock.Instant) {
         guard isIdlePingDue(now: now) else { return }
-        sweepDeadline = nil  // as a timer that fired: the machine re-arms what comes next
+        machineTimer = .none  // as a timer that fired: the machine re-arms what comes next
         perform(machine.timerFired(now: now))
     }
 
     private func finish(_ closure: WebSocketClosure) {
         guard !finished else { return }
         finished = true
-        if let timer { loopContext.cancelTimer(timer) }
-        timer = nil
-        sweepDeadline = nil
-        if let yieldTimer { loopContext.cancelTimer(yieldTimer) }
-        yieldTimer = nil
+        cancelMachineTimer()
+        if yieldTimer != .none { loopContext.cancelTimer(yieldTimer) }
+        yieldTimer = .none
         state.unregister(self)
         for subscription in subscriptions.newestFirst { subscription.channel.remove(self) }
         subscriptions = BroadcastSubscriptions()
@@ -293,7 +322,7 @@ public final class WebSocket: ConnectionHandler {
                 return
             }
             guard machine.hasPendingFrames else {
-                if yieldTimer == nil { connection.resumeReading() }
+                if yieldTimer == .none { connection.resumeReading() }
                 return
             }
             if steps == Self.stepsPerIteration {
@@ -308,10 +337,10 @@ public final class WebSocket: ConnectionHandler {
 
     private func yieldUntilNextIteration() {
         connection.pauseReading()
-        guard yieldTimer == nil else { return }
+        guard yieldTimer == .none else { return }
         // A timer due now runs in the next iteration, after every other ready connection had its turn.
         yieldTimer = loopContext.scheduleTimer(at: loopContext.now) { context in
-            self.yieldTimer = nil
+            self.yieldTimer = .none
             guard !self.finished, !self.pausedForBudget else { return }
             let wasOpen = self.machine.isOpen
             self.perform(

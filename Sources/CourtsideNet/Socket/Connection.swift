@@ -32,33 +32,42 @@ final class Connection: EventHandler, LoopClosable {
     /// final error response, short enough that a peer that never closes cannot pin the fd.
     static let lingerTimeout: Duration = .seconds(2)
 
+    // Fields are laid out in declaration order; the one-byte ones sit beside `fd` and after `remoteAddress` (25
+    // bytes) to share their padding, since every idle socket has one of these (docs/benchmarks.md, "Idle memory").
     let fd: Int32
-    let context: LoopContext
-    /// How long queued bytes may wait for the peer to read anything before the connection is reset (held by
-    /// `deadlines`, which uses it: one copy per connection).
-    var writeTimeout: Duration { deadlines.writeTimeout }
-    let remoteAddress: SocketAddress?
-    var handler: (any ConnectionHandler)?
-    var transform: (any ConnectionTransform)?
-    /// Told once when the fd is closed, after the handler: the server's per-loop registry. A reference rather than
-    /// a closure, whose captured context cost every connection a heap block (docs/benchmarks.md, "Idle memory").
-    weak var owner: (any ConnectionOwner)?
+    private(set) var state = State.open
     /// Whether the owner counted this connection against its caps (and releases it when it closes).
     var isCounted = false
-    private(set) var state = State.open
-    private var queue = WriteQueue()
-    /// Plaintext waiting for the transform (TLS) to encode it at flush time, with the tags of `WriteQueue`.
-    private var plaintext: [WriteQueue.Chunk] = []
-    private var plaintextBytes = 0
     private var flushScheduled = false
     private var writeBlocked = false
+    let context: LoopContext
+    let remoteAddress: SocketAddress?
     private var readingPaused = false
     private var drainWanted = false
-    /// The write-progress deadline and the close linger, decided by a value; one loop timer performs both.
-    private var deadlines: TransportDeadlines
-    private var timer: TimerID?
     /// Why the connection was reset, when it was (tests and metrics).
     private(set) var abortReason: AbortReason?
+    /// How long queued bytes may wait for the peer to read anything before the connection is reset, in
+    /// nanoseconds (8 bytes where a `Duration` takes 16).
+    private let writeTimeoutNanoseconds: Int64
+    var writeTimeout: Duration { .nanoseconds(writeTimeoutNanoseconds) }
+    var handler: (any ConnectionHandler)?
+    /// The transform (TLS) with the plaintext waiting for it, and the transport's deadlines with their timer: out of
+    /// line, made when first needed (most connections have no transform, and one whose writes flow never needs
+    /// a deadline), so an idle connection carries one reference for both (docs/benchmarks.md, "Idle memory").
+    private var rarelyUsed: RarelyUsed?
+    var transform: (any ConnectionTransform)? {
+        get { rarelyUsed?.transformState?.transform }
+        set {
+            if newValue == nil && rarelyUsed == nil { return }
+            rarelyUsedState().transformState = newValue.map(TransformState.init)
+        }
+    }
+    private var transformState: TransformState? { rarelyUsed?.transformState }
+    private var deadlines: DeadlineState? { rarelyUsed?.deadlines }
+    /// Told once when the fd is closed, after the handler: the server's per-loop registry. A reference rather than
+    /// a closure, whose captured context cost every connection a heap block (docs/benchmarks.md, "Idle memory").
+    weak var owner: ConnectionOwner?
+    private var queue = WriteQueue()
 
     /// Why a connection was reset rather than closed in order.
     enum AbortReason: Equatable {
@@ -70,7 +79,51 @@ final class Connection: EventHandler, LoopClosable {
         self.fd = fd
         self.remoteAddress = remoteAddress
         self.context = context
-        deadlines = TransportDeadlines(writeTimeout: writeTimeout, lingerTimeout: Self.lingerTimeout)
+        writeTimeoutNanoseconds = writeTimeout.nanosecondsClamped
+    }
+
+    /// The transform and the plaintext it has yet to encode (at flush time), with the tags of `WriteQueue`.
+    private final class TransformState {
+        let transform: any ConnectionTransform
+        var plaintext: [WriteQueue.Chunk] = []
+        var plaintextBytes = 0
+
+        init(_ transform: any ConnectionTransform) {
+            self.transform = transform
+        }
+    }
+
+    private final class RarelyUsed {
+        var transformState: TransformState?
+        /// The write-progress deadline and the close linger with the loop timer that performs both; made the
+        /// first time the kernel pushes back or the connection lingers.
+        var deadlines: DeadlineState?
+    }
+
+    private func rarelyUsedState() -> RarelyUsed {
+        if let rarelyUsed { return rarelyUsed }
+        let made = RarelyUsed()
+        rarelyUsed = made
+        return made
+    }
+
+    /// The transport's deadlines and the timer armed for them.
+    private final class DeadlineState {
+        var deadlines: TransportDeadlines
+        var timer: TimerID?
+
+        init(writeTimeout: Duration) {
+            deadlines = TransportDeadlines(writeTimeout: writeTimeout, lingerTimeout: Connection.lingerTimeout)
+        }
+    }
+
+    /// The deadline state, made on first use.
+    private func deadlineState() -> DeadlineState {
+        let rarelyUsed = rarelyUsedState()
+        if let deadlines = rarelyUsed.deadlines { return deadlines }
+        let made = DeadlineState(writeTimeout: writeTimeout)
+        rarelyUsed.deadlines = made
+        return made
     }
 
     /// Starts polling for input. Call once, after `handler` is set.
@@ -79,7 +132,7 @@ final class Connection: EventHandler, LoopClosable {
     }
 
     /// Bytes queued and not yet accepted by the kernel: what a backpressure budget measures.
-    var bufferedBytes: Int { queue.byteCount + plaintextBytes }
+    var bufferedBytes: Int { queue.byteCount + (transformState?.plaintextBytes ?? 0) }
 
     var isOpen: Bool { state == .open }
 
@@ -95,9 +148,9 @@ final class Connection: EventHandler, LoopClosable {
         context.loop.assertInEventLoop()
         // With TLS, closing queued the close_notify already: nothing may follow it.
         guard state == .open || (state == .closingAfterFlush && transform == nil), !bytes.isEmpty else { return }
-        if transform != nil {
-            WriteQueue.Chunk.append(bytes, tag: tag, to: &plaintext)
-            plaintextBytes += bytes.count
+        if let transformState {
+            WriteQueue.Chunk.append(bytes, tag: tag, to: &transformState.plaintext)
+            transformState.plaintextBytes += bytes.count
         } else {
             queue.append(bytes, tag: tag)
         }
@@ -108,17 +161,17 @@ final class Connection: EventHandler, LoopClosable {
     /// for a slow consumer whose backlog of broadcast frames is discarded. Returns the bytes and chunks dropped.
     func dropUnstartedWrites(tag: UInt32) -> (bytes: Int, chunks: Int) {
         var dropped = queue.removeUnstarted(tag: tag)
-        if !plaintext.isEmpty {
-            let before = plaintext.count
+        if let transformState, !transformState.plaintext.isEmpty {
+            let before = transformState.plaintext.count
             var bytes = 0
-            plaintext.removeAll { chunk in
+            transformState.plaintext.removeAll { chunk in
                 guard chunk.tag == tag else { return false }
                 bytes += chunk.bytes.count
                 return true
             }
-            plaintextBytes -= bytes
+            transformState.plaintextBytes -= bytes
             dropped.bytes += bytes
-            dropped.chunks += before - plaintext.count
+            dropped.chunks += before - transformState.plaintext.count
         }
         return dropped
     }
@@ -147,9 +200,11 @@ final class Connection: EventHandler, LoopClosable {
         encodePendingPlaintext()
         let queuedBefore = queue.byteCount
         let outcome = queue.write(to: fd, iovecs: context.iovecs, maxIOVecs: LoopContext.maxIOVecs)
-        if outcome == .drained || outcome == .wouldBlock {
+        // A drained queue with no deadline state has nothing to tell it (nothing stalled, no linger).
+        if outcome == .wouldBlock || (outcome == .drained && deadlines != nil) {
             let progressed = queue.byteCount < queuedBefore
-            perform(deadlines.flushed(progressed: progressed, drained: outcome == .drained, now: context.now))
+            let state = deadlineState()
+            perform(state.deadlines.flushed(progressed: progressed, drained: outcome == .drained, now: context.now))
         }
         switch outcome {
         case .drained:
@@ -186,11 +241,12 @@ final class Connection: EventHandler, LoopClosable {
         for action in actions {
             switch action {
             case .scheduleTimer(let deadline):
-                if let timer { context.cancelTimer(timer) }
+                let state = deadlineState()
+                if let timer = state.timer { context.cancelTimer(timer) }
                 // Strong capture: `close` cancels the timer, so it never outlives the connection's use.
-                timer = context.scheduleTimer(at: deadline) { context in
-                    self.timer = nil
-                    self.perform(self.deadlines.timerFired(now: context.now))
+                state.timer = context.scheduleTimer(at: deadline) { context in
+                    state.timer = nil
+                    self.perform(state.deadlines.timerFired(now: context.now))
                 }
             case .abortWriteTimedOut:
                 abort(.writeTimedOut)
@@ -231,11 +287,11 @@ final class Connection: EventHandler, LoopClosable {
 
     /// Hands queued plaintext to the transform (TLS encrypts it all at once) and queues the result.
     private func encodePendingPlaintext() {
-        guard let transform, !plaintext.isEmpty else { return }
-        let chunks = plaintext.map(\.bytes)
-        plaintext = []
-        plaintextBytes = 0
-        switch transform.encode(chunks, connection: self) {
+        guard let transformState, !transformState.plaintext.isEmpty else { return }
+        let chunks = transformState.plaintext.map(\.bytes)
+        transformState.plaintext = []
+        transformState.plaintextBytes = 0
+        switch transformState.transform.encode(chunks, connection: self) {
         case .proceed(let bytes):
             queue.append(bytes)
         case .fail(let bytes, _):
@@ -278,20 +334,20 @@ final class Connection: EventHandler, LoopClosable {
             return
         }
         updateInterest()
-        perform(deadlines.writeSideShutDown(now: context.now))
+        perform(deadlineState().deadlines.writeSideShutDown(now: context.now))
     }
 
     /// Closes the fd now, dropping anything queued. Idempotent.
     func close() {
         guard state != .closed else { return }
         state = .closed
-        if let timer { context.cancelTimer(timer) }
-        timer = nil
+        if let timer = deadlines?.timer { context.cancelTimer(timer) }
+        rarelyUsed?.deadlines = nil
         context.deregister(fd: fd)
         Glibc.close(fd)
         queue.removeAll()
-        plaintext = []
-        plaintextBytes = 0
+        transformState?.plaintext = []
+        transformState?.plaintextBytes = 0
         let handler = self.handler
         self.handler = nil
         handler?.connectionClosed(self, context: context)

@@ -46,6 +46,9 @@ enum TransformOutcome {
 
 /// What holds a connection on its loop (the server's registry): told once when the descriptor closes, after the
 /// handler. Loop-confined.
-protocol ConnectionOwner: AnyObject {
-    func connectionClosed(_ connection: Connection)
+///
+/// A class to subclass rather than a protocol so that a connection's weak reference to it takes 8 bytes, not a
+/// 16-byte existential (docs/benchmarks.md, "Idle memory").
+class ConnectionOwner {
+    func connectionClosed(_ connection: Connection) {}
 }

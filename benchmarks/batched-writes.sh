@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# What batching a fan-out's sends buys on this kernel (issue 14, "the physical limit"): benchmarks/batched_writes.c
+# sends M messages to N loopback TCP connections one send(2) each, as io_uring SENDs submitted thousands per
+# system call (liburing), and as one writev(2) per connection for every two messages, in interleaved rounds, and
+# prints wall and CPU nanoseconds and system calls per delivered message, with the load average.
+#
+#   benchmarks/batched-writes.sh                   # CONNECTIONS=9000 MESSAGES=50 BYTES=225 ROUNDS=3; ~1 minute
+#
+# Needs a C compiler and liburing (Debian: apt-get install liburing-dev; not in scripts/install-deps, since the
+# package does not use it: docs/benchmarks.md, "Batched writes"). Two descriptors per connection: the open-file
+# limit is raised to the hard limit.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+out=.build/bench-batched-writes
+mkdir -p "$out"
+if [ ! -f /usr/include/liburing.h ]; then
+    echo "liburing is missing: apt-get install liburing-dev" >&2
+    exit 1
+fi
+cc=${CC:-$(command -v cc || command -v clang)}
+"$cc" -O2 -Wall -Wextra -o "$out/batched_writes" benchmarks/batched_writes.c -luring
+ulimit -n "$(ulimit -Hn)"
+echo "kernel $(uname -r), $(nproc) cores shared; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+timeout 600 "$out/batched_writes" "${CONNECTIONS:-9000}" "${MESSAGES:-50}" "${BYTES:-225}" "${ROUNDS:-3}"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Latency at a game's rate, side by side in one run: courtside-echo (/pub → /sub, one loop) and uWebSockets'
+# pub/sub (socketify peer) each get N subscribers (default 10,000) and one publisher at a fixed RATE (default 25
+# messages/s), in interleaved rounds (courtside, uWebSockets, courtside, …), each server started fresh per row.
+# With SATURATION=1 (the default) each round also runs both at saturation (WINDOW messages in flight), which the
+# same target requires to stay at least 1.0× uWebSockets' delivered frames/s. Prints every row with the load
+# average, each round's p99 ratio, and the medians over the rounds.
+#
+#   benchmarks/latency-compare.sh                  # about 6 minutes: ROUNDS=3, 10,000 subscribers, 25 msg/s
+#
+# Environment (optional): ROUNDS (default 3), SUBSCRIBERS (default 10000), RATE (default 25), DURATION seconds
+# of publishing per row (default 10), SATURATION (default 1; 0 = fixed rate only), WINDOW (default 64), SERVERS
+# (default "courtside-1 socketify"), BIN (a folder with built courtside-echo and courtside-load to use instead of
+# building, e.g. a "before" build). Needs scripts/install-deps.d/30-bench-peers.sh for the peer. Exit status
+# non-zero if a row lost a message or failed. Raw JSON: .build/bench-latency/.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+# shellcheck source=scripts/lib/servers.sh
+source scripts/lib/servers.sh
+
+rounds=${ROUNDS:-3}
+subscribers=${SUBSCRIBERS:-10000}
+rate=${RATE:-25}
+duration=${DURATION:-10}
+saturation=${SATURATION:-1}
+window=${WINDOW:-64}
+servers=${SERVERS:-courtside-1 socketify}
+peers_python=.build/peers/venv/bin/python
+out=.build/bench-latency
+rm -rf "$out"
+mkdir -p "$out"
+
+hard_limit=$(ulimit -Hn)
+[ "$hard_limit" = unlimited ] || ulimit -n "$hard_limit"
+
+bin=$(release_bin courtside-echo courtside-load)
+
+modes=(rate)
+[ "$saturation" = 1 ] && modes+=(max)
+started=$(date -u +%Y-%m-%dT%H:%MZ)
+status=0
+: >"$out/runs.tsv"
+for round in $(seq 1 "$rounds"); do
+    for mode in "${modes[@]}"; do
+        for server in $servers; do
+            port=$(free_loopback_port)
+            case "$server" in
+                # The load generator spreads subscribers over 8 loopback addresses: above the default 1024 per
+                # address, 1,809 of 10,000 were refused (503) until this flag.
+                courtside-1)
+                    command=("$bin/courtside-echo" --host 127.0.0.1 --port "$port" --threads 1
+                        --max-per-address "$subscribers")
+                    ;;
+                socketify) command=("$peers_python" benchmarks/peers/socketify_pubsub.py --port "$port") ;;
+                *)
+                    echo "unknown server $server" >&2
+                    exit 2
+                    ;;
+            esac
+            tag=$round-$mode-$server
+            start_server "$out/$tag.server.log" "${command[@]}"
+            if ! wait_for_port "$port" "$SERVER_PID" 20; then
+                stop_servers
+                printf '%s\t%s\t%s\t%s\t%s\n' "$round" "$mode" "$server" "-" "server did not start" >>"$out/runs.tsv"
+                status=1
+                continue
+            fi
+            load=(--rate "$rate")
+            [ "$mode" = max ] && load=(--rate max --window "$window")
+            loadavg=$(cut -d' ' -f1 /proc/loadavg)
+            echo "--- round $round, $server, $subscribers subscribers, rate $mode, ${duration}s (load $loadavg)" >&2
+            rc=0
+            # courtside-load bounds itself (connect, duration, drain and close timeouts); timeout is the belt.
+            timeout -k 5 $((duration + 150)) "$bin/courtside-load" fanout \
+                --sub-url "ws://127.0.0.1:$port/sub" --pub-url "ws://127.0.0.1:$port/pub" \
+                --subscribers "$subscribers" --duration "$duration" --threads 1 \
+                --server-pid "$SERVER_PID" --json "${load[@]}" >"$out/$tag.json" &
+            wait $! || rc=$?
+            stop_servers
+            printf '%s\t%s\t%s\t%s\t%s\n' "$round" "$mode" "$server" "$loadavg" "$tag.json $rc" >>"$out/runs.tsv"
+            [ "$rc" -eq 0 ] || status=1
+        done
+    done
+done
+
+echo
+echo "Latency at a game's rate: $subscribers subscribers, one publisher, ${duration}s per row, fixed rate $rate msg/s"
+echo "(and saturation with $window in flight: $saturation); $rounds interleaved rounds, $(nproc) cores shared with the"
+echo "load generator ($started; load average now $(cut -d' ' -f1-3 /proc/loadavg))."
+echo
+python3 - "$out" <<'PY' || status=1
+import json, statistics, sys
+from pathlib import Path
+out = Path(sys.argv[1])
+rows, status = {}, 0
+print("| round | mode | server | load | delivered frames/s | loss | p50 ms | p99 ms | p99.9 ms | server µs/frame |")
+print("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|")
+for line in (out / "runs.tsv").read_text().splitlines():
+    rnd, mode, server, load, what = line.split("\t")
+    name, _, rc = what.rpartition(" ")
+    try:
+        r = json.loads((out / name).read_text())
+    except (OSError, ValueError):
+        print(f"| {rnd} | {mode} | {server} | {load} | | | | | | {what} |")
+        status = 1
+        continue
+    lat = r["latencyMicroseconds"]
+    loss = max(r["missing"], r["expectedDeliveries"] - r["delivered"])
+    if loss or rc != "0":
+        status = 1
+    cpu = r.get("serverCPUMicrosecondsPerDelivery")
+    rows[(int(rnd), mode, server)] = r
+    print(f"| {rnd} | {mode} | {server} | {load} | {r['deliveredPerSecond']:,.0f} | {loss:,} | {lat['p50'] / 1000:.2f} "
+          f"| {lat['p99'] / 1000:.2f} | {lat['p999'] / 1000:.2f} | {cpu:.3f} |" if cpu is not None else
+          f"| {rnd} | {mode} | {server} | {load} | {r['deliveredPerSecond']:,.0f} | {loss:,} | {lat['p50'] / 1000:.2f} "
+          f"| {lat['p99'] / 1000:.2f} | {lat['p999'] / 1000:.2f} | - |")
+print()
+ours, peer = "courtside-1", "socketify"
+ratios, sat = [], []
+for rnd in sorted({k[0] for k in rows}):
+    a, b = rows.get((rnd, "rate", ours)), rows.get((rnd, "rate", peer))
+    if a and b:
+        ratio = a["latencyMicroseconds"]["p99"] / b["latencyMicroseconds"]["p99"]
+        ratios.append(ratio)
+        print(f"- round {rnd}: p99 courtside {a['latencyMicroseconds']['p99'] / 1000:.1f} ms, uWebSockets "
+              f"{b['latencyMicroseconds']['p99'] / 1000:.1f} ms: {ratio:.2f}× (target ≤ 1.00×)")
+    a, b = rows.get((rnd, "max", ours)), rows.get((rnd, "max", peer))
+    if a and b:
+        ratio = a["deliveredPerSecond"] / b["deliveredPerSecond"]
+        sat.append(ratio)
+        print(f"- round {rnd}: saturation courtside {a['deliveredPerSecond']:,.0f} vs uWebSockets "
+              f"{b['deliveredPerSecond']:,.0f} frames/s: {ratio:.2f}× (target ≥ 1.00×)")
+if ratios:
+    print(f"- median p99 ratio over {len(ratios)} rounds: {statistics.median(ratios):.2f}×")
+if sat:
+    print(f"- median saturation ratio over {len(sat)} rounds: {statistics.median(sat):.2f}×")
+sys.exit(status)
+PY
+exit "$status"
