@@ -82,24 +82,6 @@ final class Connection: EventHandler, LoopClosable {
         writeTimeoutNanoseconds = writeTimeout.nanosecondsClamped
     }
 
-    /// The transform and the plaintext it has yet to encode (at flush time), with the tags of `WriteQueue`.
-    private final class TransformState {
-        let transform: any ConnectionTransform
-        var plaintext: [WriteQueue.Chunk] = []
-        var plaintextBytes = 0
-
-        init(_ transform: any ConnectionTransform) {
-            self.transform = transform
-        }
-    }
-
-    private final class RarelyUsed {
-        var transformState: TransformState?
-        /// The write-progress deadline and the close linger with the loop timer that performs both; made the
-        /// first time the kernel pushes back or the connection lingers.
-        var deadlines: DeadlineState?
-    }
-
     private func rarelyUsedState() -> RarelyUsed {
         if let rarelyUsed { return rarelyUsed }
         let made = RarelyUsed()
@@ -107,23 +89,9 @@ final class Connection: EventHandler, LoopClosable {
         return made
     }
 
-    /// The transport's deadlines and the timer armed for them.
-    private final class DeadlineState {
-        var deadlines: TransportDeadlines
-        var timer: TimerID?
-
-        init(writeTimeout: Duration) {
-            deadlines = TransportDeadlines(writeTimeout: writeTimeout, lingerTimeout: Connection.lingerTimeout)
-        }
-    }
-
     /// The deadline state, made on first use.
     private func deadlineState() -> DeadlineState {
-        let rarelyUsed = rarelyUsedState()
-        if let deadlines = rarelyUsed.deadlines { return deadlines }
-        let made = DeadlineState(writeTimeout: writeTimeout)
-        rarelyUsed.deadlines = made
-        return made
+        rarelyUsedState().deadlineState(writeTimeout: writeTimeout)
     }
 
     /// Starts polling for input. Call once, after `handler` is set.
