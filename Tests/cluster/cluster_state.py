@@ -4,6 +4,7 @@ comparisons every phase ends with (every node's document, the counts against the
 
 import asyncio
 import collections
+import random
 import signal
 import sys
 import time
@@ -58,9 +59,39 @@ def short(problems, limit=3):
     return "; ".join(problems[:limit]) + more
 
 
+def expected_counts(ledgers):
+    """The counts every node's document must show: the sum of the ledgers' acked moves."""
+    counts = collections.Counter()
+    for ledger in ledgers:
+        counts.update(ledger.expected_counts())
+    return counts
+
+
+async def run_cluster(args, checks, start_cluster, phases):
+    """The frame of a cluster test's run: `start_cluster(args, checks, rng, deadline)` answers (cluster, started),
+    `phases(cluster)` runs when it started, and every process the cluster started is stopped on every exit path
+    (`Cluster.stop`); running out of time (`args.total`, then `run_checks`'s grace) is the failed check `run`."""
+    jsonpatch.self_test()
+    rng = random.Random(args.seed)
+    cluster = None
+    deadline = time.monotonic() + args.total
+    try:
+        cluster, started = await start_cluster(args, checks, rng, deadline)
+        if started:
+            await phases(cluster)
+    except asyncio.CancelledError:
+        checks.report("run", False, f"out of time ({args.total:.0f} s for the run, see --total)")
+        raise
+    finally:
+        if cluster is not None:
+            await cluster.stop()
+    return checks
+
+
 class Cluster:
-    def __init__(self, redis, proxy, nodes, balancer, admin_token, rng, checks):
-        self.redis = redis
+    def __init__(self, redises, proxy, nodes, balancer, admin_token, rng, checks, deadline):
+        self.redises = redises  # every Redis server, partition 0 first
+        self.redis = redises[0]
         self.proxy = proxy
         self.nodes = nodes  # name -> Node
         self.balancer = balancer
@@ -77,7 +108,30 @@ class Cluster:
         self.follower_tasks = []
         self.behind = []  # where_is_everyone's findings
         self.background = set()
-        self.deadline = time.monotonic() + 3600  # the whole run's; set by cluster.py
+        self.deadline = deadline  # the whole run's
+
+    async def start_nodes(self):
+        """Starts every node, then Caddy in front of them; False (the failed check `start`) when one did not come
+        up within its deadline."""
+        try:
+            await asyncio.gather(*(node.start(deadline=60) for node in self.nodes.values()))
+            await self.balancer.start()
+        except RuntimeError as error:
+            self.checks.report("start", False, str(error))
+            return False
+        return True
+
+    async def stop(self):
+        """Stops everything the run started, whichever phase it ended in: the followers first (they would keep
+        reconnecting), then the proxy, Caddy, the nodes and every Redis, each with a bounded grace."""
+        for task in self.follower_tasks:
+            task.cancel()
+        await self.proxy.close()
+        self.balancer.stop(grace=5)
+        for node in self.nodes.values():
+            node.stop(grace=10)
+        for redis in self.redises:
+            redis.stop(grace=10)
 
     def where_is_everyone(self, since, seq):
         """A resume went back (a node answered since=`since` with an older snapshot, `seq`): asks every node for
@@ -210,10 +264,7 @@ class Cluster:
         return problems
 
     def expected_counts(self):
-        counts = collections.Counter()
-        for ledger in self.ledgers:
-            counts.update(ledger.expected_counts())
-        return counts
+        return expected_counts(self.ledgers)
 
     async def node_health_all(self):
         return {name: await node.health() for name, node in self.nodes.items()}
