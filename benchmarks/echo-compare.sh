@@ -26,7 +26,6 @@ duration=${DURATION:-10}
 size=${SIZE:-64}
 concurrency=${CONCURRENCY:-1}
 load_threads=${LOAD_THREADS:-1}
-peers_python=.build/peers/venv/bin/python
 out=.build/bench
 fresh_dir "$out"
 

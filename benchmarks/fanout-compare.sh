@@ -37,7 +37,6 @@ rate=${RATE:-10}
 window=${WINDOW:-64}
 duration=${DURATION:-10}
 load_threads=${LOAD_THREADS:-1}
-peers_python=.build/peers/venv/bin/python
 out=.build/bench-fanout
 fresh_dir "$out"
 

@@ -27,11 +27,10 @@ source "$(dirname "$0")/lib.sh"
 connections=${CONNECTIONS:-10000}
 rounds=${ROUNDS:-3}
 storm=${STORM:-1}
-peers_python=.build/peers/venv/bin/python
 out=.build/bench-handshakes
 fresh_dir "$out"
 raise_open_files
-[ -x "$peers_python" ] || { echo "the socketify peer is not installed (scripts/install-deps.d/30-python-peers.sh)" >&2; exit 1; }
+require_peers
 
 bin=$(release_bin courtside)
 build_spectators "$out"

@@ -20,12 +20,11 @@ source "$(dirname "$0")/lib.sh"
 
 duration=${DURATION:-2}
 connections=${CONNECTIONS:-2000}
-peers_python=.build/peers/venv/bin/python
 out=.build/bench-http-allocations
 fresh_dir "$out" "$out/data"
 raise_open_files
 command -v wrk >/dev/null || { apt-get install -y -q wrk >/dev/null || { apt-get update -q && apt-get install -y -q wrk; }; }
-[ -x "$peers_python" ] || { echo "the socketify peer's Python is not installed (scripts/install-deps.d/30-python-peers.sh)" >&2; exit 1; }
+require_peers
 
 bin=$(release_bin courtside)
 build_alloc_counter "$out"

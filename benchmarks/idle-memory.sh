@@ -24,7 +24,6 @@ connections=${CONNECTIONS:-10000}
 rounds=${ROUNDS:-3}
 settle=${SETTLE:-2}
 servers=${SERVERS:-courtside-echo socketify courtside-serve}
-peers_python=.build/peers/venv/bin/python
 out=.build/bench-idle-memory
 fresh_dir "$out"
 raise_open_files

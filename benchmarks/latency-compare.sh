@@ -24,7 +24,6 @@ duration=${DURATION:-10}
 saturation=${SATURATION:-1}
 window=${WINDOW:-64}
 servers=${SERVERS:-courtside-1 socketify}
-peers_python=.build/peers/venv/bin/python
 out=.build/bench-latency
 fresh_dir "$out"
 

@@ -13,6 +13,17 @@ cd "$ROOT"
 # shellcheck source=scripts/lib/servers.sh
 source scripts/lib/servers.sh
 
+# The Python of the peer servers (socketify's uWebSockets, websockets), relative to ROOT: .build/peers is a venv
+# that scripts/install-deps.d/30-python-peers.sh makes (a worktree links it to the main checkout's).
+peers_python=.build/peers/venv/bin/python
+
+# require_peers: ends the benchmark, saying how to install them, when the peers' Python is missing.
+require_peers() {
+    [ -x "$peers_python" ] && return 0
+    echo "the peers' Python (socketify, websockets) is not installed (scripts/install-deps.d/30-python-peers.sh)" >&2
+    exit 1
+}
+
 # raise_open_files: the soft open-file limit up to the hard one (10,000 connections need more than the usual 1,024;
 # the clients and the servers the programs start inherit it); sets OPEN_FILES to the limit now in force, as a number
 # (1,048,576, the kernel's usual nr_open, when the hard limit reads "unlimited").

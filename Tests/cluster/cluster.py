@@ -21,7 +21,6 @@ run must fail (acked moves lost at the first Redis kill).
 
 import argparse
 import os
-import random
 import secrets
 import sys
 import time
@@ -86,11 +85,7 @@ def main():
     parser.add_argument("--sabotage", action="store_true",
                         help="run Redis without its AOF: a Redis kill -9 then loses acked moves, and the run must FAIL "
                         "(a test of this test)")
-    args = parser.parse_args()
-    if args.seed is None:
-        args.seed = random.randrange(1 << 30)
-    print(f"cluster: seed {args.seed} (--seed to replay the kills, delays and moves)", flush=True)
-    return run_checks("cluster", run, args, grace=20)
+    return run_checks("cluster", run, parser.parse_args(), grace=20, replays="the kills, delays and moves")
 
 
 if __name__ == "__main__":

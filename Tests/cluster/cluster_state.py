@@ -31,10 +31,14 @@ class Checks:
         return ok
 
 
-def run_checks(name, run, args, grace):
+def run_checks(name, run, args, grace, replays):
     """Runs `run(args, checks)` within `args.total + grace` seconds and prints the summary line of test `name`;
-    returns the exit status (1 when any check failed). SIGTERM (a CI step's timeout) ends the run through its finally
-    blocks, so every process it started is stopped."""
+    returns the exit status (1 when any check failed). A random `args.seed` unless --seed gave one, printed first
+    with what it replays (`replays`). SIGTERM (a CI step's timeout) ends the run through its finally blocks, so every
+    process it started is stopped."""
+    if args.seed is None:
+        args.seed = random.randrange(1 << 30)
+    print(f"{name}: seed {args.seed} (--seed to replay {replays})", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     started = time.monotonic()
     checks = Checks()

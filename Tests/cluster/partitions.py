@@ -26,7 +26,6 @@ import argparse
 import asyncio
 import collections
 import os
-import random
 import secrets
 import sys
 import time
@@ -360,11 +359,7 @@ def main():
     parser.add_argument("--hold", type=float, default=6, help="seconds r1 stays down, and c stays cut off")
     parser.add_argument("--total", type=float, default=80, help="seconds for the whole run")
     parser.add_argument("--seed", type=int, default=None)
-    args = parser.parse_args()
-    if args.seed is None:
-        args.seed = random.randrange(1 << 30)
-    print(f"partitions: seed {args.seed} (--seed to replay the moves)", flush=True)
-    return run_checks("partitions", run, args, grace=10)
+    return run_checks("partitions", run, parser.parse_args(), grace=10, replays="the moves")
 
 if __name__ == "__main__":
     sys.exit(main())
