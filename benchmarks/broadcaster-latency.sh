@@ -24,10 +24,7 @@ mkdir -p .build/broadcaster-latency
 build_spectators .build/broadcaster-latency
 duration=${DURATION:-20}
 processes=${PROCESSES:-2}
-work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-latency.XXXXXX")
-trap 'stop_servers; rm -rf "$work"' EXIT
-mkdir -p "$work/public"
-token=$(random_token latency-admin-token)
+serve_work latency
 # Each spectator is a descriptor here and one in the server.
 raise_open_files
 

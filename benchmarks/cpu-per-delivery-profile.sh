@@ -24,10 +24,7 @@ bin=$(release_bin courtside courtside-echo)
 out=.build/profile-cpu
 mkdir -p "$out"
 build_spectators "$out"
-work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-cpu-profile.XXXXXX")
-trap 'stop_servers; rm -rf "$work"' EXIT
-mkdir -p "$work/public"
-token=$(random_token cpu-profile-token)
+serve_work cpu-profile
 raise_open_files
 
 for name in ${SERVERS:-serve echo}; do

@@ -45,10 +45,7 @@ for binary in "$courtside" "$echo_server"; do
 done
 mkdir -p .build/cpu-per-delivery
 build_spectators .build/cpu-per-delivery
-work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-cpu.XXXXXX")
-trap 'stop_servers; rm -rf "$work"' EXIT
-mkdir -p "$work/public"
-token=$(random_token cpu-admin-token)
+serve_work cpu
 # Each spectator is a descriptor here and one in the server.
 raise_open_files
 

@@ -68,6 +68,15 @@ random_token() {
     echo "$1-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 }
 
+# serve_work NAME: for a program that runs `courtside serve`: a temporary folder $work (with an empty
+# $work/public), removed on exit once the servers are stopped, and an admin $token (NAME-admin-token-…).
+serve_work() {
+    work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-$1.XXXXXX")
+    mkdir -p "$work/public"
+    trap 'stop_servers; rm -rf "$work"' EXIT
+    token=$(random_token "$1-admin-token")
+}
+
 # rss_kib PID: the process's resident set (VmRSS), in KiB.
 rss_kib() {
     awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"
