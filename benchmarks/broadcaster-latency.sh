@@ -38,7 +38,7 @@ scenario() {
     trap 'stop_servers; rm -rf "$work"' EXIT
     wait_for_port "$port" "$SERVER_PID" 60
     out=.build/broadcaster-latency/$name.json
-    echo "--- $name: $games game(s) x $per_game spectators, $rate moves/s per game, ${duration}s ($(date -u +%H:%M) UTC, load $(load_average)))"
+    echo "--- $name: $games game(s) x $per_game spectators, $rate moves/s per game, ${duration}s ($(date -u +%H:%M) UTC, load $(load_average))"
     timeout -k 10 900 "$python" benchmarks/broadcaster_latency.py --port "$port" --admin-token "$token" \
         --server-pid "$SERVER_PID" --games "$games" --spectators-per-game "$per_game" --rate-per-game "$rate" \
         --duration "$duration" --processes "$processes" \
