@@ -19,7 +19,6 @@ failed. `--seed` replays the kill order, the delays and the moves; `--sabotage` 
 run must fail (acked moves lost at the first Redis kill).
 """
 
-import argparse
 import os
 import secrets
 import sys
@@ -29,7 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.join(HERE, "..", "e2e"), os.path.join(HERE, "..", "..", "scripts", "lib")]
 
 from cluster_processes import Balancer, Node, RedisProcess  # noqa: E402
-from cluster_state import Cluster, run_checks, run_cluster  # noqa: E402
+from cluster_state import Cluster, cluster_parser, run_checks, run_cluster  # noqa: E402
 from partition_proxy import PartitionProxy  # noqa: E402
 import phase_fanout  # noqa: E402
 import phase_faults  # noqa: E402
@@ -71,9 +70,7 @@ async def run(args, checks):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--courtside", required=True, help="the courtside executable (a release build)")
-    parser.add_argument("--work", required=True, help="an empty directory for Redis, the nodes and Caddy")
+    parser = cluster_parser(__doc__, "Redis, the nodes and Caddy")
     parser.add_argument("--spectators", type=int, default=25, help="spectators on each of b and c")
     parser.add_argument("--commands", type=int, default=100, help="moves of the fan-out phase")
     parser.add_argument("--node-kills", type=int, default=20)
@@ -81,7 +78,6 @@ def main():
     parser.add_argument("--budget", type=float, default=110, help="seconds for all the kills, at most")
     parser.add_argument("--total", type=float, default=200, help="seconds for the whole run; every phase is cut short "
                         "to keep within it (the kills first)")
-    parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--sabotage", action="store_true",
                         help="run Redis without its AOF: a Redis kill -9 then loses acked moves, and the run must FAIL "
                         "(a test of this test)")

@@ -2,6 +2,7 @@
 comparisons every phase ends with (every node's document, the counts against the acks, the followers in step).
 """
 
+import argparse
 import asyncio
 import collections
 import random
@@ -29,6 +30,16 @@ class Checks:
             self.failed.append(name)
         print(f"{'PASS' if ok else 'FAIL'} {name}: {detail} ({time.monotonic() - self.started:.1f}s)", flush=True)
         return ok
+
+
+def cluster_parser(doc, work):
+    """The options every cluster test takes: the courtside executable, the work directory (`work` says for what),
+    and --seed; the test adds its own."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--courtside", required=True, help="the courtside executable (a release build)")
+    parser.add_argument("--work", required=True, help=f"an empty directory for {work}")
+    parser.add_argument("--seed", type=int, default=None)
+    return parser
 
 
 def run_checks(name, run, args, grace, replays):

@@ -22,7 +22,6 @@ and checks (cluster_processes, cluster_clients, cluster_state, partition_proxy),
 Bounded (counts, deadlines, `--total`); exits 1 when any check failed; `--seed` replays the moves.
 """
 
-import argparse
 import asyncio
 import collections
 import os
@@ -35,7 +34,7 @@ sys.path[:0] = [os.path.join(HERE, "..", "e2e"), os.path.join(HERE, "..", "..", 
 
 from cluster_clients import FeedBytes, Follower, Ledger, Scorer, percentile  # noqa: E402
 from cluster_processes import Balancer, Node, RedisProcess  # noqa: E402
-from cluster_state import Cluster, expected_counts, run_checks, run_cluster, short  # noqa: E402
+from cluster_state import Cluster, cluster_parser, expected_counts, run_checks, run_cluster, short  # noqa: E402
 from counted_moves import count_problems  # noqa: E402
 from partition_proxy import PartitionProxy  # noqa: E402
 from phase_faults import caddy_health, health_turns, ms, until  # noqa: E402
@@ -351,14 +350,11 @@ async def phases(cluster, args):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--courtside", required=True, help="the courtside executable (a release build)")
-    parser.add_argument("--work", required=True, help="an empty directory for the Redis servers, the nodes and Caddy")
+    parser = cluster_parser(__doc__, "the Redis servers, the nodes and Caddy")
     parser.add_argument("--spectators", type=int, default=4, help="spectators per game on each of b and c")
     parser.add_argument("--rate", type=float, default=10, help="moves per second of each scorer through caddy")
     parser.add_argument("--hold", type=float, default=6, help="seconds r1 stays down, and c stays cut off")
     parser.add_argument("--total", type=float, default=80, help="seconds for the whole run")
-    parser.add_argument("--seed", type=int, default=None)
     return run_checks("partitions", run, parser.parse_args(), grace=10, replays="the moves")
 
 if __name__ == "__main__":
