@@ -35,7 +35,6 @@ scenario() {
     rm -rf "$work/data"
     start_server "$work/$name.log" "$courtside" serve --host 127.0.0.1 --port "$port" --data "$work/data" \
         --public "$work/public" --admin-token "$token"
-    trap 'stop_servers; rm -rf "$work"' EXIT
     wait_for_port "$port" "$SERVER_PID" 60
     out=.build/broadcaster-latency/$name.json
     echo "--- $name: $games game(s) x $per_game spectators, $rate moves/s per game, ${duration}s ($(date -u +%H:%M) UTC, load $(load_average))"

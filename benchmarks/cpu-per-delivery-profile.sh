@@ -39,7 +39,6 @@ for name in ${SERVERS:-serve echo}; do
     fi
     start_server "$out/$name-server.log" valgrind --tool=callgrind --instr-atstart=no \
         --callgrind-out-file="$out/callgrind.$name.out" "${command[@]}"
-    trap 'stop_servers; rm -rf "$work"' EXIT
     wait_for_port "$port" "$SERVER_PID" 120
     timeout -k 10 900 "$python" benchmarks/broadcaster_latency.py --port "$port" --admin-token "$token" \
         --server-pid "$SERVER_PID" --games 1 --spectators-per-game "$spectators" --rate-per-game "$rate" \

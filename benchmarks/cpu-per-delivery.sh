@@ -61,7 +61,6 @@ run_server() {
     else
         start_server "$work/$name.log" "$echo_server" --host 127.0.0.1 --port "$port" --threads "$threads"
     fi
-    trap 'stop_servers; rm -rf "$work"' EXIT
     wait_for_port "$port" "$SERVER_PID" 60
     load=$(load_average 1)
     timeout -k 10 600 "$python" benchmarks/broadcaster_latency.py --port "$port" --admin-token "$token" \
