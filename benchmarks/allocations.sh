@@ -12,23 +12,19 @@
 # MAX_PER_FRAME (default 0.05), BIN (a folder with built courtside-echo and courtside-load to use instead of
 # building). Raw JSON: .build/bench-allocations/.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
-# shellcheck source=scripts/lib/servers.sh
-source scripts/lib/servers.sh
+# shellcheck source=benchmarks/lib.sh
+source "$(dirname "$0")/lib.sh"
 
 subscribers=${SUBSCRIBERS:-1000}
 rate=${RATE:-20}
 duration=${DURATION:-5}
 max_per_frame=${MAX_PER_FRAME:-0.05}
 out=.build/bench-allocations
-rm -rf "$out"
-mkdir -p "$out"
-ulimit -n "$(ulimit -Hn)"
+fresh_dir "$out"
+raise_open_files
 
 bin=$(release_bin courtside-echo courtside-load)
-cc=${CC:-$(command -v cc || command -v clang)}
-"$cc" -O2 -Wall -Wextra -shared -fPIC -o "$out/alloc_counter.so" benchmarks/alloc_counter.c
+build_alloc_counter "$out"
 
 status=0
 echo "Fan-out allocations: courtside-echo --threads 1, $subscribers subscribers, $rate msg/s for ${duration}s ($(date -u +%Y-%m-%dT%H:%MZ))"
@@ -42,7 +38,7 @@ for kind in plain deflate; do
     wait_for_port "$port" "$SERVER_PID" 20 >&2
     extra=()
     [ "$kind" = deflate ] && extra=(--require-deflate)
-    load=$(cut -d' ' -f1 /proc/loadavg)
+    load=$(load_average 1)
     rc=0
     timeout -k 5 $((duration + 120)) "$bin/courtside-load" fanout --sub-url "ws://127.0.0.1:$port/sub" \
         --pub-url "ws://127.0.0.1:$port/pub" --subscribers "$subscribers" --rate "$rate" --duration "$duration" \

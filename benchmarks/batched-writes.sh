@@ -10,17 +10,16 @@
 # package does not use it: docs/benchmarks.md, "Batched writes"). Two descriptors per connection: the open-file
 # limit is raised to the hard limit.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
+# shellcheck source=benchmarks/lib.sh
+source "$(dirname "$0")/lib.sh"
 out=.build/bench-batched-writes
 mkdir -p "$out"
 if [ ! -f /usr/include/liburing.h ]; then
     echo "liburing is missing: apt-get install liburing-dev" >&2
     exit 1
 fi
-cc=${CC:-$(command -v cc || command -v clang)}
-"$cc" -O2 -Wall -Wextra -o "$out/batched_writes" benchmarks/batched_writes.c -luring
-ulimit -n "$(ulimit -Hn)"
-echo "kernel $(uname -r), $(nproc) cores shared; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+build_c "$out/batched_writes" benchmarks/batched_writes.c -luring
+raise_open_files
+echo "kernel $(uname -r), $(nproc) cores shared; load average before: $(load_average)"
 timeout 600 "$out/batched_writes" "${CONNECTIONS:-9000}" "${MESSAGES:-50}" "${BYTES:-225}" "${ROUNDS:-3}"
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average after: $(load_average)"

@@ -11,10 +11,8 @@
 # Environment: DURATION (seconds of commands, default 20), SCENARIOS (default
 # "one-game many-games many-games-calm"), PROCESSES (spectator processes, default 2), BUILD (release or debug).
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
-# shellcheck source=scripts/lib/servers.sh
-source scripts/lib/servers.sh
+# shellcheck source=benchmarks/lib.sh
+source "$(dirname "$0")/lib.sh"
 # shellcheck source=Tests/e2e/env.sh
 source Tests/e2e/env.sh
 
@@ -22,17 +20,13 @@ python=$(e2e_python)
 courtside=$(build_courtside "${BUILD:-release}")
 # The spectators are benchmarks/spectators.c (cheap per message, so the clients take little of the cores the server
 # shares with them); any C compiler will do, the Swift toolchain's clang included, with zlib (zlib1g-dev).
-cc=${CC:-$(command -v cc || command -v clang)}
 mkdir -p .build/broadcaster-latency
-"$cc" -O2 -Wall -Wextra -o .build/broadcaster-latency/spectators benchmarks/spectators.c -lz
+build_spectators .build/broadcaster-latency
 duration=${DURATION:-20}
 processes=${PROCESSES:-2}
-work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-latency.XXXXXX")
-trap 'stop_servers; rm -rf "$work"' EXIT
-mkdir -p "$work/public"
-token="latency-admin-token-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
+serve_work latency
 # Each spectator is a descriptor here and one in the server.
-ulimit -n "$(ulimit -Hn)"
+raise_open_files
 
 scenario() {
     local name=$1 games=$2 per_game=$3 rate=$4 port out
@@ -41,10 +35,9 @@ scenario() {
     rm -rf "$work/data"
     start_server "$work/$name.log" "$courtside" serve --host 127.0.0.1 --port "$port" --data "$work/data" \
         --public "$work/public" --admin-token "$token"
-    trap 'stop_servers; rm -rf "$work"' EXIT
     wait_for_port "$port" "$SERVER_PID" 60
     out=.build/broadcaster-latency/$name.json
-    echo "--- $name: $games game(s) x $per_game spectators, $rate moves/s per game, ${duration}s ($(date -u +%H:%M) UTC, load $(cut -d' ' -f1-3 /proc/loadavg))"
+    echo "--- $name: $games game(s) x $per_game spectators, $rate moves/s per game, ${duration}s ($(date -u +%H:%M) UTC, load $(load_average))"
     timeout -k 10 900 "$python" benchmarks/broadcaster_latency.py --port "$port" --admin-token "$token" \
         --server-pid "$SERVER_PID" --games "$games" --spectators-per-game "$per_game" --rate-per-game "$rate" \
         --duration "$duration" --processes "$processes" \

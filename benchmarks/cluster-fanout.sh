@@ -8,8 +8,8 @@
 # Environment: SPECTATORS (default 10000), RATE (3), DURATION (20), THREADS (each node's --threads, default 1; 0 for
 # one loop per core), SETUPS (default three-nodes,one-node-redis,one-node-sqlite).
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
+# shellcheck source=benchmarks/lib.sh
+source "$(dirname "$0")/lib.sh"
 # shellcheck source=Tests/e2e/env.sh
 source Tests/e2e/env.sh
 
@@ -18,18 +18,17 @@ for tool in redis-server; do
 done
 python=$(e2e_python)
 courtside=$(build_courtside release)
-cc=${CC:-$(command -v cc || command -v clang)}
 mkdir -p .build/cluster-fanout
-"$cc" -O2 -Wall -Wextra -o .build/cluster-fanout/spectators benchmarks/spectators.c -lz
+build_spectators .build/cluster-fanout
 # Each spectator is a descriptor in a node and in a spectator process: raise the soft limit to the hard one.
-ulimit -n "$(ulimit -Hn)"
+raise_open_files
 spectators=${SPECTATORS:-10000}
-if [ "$spectators" -gt "$(($(ulimit -n) - 256))" ]; then
-    echo "cluster-fanout: $spectators spectators need more than the open-file limit $(ulimit -n) allows" >&2
+if [ "$spectators" -gt "$((OPEN_FILES - 256))" ]; then
+    echo "cluster-fanout: $spectators spectators need more than the open-file limit $OPEN_FILES allows" >&2
     exit 1
 fi
 echo "cluster-fanout: $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%F %H:%M') UTC," \
-    "load $(cut -d' ' -f1-3 /proc/loadavg), open-file limit $(ulimit -n)"
+    "load $(load_average), open-file limit $OPEN_FILES"
 timeout -k 10 900 "$python" benchmarks/cluster_fanout.py --courtside "$courtside" \
     --spectators-binary .build/cluster-fanout/spectators --spectators "$spectators" --rate "${RATE:-3}" \
     --duration "${DURATION:-20}" --threads "${THREADS:-1}" \

@@ -11,10 +11,8 @@
 # release binaries; default: build them). Output in .build/profile-cpu/: callgrind-{serve,echo}.txt (self cost) and -inclusive.txt, and the
 # driver's JSON. User-space instructions only: system calls (a `send` per delivery) are not in these counts.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
-# shellcheck source=scripts/lib/servers.sh
-source scripts/lib/servers.sh
+# shellcheck source=benchmarks/lib.sh
+source "$(dirname "$0")/lib.sh"
 # shellcheck source=Tests/e2e/env.sh
 source Tests/e2e/env.sh
 
@@ -25,13 +23,9 @@ python=$(e2e_python)
 bin=$(release_bin courtside courtside-echo)
 out=.build/profile-cpu
 mkdir -p "$out"
-cc=${CC:-$(command -v cc || command -v clang)}
-"$cc" -O2 -Wall -Wextra -o "$out/spectators" benchmarks/spectators.c -lz
-work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-cpu-profile.XXXXXX")
-trap 'stop_servers; rm -rf "$work"' EXIT
-mkdir -p "$work/public"
-token="cpu-profile-token-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
-ulimit -n "$(ulimit -Hn)"
+build_spectators "$out"
+serve_work cpu-profile
+raise_open_files
 
 for name in ${SERVERS:-serve echo}; do
     echo "--- callgrind: $name, $spectators spectators, $rate patches/s for ${duration}s ($(date -u +%H:%M) UTC)"
@@ -45,7 +39,6 @@ for name in ${SERVERS:-serve echo}; do
     fi
     start_server "$out/$name-server.log" valgrind --tool=callgrind --instr-atstart=no \
         --callgrind-out-file="$out/callgrind.$name.out" "${command[@]}"
-    trap 'stop_servers; rm -rf "$work"' EXIT
     wait_for_port "$port" "$SERVER_PID" 120
     timeout -k 10 900 "$python" benchmarks/broadcaster_latency.py --port "$port" --admin-token "$token" \
         --server-pid "$SERVER_PID" --games 1 --spectators-per-game "$spectators" --rate-per-game "$rate" \

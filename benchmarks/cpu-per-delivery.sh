@@ -22,10 +22,8 @@
 # build; default: build them here). Bounded: every client step has a deadline (broadcaster_latency.py), and each
 # round is wrapped in `timeout`.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
-# shellcheck source=scripts/lib/servers.sh
-source scripts/lib/servers.sh
+# shellcheck source=benchmarks/lib.sh
+source "$(dirname "$0")/lib.sh"
 # shellcheck source=Tests/e2e/env.sh
 source Tests/e2e/env.sh
 
@@ -45,15 +43,11 @@ echo_server=$bin/courtside-echo
 for binary in "$courtside" "$echo_server"; do
     [ -x "$binary" ] || { echo "missing $binary" >&2; exit 2; }
 done
-cc=${CC:-$(command -v cc || command -v clang)}
 mkdir -p .build/cpu-per-delivery
-"$cc" -O2 -Wall -Wextra -o .build/cpu-per-delivery/spectators benchmarks/spectators.c -lz
-work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-cpu.XXXXXX")
-trap 'stop_servers; rm -rf "$work"' EXIT
-mkdir -p "$work/public"
-token="cpu-admin-token-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
+build_spectators .build/cpu-per-delivery
+serve_work cpu
 # Each spectator is a descriptor here and one in the server.
-ulimit -n "$(ulimit -Hn)"
+raise_open_files
 
 # run_server NAME ROUND: starts the server, drives it, stops it; prints one line of figures (see the python below).
 run_server() {
@@ -67,9 +61,8 @@ run_server() {
     else
         start_server "$work/$name.log" "$echo_server" --host 127.0.0.1 --port "$port" --threads "$threads"
     fi
-    trap 'stop_servers; rm -rf "$work"' EXIT
     wait_for_port "$port" "$SERVER_PID" 60
-    load=$(cut -d' ' -f1 /proc/loadavg)
+    load=$(load_average 1)
     timeout -k 10 600 "$python" benchmarks/broadcaster_latency.py --port "$port" --admin-token "$token" \
         --server-pid "$SERVER_PID" --games 1 --spectators-per-game "$spectators" --rate-per-game "$rate" \
         --duration "$duration" --processes "$processes" --drain 5 --tail "$tail" \
@@ -114,4 +107,4 @@ for round in $(seq 1 "$rounds"); do
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 echo "median ratio $(median "${ratios[@]}")× (user space $(median "${user_ratios[@]}")×) over $rounds rounds"
-echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); raw results in .build/cpu-per-delivery/"
+echo "load average at the end: $(load_average); raw results in .build/cpu-per-delivery/"

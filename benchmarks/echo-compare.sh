@@ -17,10 +17,8 @@
 # Needs scripts/install-deps.d/30-python-peers.sh for the peers. A server that cannot start gets a row saying so
 # (the run goes on); the exit status is non-zero if any measurement failed. Raw JSON: .build/bench/.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
-# shellcheck source=scripts/lib/servers.sh
-source scripts/lib/servers.sh
+# shellcheck source=benchmarks/lib.sh
+source "$(dirname "$0")/lib.sh"
 
 servers=${SERVERS:-courtside courtside-1 websockets socketify}
 clients_list=${CLIENTS:-100 1000}
@@ -28,16 +26,12 @@ duration=${DURATION:-10}
 size=${SIZE:-64}
 concurrency=${CONCURRENCY:-1}
 load_threads=${LOAD_THREADS:-1}
-peers_python=.build/peers/venv/bin/python
 out=.build/bench
-rm -rf "$out"
-mkdir -p "$out"
+fresh_dir "$out"
 
-echo "building courtside-load and courtside-echo (release)"
-swift build -c release --product courtside-load
+bin=$(release_bin courtside-load)
 echo_ok=1
-swift build -c release --product courtside-echo || echo_ok=0
-bin=$(swift build -c release --show-bin-path)
+release_bin courtside-echo >/dev/null || echo_ok=0
 
 server_command() {
     local server=$1 port=$2
@@ -53,7 +47,7 @@ server_command() {
     esac
 }
 
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+load_before=$(load_average)
 rows=()
 status=0
 for clients in $clients_list; do
@@ -83,9 +77,9 @@ for clients in $clients_list; do
         wait $! || rc=$?
         # The server's CPU time over the whole measurement (connects included): on a shared machine this is
         # steadier than throughput, so the table gives round trips per server CPU-second too.
-        ticks=$(awk '{ print $14 + $15 }' "/proc/$SERVER_PID/stat" 2>/dev/null || echo 0)
+        ticks=$(cpu_ticks "$SERVER_PID" 2>/dev/null || echo 0)
         stop_servers
-        row=$(python3 - "$out/$tag.json" "$server" "$clients" "$rc" "$ticks" "$(getconf CLK_TCK)" <<'PY'
+        row=$(python3 - "$out/$tag.json" "$server" "$clients" "$rc" "$ticks" "$ticks_per_second" <<'PY'
 import json, sys
 path, server, clients, rc = sys.argv[1:5]
 cpu = int(sys.argv[5]) / int(sys.argv[6])
@@ -110,7 +104,7 @@ done
 echo
 echo "Echo over ws:// on loopback: $size-byte binary messages, $concurrency in flight per client, ${duration}s per row,"
 echo "courtside-load on $load_threads thread(s), $(nproc) cores shared with the load generator ($(date -u +%Y-%m-%dT%H:%MZ),"
-echo "load average before the run: $load_before; after: $(cut -d' ' -f1-3 /proc/loadavg))."
+echo "load average before the run: $load_before; after: $(load_average))."
 echo
 echo "| server | clients | msg/s | p50 ms | p99 ms | max ms | server CPU s | round trips per server CPU-s | notes |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"

@@ -25,10 +25,8 @@
 # Needs scripts/install-deps.d/30-bench-peers.sh for the peer. A server that cannot start gets a row saying so;
 # the exit status is non-zero if any measurement lost a message or failed. Raw JSON: .build/bench-fanout/.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
-# shellcheck source=scripts/lib/servers.sh
-source scripts/lib/servers.sh
+# shellcheck source=benchmarks/lib.sh
+source "$(dirname "$0")/lib.sh"
 
 sizes=${SIZES:-1000 10000 max}
 servers=${SERVERS:-courtside-1 socketify}
@@ -39,22 +37,17 @@ rate=${RATE:-10}
 window=${WINDOW:-64}
 duration=${DURATION:-10}
 load_threads=${LOAD_THREADS:-1}
-peers_python=.build/peers/venv/bin/python
 out=.build/bench-fanout
-rm -rf "$out"
-mkdir -p "$out"
+fresh_dir "$out"
 
 # Servers and the load generator inherit the raised limit; each needs one descriptor per subscriber.
-hard_limit=$(ulimit -Hn)
-if [ "$hard_limit" != unlimited ]; then ulimit -n "$hard_limit"; else hard_limit=1048576; fi
-largest=$((hard_limit - 100))
+raise_open_files
+largest=$((OPEN_FILES - 100))
 [ "$largest" -le 25000 ] || largest=25000
 
-echo "building courtside-load and courtside-echo (release)"
-swift build -c release --product courtside-load
+bin=$(release_bin courtside-load)
 echo_ok=1
-swift build -c release --product courtside-echo || echo_ok=0
-bin=$(swift build -c release --show-bin-path)
+release_bin courtside-echo >/dev/null || echo_ok=0
 
 server_command() {
     local server=$1 port=$2
@@ -78,7 +71,7 @@ server_command() {
     esac
 }
 
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+load_before=$(load_average)
 started=$(date -u +%Y-%m-%dT%H:%MZ)
 status=0
 : >"$out/runs.tsv"
@@ -141,7 +134,7 @@ echo
 echo "Fan-out over ws:// on loopback: one publisher of scoreboard patches, N subscribers, ${duration}s of publishing"
 echo "per row, fixed rate $rate msg/s or saturation with $window messages in flight; courtside-load on $load_threads"
 echo "subscriber thread(s), $(nproc) cores shared with the load generator ($started; load average before the run:"
-echo "$load_before; after: $(cut -d' ' -f1-3 /proc/loadavg))."
+echo "$load_before; after: $(load_average))."
 echo
 python3 benchmarks/fanout_table.py "$out" || status=1
 exit "$status"

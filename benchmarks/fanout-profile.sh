@@ -10,19 +10,15 @@
 # Environment (optional): SUBSCRIBERS (default 1000), MESSAGES (default 300).
 # Output in .build/profile/: massif.txt, callgrind-plain.txt, callgrind-deflate.txt (and the raw files).
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
-# shellcheck source=scripts/lib/servers.sh
-source scripts/lib/servers.sh
+# shellcheck source=benchmarks/lib.sh
+source "$(dirname "$0")/lib.sh"
 
 subscribers=${SUBSCRIBERS:-1000}
 messages=${MESSAGES:-300}
 out=.build/profile
 mkdir -p "$out"
-ulimit -n "$(ulimit -Hn)"
-swift build -c release --product courtside-load
-swift build -c release --product courtside-echo
-bin=$(swift build -c release --show-bin-path)
+raise_open_files
+bin=$(release_bin courtside-load courtside-echo)
 
 load() {
     local port=$1

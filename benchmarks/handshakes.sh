@@ -21,27 +21,20 @@
 # and a C compiler with zlib. Every wait is bounded (connecting 120 s, the storm 120 s). Raw logs:
 # .build/bench-handshakes/.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
-# shellcheck source=scripts/lib/servers.sh
-source scripts/lib/servers.sh
+# shellcheck source=benchmarks/lib.sh
+source "$(dirname "$0")/lib.sh"
 
 connections=${CONNECTIONS:-10000}
 rounds=${ROUNDS:-3}
 storm=${STORM:-1}
-peers_python=.build/peers/venv/bin/python
 out=.build/bench-handshakes
-rm -rf "$out"
-mkdir -p "$out"
-ulimit -n "$(ulimit -Hn)"
-[ -x "$peers_python" ] || { echo "the socketify peer is not installed (scripts/install-deps.d/30-python-peers.sh)" >&2; exit 1; }
+fresh_dir "$out"
+raise_open_files
+require_peers
 
 bin=$(release_bin courtside)
-cc=${CC:-$(command -v cc || command -v clang)}
-"$cc" -O2 -Wall -Wextra -o "$out/spectators" benchmarks/spectators.c -lz
-token="handshake-admin-token-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-ticks_per_second=$(getconf CLK_TCK)
+build_spectators "$out"
+token=$(random_token handshake-admin-token)
 
 start_courtside() { # LOG PORT
     start_server "$1" "$bin/courtside" serve --host 127.0.0.1 --port "$2" --threads 1 --data "$out/data" \

@@ -15,26 +15,21 @@
 # use instead of building). Needs wrk (installed when missing), the socketify peer's Python for the game set-up
 # (scripts/install-deps.d/30-python-peers.sh) and a C compiler. Raw output: .build/bench-http-allocations/.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
-# shellcheck source=scripts/lib/servers.sh
-source scripts/lib/servers.sh
+# shellcheck source=benchmarks/lib.sh
+source "$(dirname "$0")/lib.sh"
 
 duration=${DURATION:-2}
 connections=${CONNECTIONS:-2000}
-peers_python=.build/peers/venv/bin/python
 out=.build/bench-http-allocations
-rm -rf "$out"
-mkdir -p "$out/data"
-ulimit -n "$(ulimit -Hn)"
+fresh_dir "$out" "$out/data"
+raise_open_files
 command -v wrk >/dev/null || { apt-get install -y -q wrk >/dev/null || { apt-get update -q && apt-get install -y -q wrk; }; }
-[ -x "$peers_python" ] || { echo "the socketify peer's Python is not installed (scripts/install-deps.d/30-python-peers.sh)" >&2; exit 1; }
+require_peers
 
 bin=$(release_bin courtside)
-cc=${CC:-$(command -v cc || command -v clang)}
-"$cc" -O2 -Wall -Wextra -shared -fPIC -o "$out/alloc_counter.so" benchmarks/alloc_counter.c
-"$cc" -O2 -Wall -Wextra -o "$out/spectators" benchmarks/spectators.c -lz
-token="alloc-admin-token-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
+build_alloc_counter "$out"
+build_spectators "$out"
+token=$(random_token alloc-admin-token)
 
 # allocations: the counter file's allocations plus reallocations.
 allocations() { python3 -c 'import struct, sys; w = struct.unpack("<2Q", open(sys.argv[1], "rb").read(16)); print(w[0] + w[1])' "$out/counts"; }

@@ -17,32 +17,26 @@
 # to use instead of building). Needs the socketify peer
 # (scripts/install-deps.d/30-python-peers.sh) and a C compiler with zlib. Raw logs: .build/bench-idle-memory/.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
-# shellcheck source=scripts/lib/servers.sh
-source scripts/lib/servers.sh
+# shellcheck source=benchmarks/lib.sh
+source "$(dirname "$0")/lib.sh"
 
 connections=${CONNECTIONS:-10000}
 rounds=${ROUNDS:-3}
 settle=${SETTLE:-2}
 servers=${SERVERS:-courtside-echo socketify courtside-serve}
-peers_python=.build/peers/venv/bin/python
 out=.build/bench-idle-memory
-rm -rf "$out"
-mkdir -p "$out"
-ulimit -n "$(ulimit -Hn)"
+fresh_dir "$out"
+raise_open_files
 
 bin=$(release_bin courtside-echo courtside)
-cc=${CC:-$(command -v cc || command -v clang)}
-"$cc" -O2 -Wall -Wextra -o "$out/spectators" benchmarks/spectators.c -lz
+build_spectators "$out"
 profile=()
 if [ "${HEAP_PROFILE:-0}" = 1 ]; then
-    "$cc" -O2 -Wall -Wextra -shared -fPIC -o "$out/alloc_counter.so" benchmarks/alloc_counter.c
+    build_alloc_counter "$out"
     profile=(env ALLOC_COUNTER_FILE="$ROOT/$out/counts" LD_PRELOAD="$ROOT/$out/alloc_counter.so")
 fi
-token="idle-admin-token-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
+token=$(random_token idle-admin-token)
 
-rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 
 # create_game PORT: prints the new game's id.
 create_game() {

@@ -14,10 +14,8 @@
 # building, e.g. a "before" build). Needs scripts/install-deps.d/30-bench-peers.sh for the peer. Exit status
 # non-zero if a row lost a message or failed. Raw JSON: .build/bench-latency/.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
-# shellcheck source=scripts/lib/servers.sh
-source scripts/lib/servers.sh
+# shellcheck source=benchmarks/lib.sh
+source "$(dirname "$0")/lib.sh"
 
 rounds=${ROUNDS:-3}
 subscribers=${SUBSCRIBERS:-10000}
@@ -26,13 +24,10 @@ duration=${DURATION:-10}
 saturation=${SATURATION:-1}
 window=${WINDOW:-64}
 servers=${SERVERS:-courtside-1 socketify}
-peers_python=.build/peers/venv/bin/python
 out=.build/bench-latency
-rm -rf "$out"
-mkdir -p "$out"
+fresh_dir "$out"
 
-hard_limit=$(ulimit -Hn)
-[ "$hard_limit" = unlimited ] || ulimit -n "$hard_limit"
+raise_open_files
 
 bin=$(release_bin courtside-echo courtside-load)
 

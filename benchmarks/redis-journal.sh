@@ -10,13 +10,12 @@
 # CONNECTIONS (Redis connections the games are spread over, as nodes would; default 1), KINDS (sqlite,redis),
 # P99_BOUND (milliseconds, default 1000).
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
+# shellcheck source=benchmarks/lib.sh
+source "$(dirname "$0")/lib.sh"
 command -v redis-server >/dev/null 2>&1 || { echo "redis-journal: needs redis-server (scripts/install-deps)" >&2; exit 1; }
-swift build -c release --product courtside-load >&2
-load="$(swift build -c release --show-bin-path)/courtside-load"
+load="$(release_bin courtside-load)/courtside-load"
 echo "redis-journal: $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%F %H:%M') UTC," \
-    "load $(cut -d' ' -f1-3 /proc/loadavg)"
+    "load $(load_average)"
 timeout -k 10 1800 python3 benchmarks/redis_journal.py "$load" --games "${GAMES:-1000}" \
     --rates "${RATES:-500,1000,2000,4000,8000,16000,32000}" --seconds "${SECONDS_PER_STEP:-10}" \
     --connections "${CONNECTIONS:-1}" --kinds "${KINDS:-sqlite,redis}" \

@@ -12,18 +12,15 @@
 # building). Installs Debian's wrk when missing (as root). Raw output:
 # .build/bench-static/.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
-# shellcheck source=scripts/lib/servers.sh
-source scripts/lib/servers.sh
+# shellcheck source=benchmarks/lib.sh
+source "$(dirname "$0")/lib.sh"
 
 rounds=${ROUNDS:-3}
 duration=${DURATION:-5}
 connections=${CONNECTIONS:-32}
 file=${FILE:-css/courtside.css}
 out=.build/bench-static
-rm -rf "$out"
-mkdir -p "$out/public" "$out/data" "$out/nginx"
+fresh_dir "$out" "$out/public" "$out/data" "$out/nginx"
 
 command -v wrk >/dev/null || { apt-get install -y -q wrk >/dev/null || { apt-get update -q && apt-get install -y -q wrk; }; }
 nginx=$(command -v nginx || echo /usr/sbin/nginx)
@@ -68,8 +65,6 @@ start_server "$out/nginx.log" "$nginx" -c "$ROOT/$out/nginx/nginx.conf" -p "$ROO
 nginx_pid=$SERVER_PID
 wait_for_port "$nginx_port" "$nginx_pid" 10
 
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-ticks_per_second=$(getconf CLK_TCK)
 
 # measure NAME PID PORT ENCODING: one wrk run; prints "requests/s cpu-µs-per-request".
 measure() {

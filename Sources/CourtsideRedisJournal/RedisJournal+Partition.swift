@@ -29,36 +29,20 @@ extension RedisJournal {
 
     /// How many games this partition holds (`LLEN courtside:games`), archived ones included.
     func gameCount(completion: @escaping @Sendable (Result<Int, JournalError>) -> Void) {
-        client.send(RESPCommand("LLEN", .string(RedisJournalKeys.games))) { result in
-            switch result {
-            case .success(let reply):
-                guard let count = reply.integer else {
-                    completion(.failure(.storageFailure(reason: "LLEN answered \(reply)")))
-                    return
-                }
-                completion(.success(Int(count)))
-            case .failure(let error):
-                completion(.failure(Self.journalError(error, gameID: nil)))
-            }
-        }
+        let command = RESPCommand("LLEN", .string(RedisJournalKeys.games))
+        send(
+            command,
+            decode: { reply throws(JournalError) in
+                guard let count = reply.integer else { throw Self.unreadable(reply, answering: "LLEN") }
+                return Int(count)
+            }, completion: completion)
     }
 
     /// A new id from this partition's counter, with the partition's prefix (`GamePartitions.idPrefix`).
     func nextGameID(prefix: String, completion: @escaping @Sendable (Result<GameID, JournalError>) -> Void) {
         let command = RESPCommand(
             "FCALL", "courtside_next_id", 1, .string(RedisJournalKeys.nextGame), .string(prefix))
-        client.send(command) { result in
-            switch result {
-            case .success(let reply):
-                guard let id = reply.string else {
-                    completion(.failure(.storageFailure(reason: "courtside_next_id answered \(reply)")))
-                    return
-                }
-                completion(.success(GameID(id)))
-            case .failure(let error):
-                completion(.failure(Self.journalError(error, gameID: nil)))
-            }
-        }
+        send(command, decode: Self.gameID, completion: completion)
     }
 
     /// Publishes when this node last reached each partition (`ages`: partition → time since) for `ttl`, and answers
@@ -75,19 +59,13 @@ extension RedisJournal {
         for (partition, age) in ages.sorted(by: { $0.key < $1.key }) {
             arguments += [.integer(partition), .integer(Int(age / .milliseconds(1)))]
         }
-        client.send(RESPCommand("FCALL", arguments)) { result in
-            switch result {
-            case .success(let reply):
-                let items = reply.elements ?? []
-                var others: [Int: Duration] = [:]
-                for index in stride(from: 0, to: items.count - 1, by: 2) {
-                    guard let partition = items[index].integer, let age = items[index + 1].integer else { continue }
-                    others[Int(partition)] = .milliseconds(age)
+        send(
+            RESPCommand("FCALL", arguments),
+            decode: { reply in
+                Self.pairs(reply) { partition, age in
+                    guard let partition = partition.integer, let age = age.integer else { return nil }
+                    return (Int(partition), .milliseconds(age))
                 }
-                completion(.success(others))
-            case .failure(let error):
-                completion(.failure(Self.journalError(error, gameID: nil)))
-            }
-        }
+            }, completion: completion)
     }
 }

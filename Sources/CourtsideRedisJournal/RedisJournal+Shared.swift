@@ -21,18 +21,19 @@ extension RedisJournal: SharedGameJournal {
         let pageSize = configuration.loadPageSize
         let command = RESPCommand(
             "XRANGE", .string(RedisJournalKeys.events(id)), .string(start), "+", "COUNT", .integer(pageSize))
-        client.send(command) { [self] result in
+        let decode = { @Sendable (reply: RESPValue) throws(JournalError) -> [RESPValue] in
+            guard let entries = reply.elements else {
+                throw .corruptRecord(id, sequence: nil, reason: "XRANGE reply \(reply)")
+            }
+            return entries
+        }
+        send(command, gameID: id, decode: decode) { [self] result in
             let entries: [RESPValue]
-            switch result {
-            case .failure(let error):
-                completion(.failure(Self.journalError(error, gameID: id)))
+            do throws(JournalError) {
+                entries = try result.get()
+            } catch {
+                completion(.failure(error))
                 return
-            case .success(let reply):
-                guard let elements = reply.elements else {
-                    completion(.failure(.corruptRecord(id, sequence: nil, reason: "XRANGE reply \(reply)")))
-                    return
-                }
-                entries = elements
             }
             var events = collected
             let json = JournalJSON()
@@ -86,12 +87,7 @@ extension RedisJournal: SharedGameJournal {
         let command = RESPCommand(
             "FCALL", "courtside_lease", 1, .string("courtside:lease:" + name), .string(nodeID),
             .integer(Int(duration / .milliseconds(1))))
-        client.send(command) { result in
-            switch result {
-            case .success(let reply): completion(.success(reply.integer == 1))
-            case .failure(let error): completion(.failure(Self.journalError(error, gameID: nil)))
-            }
-        }
+        send(command, decode: { reply in reply.integer == 1 }, completion: completion)
     }
 
     public func exchangeViewerCounts(
@@ -103,34 +99,18 @@ extension RedisJournal: SharedGameJournal {
             .integer(Int(ttl / .milliseconds(1))),
         ]
         for (game, count) in counts where count > 0 { arguments += [.string(game.rawValue), .integer(count)] }
-        client.send(RESPCommand("FCALL", arguments)) { result in
-            switch result {
-            case .success(let reply):
-                let items = reply.elements ?? []
-                var totals: [GameID: Int] = [:]
-                for index in stride(from: 0, to: items.count - 1, by: 2) {
-                    guard let game = items[index].string, let count = items[index + 1].integer else { continue }
-                    totals[GameID(game)] = Int(count)
+        send(
+            RESPCommand("FCALL", arguments),
+            decode: { reply in
+                Self.pairs(reply) { game, count in
+                    guard let game = game.string, let count = count.integer else { return nil }
+                    return (GameID(game), Int(count))
                 }
-                completion(.success(totals))
-            case .failure(let error):
-                completion(.failure(Self.journalError(error, gameID: nil)))
-            }
-        }
+            }, completion: completion)
     }
 
     public func nextGameID(completion: @escaping @Sendable (Result<GameID, JournalError>) -> Void) {
-        client.send(RESPCommand("FCALL", "courtside_next_id", 1, .string(RedisJournalKeys.nextGame))) { result in
-            switch result {
-            case .success(let reply):
-                guard let id = reply.string else {
-                    completion(.failure(.storageFailure(reason: "courtside_next_id answered \(reply)")))
-                    return
-                }
-                completion(.success(GameID(id)))
-            case .failure(let error):
-                completion(.failure(Self.journalError(error, gameID: nil)))
-            }
-        }
+        let command = RESPCommand("FCALL", "courtside_next_id", 1, .string(RedisJournalKeys.nextGame))
+        send(command, decode: Self.gameID, completion: completion)
     }
 }

@@ -26,7 +26,7 @@
 enum RedisJournalLibrary {
     static let name = "courtside"
     /// Bumped with every change of the code below (the journal checks it at start-up).
-    static let version = 6
+    static let version = 7
 
     static let source = """
         #!lua name=courtside
@@ -151,30 +151,46 @@ enum RedisJournalLibrary {
           return 0
         end)
 
+        -- What courtside_viewers and courtside_reach share, each node publishing a hash that dies with it: replaces
+        -- this node's hash `mine` with `fields` (field, value, …; none leaves no hash), living `ttl` milliseconds and
+        -- listed in the set `all`; then calls `fold(field, value)` for every field of every live node's hash (but
+        -- `mine` when `others_only`), dropping from the set the hashes that expired.
+        local function exchange(mine, all, ttl, fields, others_only, fold)
+          redis.call('DEL', mine)
+          if #fields > 0 then
+            redis.call('HSET', mine, unpack(fields))
+            redis.call('PEXPIRE', mine, ttl)
+            redis.call('SADD', all, mine)
+          end
+          for _, key in ipairs(redis.call('SMEMBERS', all)) do
+            local hash = redis.call('HGETALL', key)
+            if #hash == 0 then redis.call('SREM', all, key) end
+            if not (others_only and key == mine) then
+              for i = 1, #hash, 2 do fold(hash[i], hash[i + 1]) end
+            end
+          end
+        end
+
+        -- A Lua table as a flat reply of key, value pairs, each pair through `entry(key, value)`.
+        local function pairs_reply(map, entry)
+          local reply = {}
+          for key, value in pairs(map) do
+            local k, v = entry(key, value)
+            reply[#reply + 1] = k
+            reply[#reply + 1] = v
+          end
+          return reply
+        end
+
         -- keys: this node's viewer hash, the set of viewer hashes. args: milliseconds to live, then game, count
         -- pairs. Replaces this node's counts (they expire with a dead node) and returns every live node's counts
         -- summed per game, as game, count pairs.
         redis.register_function('courtside_viewers', function(keys, args)
-          redis.call('DEL', keys[1])
-          if #args > 1 then
-            redis.call('HSET', keys[1], unpack(args, 2))
-            redis.call('PEXPIRE', keys[1], args[1])
-            redis.call('SADD', keys[2], keys[1])
-          end
           local totals = {}
-          for _, key in ipairs(redis.call('SMEMBERS', keys[2])) do
-            local counts = redis.call('HGETALL', key)
-            if #counts == 0 then redis.call('SREM', keys[2], key) end
-            for i = 1, #counts, 2 do
-              totals[counts[i]] = (totals[counts[i]] or 0) + tonumber(counts[i + 1])
-            end
-          end
-          local reply = {}
-          for game, count in pairs(totals) do
-            reply[#reply + 1] = game
-            reply[#reply + 1] = count
-          end
-          return reply
+          exchange(keys[1], keys[2], args[1], {unpack(args, 2)}, false, function(game, count)
+            totals[game] = (totals[game] or 0) + tonumber(count)
+          end)
+          return pairs_reply(totals, function(game, count) return game, count end)
         end)
 
         -- keys: the partition hash. args: index, size. Claims this Redis as partition `index` of `size`, or checks
@@ -198,33 +214,16 @@ enum RedisJournalLibrary {
         redis.register_function('courtside_reach', function(keys, args)
           local time = redis.call('TIME')
           local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-          redis.call('DEL', keys[1])
-          if #args > 1 then
-            local fields = {}
-            for i = 2, #args - 1, 2 do
-              fields[#fields + 1] = args[i]
-              fields[#fields + 1] = now - tonumber(args[i + 1])
-            end
-            redis.call('HSET', keys[1], unpack(fields))
-            redis.call('PEXPIRE', keys[1], args[1])
-            redis.call('SADD', keys[2], keys[1])
+          local fields = {}
+          for i = 2, #args - 1, 2 do
+            fields[#fields + 1] = args[i]
+            fields[#fields + 1] = now - tonumber(args[i + 1])
           end
           local latest = {}
-          for _, key in ipairs(redis.call('SMEMBERS', keys[2])) do
-            local reached = redis.call('HGETALL', key)
-            if #reached == 0 then redis.call('SREM', keys[2], key) end
-            if key ~= keys[1] then
-              for i = 1, #reached, 2 do
-                latest[reached[i]] = math.max(latest[reached[i]] or 0, tonumber(reached[i + 1]))
-              end
-            end
-          end
-          local reply = {}
-          for partition, at in pairs(latest) do
-            reply[#reply + 1] = tonumber(partition)
-            reply[#reply + 1] = math.max(now - at, 0)
-          end
-          return reply
+          exchange(keys[1], keys[2], args[1], fields, true, function(partition, at)
+            latest[partition] = math.max(latest[partition] or 0, tonumber(at))
+          end)
+          return pairs_reply(latest, function(partition, at) return tonumber(partition), math.max(now - at, 0) end)
         end)
 
         redis.register_function{function_name = 'courtside_version', callback = function() return \(version) end,

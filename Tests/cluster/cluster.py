@@ -19,10 +19,7 @@ failed. `--seed` replays the kill order, the delays and the moves; `--sabotage` 
 run must fail (acked moves lost at the first Redis kill).
 """
 
-import argparse
-import asyncio
 import os
-import random
 import secrets
 import sys
 import time
@@ -30,9 +27,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.join(HERE, "..", "e2e"), os.path.join(HERE, "..", "..", "scripts", "lib")]
 
-import jsonpatch  # noqa: E402
 from cluster_processes import Balancer, Node, RedisProcess  # noqa: E402
-from cluster_state import Cluster, run_checks  # noqa: E402
+from cluster_state import Cluster, cluster_parser, run_checks, run_cluster  # noqa: E402
 from partition_proxy import PartitionProxy  # noqa: E402
 import phase_fanout  # noqa: E402
 import phase_faults  # noqa: E402
@@ -53,13 +49,8 @@ async def start_cluster(args, checks, rng, deadline):
         for name in ("a", "b", "c")
     }
     balancer = Balancer(args.work, list(nodes.values()))
-    cluster = Cluster(redis, proxy, nodes, balancer, admin_token, rng, checks)
-    cluster.deadline = deadline
-    try:
-        await asyncio.gather(*(node.start(deadline=60) for node in nodes.values()))
-        await balancer.start()
-    except RuntimeError as error:
-        checks.report("start", False, str(error))
+    cluster = Cluster([redis], proxy, nodes, balancer, admin_token, rng, checks, deadline)
+    if not await cluster.start_nodes():
         return cluster, False
     checks.report("start", True,
                   f"redis-server on :{redis.port} ({'AOF, appendfsync always' if redis.durable else 'NO AOF (--sabotage)'}, a password), nodes a :{nodes['a'].port}, "
@@ -69,35 +60,17 @@ async def start_cluster(args, checks, rng, deadline):
 
 
 async def run(args, checks):
-    jsonpatch.self_test()
-    rng = random.Random(args.seed)
-    cluster = None
-    deadline = time.monotonic() + args.total
-    try:
-        cluster, ok = await start_cluster(args, checks, rng, deadline)
-        if ok and await phase_fanout.fanout(cluster, args.spectators, args.commands):
+    async def phases(cluster):
+        if await phase_fanout.fanout(cluster, args.spectators, args.commands):
             await phase_fanout.race(cluster, own=40, shared=20)
             await phase_faults.partition(cluster)
             await phase_faults.kills(cluster, args.node_kills, args.redis_kills, args.budget)
-    except asyncio.CancelledError:
-        checks.report("run", False, f"out of time ({args.total:.0f} s for the run, see --total)")
-        raise
-    finally:
-        if cluster is not None:
-            for task in getattr(cluster, "follower_tasks", []):
-                task.cancel()
-            await cluster.proxy.close()
-            cluster.balancer.stop(grace=5)
-            for node in cluster.nodes.values():
-                node.stop(grace=10)
-            cluster.redis.stop(grace=10)
-    return checks
+
+    return await run_cluster(args, checks, start_cluster, phases)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--courtside", required=True, help="the courtside executable (a release build)")
-    parser.add_argument("--work", required=True, help="an empty directory for Redis, the nodes and Caddy")
+    parser = cluster_parser(__doc__, "Redis, the nodes and Caddy")
     parser.add_argument("--spectators", type=int, default=25, help="spectators on each of b and c")
     parser.add_argument("--commands", type=int, default=100, help="moves of the fan-out phase")
     parser.add_argument("--node-kills", type=int, default=20)
@@ -105,15 +78,10 @@ def main():
     parser.add_argument("--budget", type=float, default=110, help="seconds for all the kills, at most")
     parser.add_argument("--total", type=float, default=200, help="seconds for the whole run; every phase is cut short "
                         "to keep within it (the kills first)")
-    parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--sabotage", action="store_true",
                         help="run Redis without its AOF: a Redis kill -9 then loses acked moves, and the run must FAIL "
                         "(a test of this test)")
-    args = parser.parse_args()
-    if args.seed is None:
-        args.seed = random.randrange(1 << 30)
-    print(f"cluster: seed {args.seed} (--seed to replay the kills, delays and moves)", flush=True)
-    return run_checks("cluster", run, args, grace=20)
+    return run_checks("cluster", run, parser.parse_args(), grace=20, replays="the kills, delays and moves")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,10 @@
 comparisons every phase ends with (every node's document, the counts against the acks, the followers in step).
 """
 
+import argparse
 import asyncio
 import collections
+import random
 import signal
 import sys
 import time
@@ -30,10 +32,24 @@ class Checks:
         return ok
 
 
-def run_checks(name, run, args, grace):
+def cluster_parser(doc, work):
+    """The options every cluster test takes: the courtside executable, the work directory (`work` says for what),
+    and --seed; the test adds its own."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--courtside", required=True, help="the courtside executable (a release build)")
+    parser.add_argument("--work", required=True, help=f"an empty directory for {work}")
+    parser.add_argument("--seed", type=int, default=None)
+    return parser
+
+
+def run_checks(name, run, args, grace, replays):
     """Runs `run(args, checks)` within `args.total + grace` seconds and prints the summary line of test `name`;
-    returns the exit status (1 when any check failed). SIGTERM (a CI step's timeout) ends the run through its finally
-    blocks, so every process it started is stopped."""
+    returns the exit status (1 when any check failed). A random `args.seed` unless --seed gave one, printed first
+    with what it replays (`replays`). SIGTERM (a CI step's timeout) ends the run through its finally blocks, so every
+    process it started is stopped."""
+    if args.seed is None:
+        args.seed = random.randrange(1 << 30)
+    print(f"{name}: seed {args.seed} (--seed to replay {replays})", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     started = time.monotonic()
     checks = Checks()
@@ -58,9 +74,39 @@ def short(problems, limit=3):
     return "; ".join(problems[:limit]) + more
 
 
+def expected_counts(ledgers):
+    """The counts every node's document must show: the sum of the ledgers' acked moves."""
+    counts = collections.Counter()
+    for ledger in ledgers:
+        counts.update(ledger.expected_counts())
+    return counts
+
+
+async def run_cluster(args, checks, start_cluster, phases):
+    """The frame of a cluster test's run: `start_cluster(args, checks, rng, deadline)` answers (cluster, started),
+    `phases(cluster)` runs when it started, and every process the cluster started is stopped on every exit path
+    (`Cluster.stop`); running out of time (`args.total`, then `run_checks`'s grace) is the failed check `run`."""
+    jsonpatch.self_test()
+    rng = random.Random(args.seed)
+    cluster = None
+    deadline = time.monotonic() + args.total
+    try:
+        cluster, started = await start_cluster(args, checks, rng, deadline)
+        if started:
+            await phases(cluster)
+    except asyncio.CancelledError:
+        checks.report("run", False, f"out of time ({args.total:.0f} s for the run, see --total)")
+        raise
+    finally:
+        if cluster is not None:
+            await cluster.stop()
+    return checks
+
+
 class Cluster:
-    def __init__(self, redis, proxy, nodes, balancer, admin_token, rng, checks):
-        self.redis = redis
+    def __init__(self, redises, proxy, nodes, balancer, admin_token, rng, checks, deadline):
+        self.redises = redises  # every Redis server, partition 0 first
+        self.redis = redises[0]
         self.proxy = proxy
         self.nodes = nodes  # name -> Node
         self.balancer = balancer
@@ -77,7 +123,30 @@ class Cluster:
         self.follower_tasks = []
         self.behind = []  # where_is_everyone's findings
         self.background = set()
-        self.deadline = time.monotonic() + 3600  # the whole run's; set by cluster.py
+        self.deadline = deadline  # the whole run's
+
+    async def start_nodes(self):
+        """Starts every node, then Caddy in front of them; False (the failed check `start`) when one did not come
+        up within its deadline."""
+        try:
+            await asyncio.gather(*(node.start(deadline=60) for node in self.nodes.values()))
+            await self.balancer.start()
+        except RuntimeError as error:
+            self.checks.report("start", False, str(error))
+            return False
+        return True
+
+    async def stop(self):
+        """Stops everything the run started, whichever phase it ended in: the followers first (they would keep
+        reconnecting), then the proxy, Caddy, the nodes and every Redis, each with a bounded grace."""
+        for task in self.follower_tasks:
+            task.cancel()
+        await self.proxy.close()
+        self.balancer.stop(grace=5)
+        for node in self.nodes.values():
+            node.stop(grace=10)
+        for redis in self.redises:
+            redis.stop(grace=10)
 
     def where_is_everyone(self, since, seq):
         """A resume went back (a node answered since=`since` with an older snapshot, `seq`): asks every node for
@@ -210,10 +279,7 @@ class Cluster:
         return problems
 
     def expected_counts(self):
-        counts = collections.Counter()
-        for ledger in self.ledgers:
-            counts.update(ledger.expected_counts())
-        return counts
+        return expected_counts(self.ledgers)
 
     async def node_health_all(self):
         return {name: await node.health() for name, node in self.nodes.items()}

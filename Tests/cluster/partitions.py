@@ -22,11 +22,9 @@ and checks (cluster_processes, cluster_clients, cluster_state, partition_proxy),
 Bounded (counts, deadlines, `--total`); exits 1 when any check failed; `--seed` replays the moves.
 """
 
-import argparse
 import asyncio
 import collections
 import os
-import random
 import secrets
 import sys
 import time
@@ -34,10 +32,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.join(HERE, "..", "e2e"), os.path.join(HERE, "..", "..", "scripts", "lib")]
 
-import jsonpatch  # noqa: E402
 from cluster_clients import FeedBytes, Follower, Ledger, Scorer, percentile  # noqa: E402
 from cluster_processes import Balancer, Node, RedisProcess  # noqa: E402
-from cluster_state import Cluster, run_checks, short  # noqa: E402
+from cluster_state import Cluster, cluster_parser, expected_counts, run_checks, run_cluster, short  # noqa: E402
 from counted_moves import count_problems  # noqa: E402
 from partition_proxy import PartitionProxy  # noqa: E402
 from phase_faults import caddy_health, health_turns, ms, until  # noqa: E402
@@ -64,10 +61,7 @@ class PartitionGame:
         return ledger
 
     def expected_counts(self):
-        counts = collections.Counter()
-        for ledger in self.ledgers:
-            counts.update(ledger.expected_counts())
-        return counts
+        return expected_counts(self.ledgers)
 
     def acked(self):
         return sum(len(ledger.acks) for ledger in self.ledgers)
@@ -117,14 +111,8 @@ async def start_cluster(args, checks, rng, deadline):
     }
     nodes = {name: Node(name, args.courtside, args.work, admin_token, urls, public) for name, urls in lists.items()}
     balancer = Balancer(args.work, list(nodes.values()))
-    cluster = Cluster(redises[0], proxy, nodes, balancer, admin_token, rng, checks)
-    cluster.redises = redises
-    cluster.deadline = deadline
-    try:
-        await asyncio.gather(*(node.start(deadline=60) for node in nodes.values()))
-        await balancer.start()
-    except RuntimeError as error:
-        checks.report("start", False, str(error))
+    cluster = Cluster(redises, proxy, nodes, balancer, admin_token, rng, checks, deadline)
+    if not await cluster.start_nodes():
         return cluster, False
     checks.report("start", True,
                   f"redis-server r0 :{redises[0].port} and r1 :{redises[1].port} (AOF, appendfsync always, a "
@@ -329,69 +317,45 @@ async def final(cluster, games):
 
 
 async def run(args, checks):
-    jsonpatch.self_test()
-    rng = random.Random(args.seed)
-    cluster = None
-    deadline = time.monotonic() + args.total
-    try:
-        cluster, ok = await start_cluster(args, checks, rng, deadline)
-        if not ok:
-            return checks
-        await reordered_list_refused(cluster, args)
-        games = await create_games(cluster)
-        if games is None:
-            return checks
-        await follow(cluster, games, args.spectators)
-        stop = asyncio.Event()
-        running = [scorer(cluster, game, "caddy", lambda: cluster.balancer.url, rate=args.rate) for game in games]
-        tasks = [asyncio.create_task(s.run(stop, cluster.within(args.total))) for s in running]
-        await asyncio.sleep(1.5)
-        await redis_kill(cluster, games, running, args.hold)
-        await asyncio.sleep(1.0)
-        await cut(cluster, games, running, args.hold)
-        for s in running:
-            s.generate = False
-        stop.set()
-        await asyncio.wait(tasks, timeout=max(2.0, min(20.0, cluster.deadline - time.monotonic() - 20)))
-        unanswered = [f"{s.name}: {len(s.ledger.commands) - len(s.ledger.acks)} never acked"
-                      for s in running if len(s.ledger.acks) != len(s.ledger.commands)]
-        problems = [p for s in running for p in s.ledger.problems] + unanswered
-        checks.report("scorers", not problems and not any(s.ledger.hung for s in running),
-                      "; ".join(f"{s.name}: {len(s.ledger.acks)} of {len(s.ledger.commands)} acked, "
-                                f"{s.ledger.retries} retries, {s.ledger.unavailable} 'unavailable', answers p99 "
-                                f"{ms(percentile(s.ledger.answer_times, 0.99))}" for s in running)
-                      + (f"; problems: {short(problems)}" if problems else ""))
-        await final(cluster, games)
-    except asyncio.CancelledError:
-        checks.report("run", False, f"out of time ({args.total:.0f} s for the run, see --total)")
-        raise
-    finally:
-        if cluster is not None:
-            for task in getattr(cluster, "follower_tasks", []):
-                task.cancel()
-            await cluster.proxy.close()
-            cluster.balancer.stop(grace=5)
-            for node in cluster.nodes.values():
-                node.stop(grace=10)
-            for redis in getattr(cluster, "redises", [cluster.redis]):
-                redis.stop(grace=10)
-    return checks
+    return await run_cluster(args, checks, start_cluster, lambda cluster: phases(cluster, args))
+
+
+async def phases(cluster, args):
+    checks = cluster.checks
+    await reordered_list_refused(cluster, args)
+    games = await create_games(cluster)
+    if games is None:
+        return
+    await follow(cluster, games, args.spectators)
+    stop = asyncio.Event()
+    running = [scorer(cluster, game, "caddy", lambda: cluster.balancer.url, rate=args.rate) for game in games]
+    tasks = [asyncio.create_task(s.run(stop, cluster.within(args.total))) for s in running]
+    await asyncio.sleep(1.5)
+    await redis_kill(cluster, games, running, args.hold)
+    await asyncio.sleep(1.0)
+    await cut(cluster, games, running, args.hold)
+    for s in running:
+        s.generate = False
+    stop.set()
+    await asyncio.wait(tasks, timeout=max(2.0, min(20.0, cluster.deadline - time.monotonic() - 20)))
+    unanswered = [f"{s.name}: {len(s.ledger.commands) - len(s.ledger.acks)} never acked"
+                  for s in running if len(s.ledger.acks) != len(s.ledger.commands)]
+    problems = [p for s in running for p in s.ledger.problems] + unanswered
+    checks.report("scorers", not problems and not any(s.ledger.hung for s in running),
+                  "; ".join(f"{s.name}: {len(s.ledger.acks)} of {len(s.ledger.commands)} acked, "
+                            f"{s.ledger.retries} retries, {s.ledger.unavailable} 'unavailable', answers p99 "
+                            f"{ms(percentile(s.ledger.answer_times, 0.99))}" for s in running)
+                  + (f"; problems: {short(problems)}" if problems else ""))
+    await final(cluster, games)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--courtside", required=True, help="the courtside executable (a release build)")
-    parser.add_argument("--work", required=True, help="an empty directory for the Redis servers, the nodes and Caddy")
+    parser = cluster_parser(__doc__, "the Redis servers, the nodes and Caddy")
     parser.add_argument("--spectators", type=int, default=4, help="spectators per game on each of b and c")
     parser.add_argument("--rate", type=float, default=10, help="moves per second of each scorer through caddy")
     parser.add_argument("--hold", type=float, default=6, help="seconds r1 stays down, and c stays cut off")
     parser.add_argument("--total", type=float, default=80, help="seconds for the whole run")
-    parser.add_argument("--seed", type=int, default=None)
-    args = parser.parse_args()
-    if args.seed is None:
-        args.seed = random.randrange(1 << 30)
-    print(f"partitions: seed {args.seed} (--seed to replay the moves)", flush=True)
-    return run_checks("partitions", run, args, grace=10)
+    return run_checks("partitions", run, parser.parse_args(), grace=10, replays="the moves")
 
 if __name__ == "__main__":
     sys.exit(main())

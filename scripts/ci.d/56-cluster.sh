@@ -17,20 +17,5 @@ source Tests/e2e/env.sh
 
 # shellcheck source=Tests/cluster/step.sh
 source Tests/cluster/step.sh
-cluster_require_tools 56-cluster
-
-python=$(e2e_python)
-courtside=$(build_courtside release)
-work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-cluster.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-seed_args=()
-if [ -n "${CLUSTER_SEED:-}" ]; then seed_args=(--seed "$CLUSTER_SEED"); fi
-status=0
-# cluster.py stops every process it started on every exit path (and they die with it: PR_SET_PDEATHSIG); the outer
-# timeout bounds the whole step at four minutes.
-timeout -k 10 230 "$python" Tests/cluster/cluster.py --courtside "$courtside" --work "$work" \
-    "${seed_args[@]}" || status=$?
-if [ "$status" -ne 0 ]; then
-    cluster_dump_logs "$work" a.log b.log c.log redis.log caddy.log
-fi
-exit "$status"
+# The outer timeout bounds the whole step at four minutes.
+cluster_step 56-cluster Tests/cluster/cluster.py 230 CLUSTER_SEED a.log b.log c.log redis.log caddy.log

@@ -15,20 +15,5 @@ source Tests/e2e/env.sh
 
 # shellcheck source=Tests/cluster/step.sh
 source Tests/cluster/step.sh
-cluster_require_tools 57-partitions
-
-python=$(e2e_python)
-courtside=$(build_courtside release)
-work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-partitions.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-seed_args=()
-if [ -n "${PARTITIONS_SEED:-}" ]; then seed_args=(--seed "$PARTITIONS_SEED"); fi
-status=0
-# partitions.py stops every process it started on every exit path (and they die with it: PR_SET_PDEATHSIG); the
-# outer timeout bounds the whole step.
-timeout -k 5 90 "$python" Tests/cluster/partitions.py --courtside "$courtside" --work "$work" \
-    "${seed_args[@]}" || status=$?
-if [ "$status" -ne 0 ]; then
-    cluster_dump_logs "$work" a.log b.log c.log d.log r0/redis.log r1/redis.log caddy.log
-fi
-exit "$status"
+cluster_step 57-partitions Tests/cluster/partitions.py 90 PARTITIONS_SEED \
+    a.log b.log c.log d.log r0/redis.log r1/redis.log caddy.log

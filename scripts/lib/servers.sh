@@ -51,11 +51,16 @@ stop_servers() {
     SERVER_PIDS=()
 }
 
-# start_server LOGFILE COMMAND...: runs COMMAND in the background, output to LOGFILE; sets SERVER_PID.
+# start_server LOGFILE COMMAND...: runs COMMAND in the background, output to LOGFILE; sets SERVER_PID. Makes sure
+# the servers are stopped on exit: an EXIT trap that already calls stop_servers (with the caller's own clean-up, such
+# as removing a work folder) is kept; any other is replaced by stop_servers.
 start_server() {
     local log=$1
     shift
-    trap stop_servers EXIT
+    case "$(trap -p EXIT)" in
+        *stop_servers*) ;;
+        *) trap stop_servers EXIT ;;
+    esac
     trap 'exit 130' INT
     trap 'exit 143' TERM
     "$@" >"$log" 2>&1 &

@@ -20,27 +20,21 @@ public final class GamePresenter {
     private let mutableLatestPatch = MutableDynamic<PresentationMessage?>(nil)
     private let bindings = DynamicBindingBag()
     private let commandDecoder: CommandDecoder
-    /// Dates each patch (`"at"`, server Unix milliseconds), read once per patch; nil: the instant the view model
-    /// shows the batch as of (`batchInstant`: a command's arrival, a tick's deadline, a stored batch's last event),
-    /// so every node that applies one stored batch dates its patch alike and sends the same bytes.
-    private let clock: (() -> Timestamp)?
 
-    /// A presenter of `viewModel`; `clock`, when given, dates the patches instead of the batch's instant.
-    public init(
-        viewModel: GameScoreboardEditorViewModel, commandDecoder: CommandDecoder = CommandDecoder(),
-        clock: (() -> Timestamp)? = nil
-    ) {
+    /// A presenter of `viewModel`. Each patch is dated (`"at"`, server Unix milliseconds) by the instant the view
+    /// model shows its batch as of (`batchInstant`: a command's arrival, a tick's deadline, a stored batch's last
+    /// event), never by a clock of its own: so every node that applies one stored batch dates its patch alike and
+    /// sends the same bytes, and a test sets the date through the `now` it applies commands at.
+    public init(viewModel: GameScoreboardEditorViewModel, commandDecoder: CommandDecoder = CommandDecoder()) {
         self.viewModel = viewModel
         self.commandDecoder = commandDecoder
-        self.clock = clock
         self.publisher = DocumentPublisher(
             stream: .game(id: viewModel.gameID.rawValue), document: GameDocument.skeleton(of: viewModel),
             seq: viewModel.revision.value)
         bindFields()
         publisher.adoptLiveDocument()
         viewModel.revision.bind { [unowned self] revision in
-            let at = self.clock?() ?? self.viewModel.batchInstant
-            mutableLatestPatch.value = publisher.commit(seq: revision, at: at)
+            mutableLatestPatch.value = publisher.commit(seq: revision, at: self.viewModel.batchInstant)
         }.store(in: bindings)
     }
 

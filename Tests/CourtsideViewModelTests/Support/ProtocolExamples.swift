@@ -23,9 +23,9 @@ enum ProtocolExamples {
 
         let viewModel = GameScoreboardEditorViewModel(game: game, now: start, clock: { start })
         lobby.track(viewModel)
-        // Patches are dated (`at`) by the presenter's clock: the instant of the command that made each.
+        // Patches are dated (`at`) by their batch's instant: the `now` of the command or tick that made each.
         var now = start
-        let presenter = GamePresenter(viewModel: viewModel, clock: { now })
+        let presenter = GamePresenter(viewModel: viewModel)
         @discardableResult
         func handle(_ command: String, atMs offset: Int64) -> CommandReply {
             now = start.advanced(byMilliseconds: offset)

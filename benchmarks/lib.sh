@@ -1,0 +1,96 @@
+# shellcheck shell=bash
+# What the benchmark programs (benchmarks/*.sh) share at start-up. Source it right after `set -euo pipefail`:
+#
+#   source "$(dirname "$0")/lib.sh"
+#
+# It sets ROOT to the repository root, changes to it and sources scripts/lib/servers.sh (free_loopback_port,
+# start_server / wait_for_port / stop_servers, release_bin, wait_for_descriptors, stop_profiled); then the helpers
+# below: the open-file limit, fresh output folders, the C helpers built from benchmarks/*.c, tokens, and what the
+# programs read from /proc (VmRSS, CPU ticks, the load average) so every table reads them the same way.
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+# shellcheck source=scripts/lib/servers.sh
+source scripts/lib/servers.sh
+
+# The Python of the peer servers (socketify's uWebSockets, websockets), relative to ROOT: .build/peers is a venv
+# that scripts/install-deps.d/30-python-peers.sh makes (a worktree links it to the main checkout's).
+peers_python=.build/peers/venv/bin/python
+
+# require_peers: ends the benchmark, saying how to install them, when the peers' Python is missing.
+require_peers() {
+    [ -x "$peers_python" ] && return 0
+    echo "the peers' Python (socketify, websockets) is not installed (scripts/install-deps.d/30-python-peers.sh)" >&2
+    exit 1
+}
+
+# raise_open_files: the soft open-file limit up to the hard one (10,000 connections need more than the usual 1,024;
+# the clients and the servers the programs start inherit it); sets OPEN_FILES to the limit now in force, as a number
+# (1,048,576, the kernel's usual nr_open, when the hard limit reads "unlimited").
+raise_open_files() {
+    local hard
+    hard=$(ulimit -Hn)
+    if [ "$hard" = unlimited ]; then
+        OPEN_FILES=1048576
+    else
+        ulimit -n "$hard"
+        OPEN_FILES=$hard
+    fi
+}
+
+# fresh_dir DIR...: each DIR emptied (removed and made again): a run's raw results never mix with an older run's.
+fresh_dir() {
+    rm -rf "$@"
+    mkdir -p "$@"
+}
+
+# build_c OUTPUT SOURCE [ARGS...]: compiles one C file of benchmarks/ with CC (else cc, else clang), -O2 and the
+# usual warnings; ARGS go last (libraries, -shared -fPIC).
+build_c() {
+    local output=$1 source=$2 cc
+    shift 2
+    cc=${CC:-$(command -v cc || command -v clang)}
+    "$cc" -O2 -Wall -Wextra -o "$output" "$source" "$@"
+}
+
+# build_spectators DIR: DIR/spectators, the C client of many idle or reading WebSockets (benchmarks/spectators.c).
+build_spectators() {
+    build_c "$1/spectators" benchmarks/spectators.c -lz
+}
+
+# build_alloc_counter DIR: DIR/alloc_counter.so, the LD_PRELOAD heap counter (benchmarks/alloc_counter.c).
+build_alloc_counter() {
+    build_c "$1/alloc_counter.so" benchmarks/alloc_counter.c -shared -fPIC
+}
+
+# random_token NAME: NAME followed by 16 random hex digits (an admin token nobody else knows).
+random_token() {
+    echo "$1-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
+}
+
+# serve_work NAME: for a program that runs `courtside serve`: a temporary folder $work (with an empty
+# $work/public), removed on exit once the servers are stopped, and an admin $token (NAME-admin-token-…).
+serve_work() {
+    work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-$1.XXXXXX")
+    mkdir -p "$work/public"
+    trap 'stop_servers; rm -rf "$work"' EXIT
+    token=$(random_token "$1-admin-token")
+}
+
+# rss_kib PID: the process's resident set (VmRSS), in KiB.
+rss_kib() {
+    awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"
+}
+
+# cpu_ticks PID: the process's user plus system CPU time so far, in clock ticks (ticks_per_second a second;
+# proc(5), /proc/PID/stat fields 14 and 15).
+cpu_ticks() {
+    awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+ticks_per_second=$(getconf CLK_TCK)
+
+# load_average [N]: the first N of the 1, 5 and 15 minute load averages (default all three), as /proc/loadavg has
+# them: every table row says how busy the shared machine was.
+load_average() {
+    cut -d' ' -f"1-${1:-3}" /proc/loadavg
+}
