@@ -18,8 +18,9 @@ import CourtsideWebSocketDeflate
 /// frames and stops reading until the queue has drained, so a peer that sends without reading (a ping flood,
 /// commands that each earn an error) fills its own kernel buffers, not the server's memory.
 public final class WebSocket: ConnectionHandler {
-    /// The request path (percent-decoded). The whole upgrade request (headers, origin, offered subprotocols) is
-    /// given to `WebSocketHandler.shouldAccept`; only the path and query are kept, so an idle socket stays small.
+    /// The request path (percent-decoded), or empty when the handler does not keep it
+    /// (`WebSocketHandler.keepsPath`). The whole upgrade request (headers, origin, offered subprotocols) is given to
+    /// `WebSocketHandler.shouldAccept`; only the path and query are kept, so an idle socket stays small.
     public let path: String
     /// The request's query string, if any.
     public var query: String? { rarelySet?.query }
@@ -90,7 +91,7 @@ public final class WebSocket: ConnectionHandler {
         self.connection = connection
         self.state = state
         self.handler = handler
-        self.path = request.head.path
+        self.path = handler.keepsPath ? request.head.path : ""
         let query = request.head.query
         rarelySet =
             query == nil && subprotocol == nil && deflate == nil

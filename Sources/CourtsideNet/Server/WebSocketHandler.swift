@@ -21,6 +21,10 @@ public protocol WebSocketHandler: AnyObject {
     /// fresh snapshot, then `channel.subscribe(socket)`, through the publisher's loop for a gap-free join). Called
     /// on the socket's loop, after the publish in progress has reached every subscriber of the loop.
     func webSocketNeedsResync(_ socket: WebSocket, channel: BroadcastChannel)
+    /// Whether the socket keeps its request path (`WebSocket.path`) for the handler to read later. A handler that
+    /// knows what it serves says false, and then `path` is empty: a path over 15 bytes is a heap `String` that
+    /// every idle socket would carry (docs/benchmarks.md, "Idle memory per connection"). The default keeps it.
+    var keepsPath: Bool { get }
 }
 
 extension WebSocketHandler {
@@ -35,4 +39,6 @@ extension WebSocketHandler {
     public func webSocketDidDrain(_ socket: WebSocket) {}
 
     public func webSocketNeedsResync(_ socket: WebSocket, channel: BroadcastChannel) {}
+
+    public var keepsPath: Bool { true }
 }
