@@ -1,6 +1,7 @@
 import CourtsideModel
 import CourtsideNet
 import CourtsideTestSupport
+import CourtsideViewModels
 import Foundation
 import Synchronization
 import Testing
@@ -91,6 +92,43 @@ struct GameSpectatorsTests {
         let first = try resumed.readJSON()
         #expect(first["type"] == "patch")
         #expect(first["seq"] == 2)
+    }
+
+    @Test("a spectator whose catch-up passes its budget waits for its queue to drain, then gets a fresh snapshot")
+    func catchUpPastBudgetWaitsThenResyncs() throws {
+        let app = try TestApp(configure: {
+            $0.maxQueuedBytesPerConnection = 2048
+            $0.commandBurst = 10_000
+        })
+        let game = try app.createGame([
+            "homeTeam": "A", "homePlayers": ["a", "b", "c"], "awayTeam": "B", "awayPlayers": ["d", "e", "f"],
+            "rules": ["preset": "custom", "targetScore": 999],
+        ])
+        let scorer = try app.scorer(game, timeout: .seconds(30))
+        let total = 60
+        for index in 0..<total { try scorer.send(json: command("c\(index)", move: "rebound", player: "home-1")) }
+        var acks = 0
+        while acks < total { if try scorer.readJSON()["type"] == "ack" { acks += 1 } }
+        // 60 patches queued in one join are several budgets: they go out, and the socket, not subscribed meanwhile,
+        // waits for its queue to drain, then asks again (it may have missed patches published while it waited).
+        let spectator = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)?since=0", timeout: .seconds(30))
+        var kinds: [String] = []
+        var snapshotSeq: Int?
+        while snapshotSeq == nil, kinds.count <= total + 1 {
+            let message = try spectator.readJSON()
+            let type = message["type"]?.stringValue ?? "?"
+            kinds.append(type)
+            if type == "snapshot" { snapshotSeq = message["seq"]?.intValue }
+        }
+        #expect(kinds.first == "patch", "the catch-up began: \(kinds)")
+        #expect(snapshotSeq == total, "once drained it re-joined with a snapshot: \(kinds)")
+        #expect(kinds.dropLast().allSatisfy { $0 == "patch" }, "what was queued went out first: \(kinds)")
+        // Subscribed again: the next patch reaches it.
+        try scorer.send(json: command("next", move: "rebound", player: "home-1"))
+        var next: JSONValue
+        repeat { next = try spectator.readJSON() } while next["type"] != "patch"
+        #expect(next["seq"]?.intValue == total + 1)
+        #expect(app.app.metrics.render().contains("courtside_slow_consumers_total{action=\"resynced\"}"))
     }
 
     @Test("behind a trusted proxy a spectator's slot is the forwarded client's, released when it closes")
