@@ -2,21 +2,20 @@ import CourtsideNet
 
 /// How subscribing WebSockets are joined to a feed (ISSUE5 §5), for one socket (`FeedSocket`) or many
 /// (`GameSpectators`): the catch-up is queued, then the socket is subscribed; one that falls behind its budget while
-/// catching up is not subscribed but waits for its queue to drain, then asks again for a snapshot.
+/// catching up is not subscribed but waits for its queue to drain (`DrainWaits`), then asks again for a snapshot.
 ///
-/// A socket has an entry here only while it waits, so an idle socket costs nothing (one handler may hold the waits
-/// of every spectator of a game on a loop). Each waiting socket is also polled every `pollInterval`: a queue that
-/// passed the budget within one loop iteration may drain without the kernel ever pushing back, and then no
-/// `webSocketDidDrain` comes. Loop-confined (the sockets' loop).
+/// This is the I/O shell: `DrainWaits` decides, this sends, arms and cancels the polls. A socket has an entry only
+/// while it waits, so an idle socket costs nothing here (one handler may hold the waits of every spectator of a game
+/// on a loop). Loop-confined (the sockets' loop).
 struct FeedJoins {
-    /// How often a waiting socket checks its queue, besides `webSocketDidDrain`.
+    /// How often a waiting socket checks its queue, besides `webSocketDidDrain`: a queue that passed the budget
+    /// within one loop iteration may drain without the kernel ever pushing back, and then no drain callback comes.
     static let pollInterval: Duration = .milliseconds(50)
 
-    /// A waiting socket's poll timer (nil while none is armed).
-    private var polls: [ObjectIdentifier: TimerID?] = [:]
+    private var waits = DrainWaits()
 
     /// Sockets waiting for their queue to drain.
-    var waiting: Int { polls.count }
+    var waiting: Int { waits.waiting }
 
     /// Queues `catchUp` on `socket` and subscribes it to `feed`: whether it did. Past the budget it is not
     /// subscribed (counted as resynced) and must wait for its queue to drain (`startWaiting`). Static, and called
@@ -39,46 +38,51 @@ struct FeedJoins {
         return false
     }
 
-    /// `socket` fell behind during its join: it waits for its queue to drain, checked on `webSocketDidDrain` and
-    /// every `pollInterval` (`poll` is then called with it on its loop, and should call `pollFired`).
+    /// `socket` fell behind during its join: it waits for its queue to drain, checked on `webSocketDidDrain`
+    /// (`shouldRejoin`) and every `pollInterval` (`poll` is then called with it on its loop, and should call
+    /// `pollFired`).
     mutating func startWaiting(_ socket: WebSocket, poll: @escaping (WebSocket) -> Void) {
-        if polls[ObjectIdentifier(socket)] == nil { polls[ObjectIdentifier(socket)] = .some(nil) }
-        armPoll(socket, poll: poll)
+        _ = perform(waits.fellBehind(ObjectIdentifier(socket)), socket, poll: poll)
     }
 
-    /// Whether `socket` should re-join now (on `webSocketDidDrain`): it was waiting and its queue is down to half
-    /// its budget, and then it stops waiting. A waiting socket not drained yet keeps being polled.
+    /// On `webSocketDidDrain`: whether `socket` should re-join now (it was waiting and its queue is down to half
+    /// its budget).
     mutating func shouldRejoin(_ socket: WebSocket, poll: @escaping (WebSocket) -> Void) -> Bool {
-        let key = ObjectIdentifier(socket)
-        guard let timer = polls[key], socket.isOpen else { return false }
-        guard socket.bufferedBytes <= socket.sendBudgetBytes / 2 else {
-            armPoll(socket, poll: poll)
-            return false
-        }
-        if let timer { socket.loopContext.cancelTimer(timer) }
-        polls[key] = nil
-        return true
+        perform(waits.checked(ObjectIdentifier(socket), queue: Self.queue(of: socket)), socket, poll: poll)
     }
 
-    /// The socket's poll fired: whether it should re-join now (as `shouldRejoin`).
+    /// The socket's poll fired: whether it should re-join now.
     mutating func pollFired(_ socket: WebSocket, poll: @escaping (WebSocket) -> Void) -> Bool {
-        let key = ObjectIdentifier(socket)
-        guard polls[key] != nil else { return false }
-        polls[key] = .some(nil)
-        return shouldRejoin(socket, poll: poll)
+        perform(waits.pollFired(ObjectIdentifier(socket), queue: Self.queue(of: socket)), socket, poll: poll)
     }
 
     /// The socket closed: its poll is cancelled and its entry dropped.
     mutating func closed(_ socket: WebSocket) {
-        guard let timer = polls.removeValue(forKey: ObjectIdentifier(socket)) else { return }
-        if let timer { socket.loopContext.cancelTimer(timer) }
+        _ = perform(waits.closed(ObjectIdentifier(socket)), socket, poll: { _ in })
     }
 
-    /// Arms the socket's poll unless one is armed. The timer holds the socket until it fires or `closed` cancels
-    /// it, so it never outlives the socket's close.
-    private mutating func armPoll(_ socket: WebSocket, poll: @escaping (WebSocket) -> Void) {
-        let key = ObjectIdentifier(socket)
-        guard case .some(nil) = polls[key] else { return }
-        polls[key] = socket.loopContext.scheduleTimer(after: Self.pollInterval) { _ in poll(socket) }
+    private static func queue(of socket: WebSocket) -> DrainWaits.Queue {
+        guard socket.isOpen else { return .closed }
+        return socket.bufferedBytes <= socket.sendBudgetBytes / 2 ? .drained : .behind
+    }
+
+    /// Performs the machine's actions; whether one was to re-join (left to the caller, once this returns).
+    private mutating func perform(
+        _ actions: [DrainWaits.Action], _ socket: WebSocket, poll: @escaping (WebSocket) -> Void
+    ) -> Bool {
+        var rejoin = false
+        for action in actions {
+            switch action {
+            case .armPoll:
+                // The timer holds the socket until it fires or `closed` cancels it: never past the socket's close.
+                let timer = socket.loopContext.scheduleTimer(after: Self.pollInterval) { _ in poll(socket) }
+                waits.pollArmed(ObjectIdentifier(socket), timer: timer)
+            case .cancelPoll(let timer):
+                socket.loopContext.cancelTimer(timer)
+            case .rejoin:
+                rejoin = true
+            }
+        }
+        return rejoin
     }
 }
