@@ -79,8 +79,9 @@ final class GameSpectators: WebSocketHandler {
         .accept(limits: SocketMessageLimits.initial(for: .spectator))
     }
 
-    /// The game is known, so the socket need not carry `/ws/games/{id}` (a heap string past 15 bytes).
-    var keepsPath: Bool { false }
+    /// The game is known and `since` is read when the socket opens, so the socket need not carry `/ws/games/{id}`
+    /// (a heap string past 15 bytes) nor, once open, its query (a resuming spectator's `since=N`).
+    var keepsRequestTarget: Bool { false }
 
     func webSocketDidOpen(_ socket: WebSocket) {
         metrics.connectionOpened(.spectator)
@@ -143,7 +144,7 @@ final class ForwardedSpectator: WebSocketHandler {
         spectators.webSocketDidDrain(socket)
     }
 
-    var keepsPath: Bool { false }
+    var keepsRequestTarget: Bool { false }
 
     func webSocketDidClose(_ socket: WebSocket, closure: WebSocketClosure) {
         spectators.close(socket, address: address)

@@ -21,10 +21,11 @@ public protocol WebSocketHandler: AnyObject {
     /// fresh snapshot, then `channel.subscribe(socket)`, through the publisher's loop for a gap-free join). Called
     /// on the socket's loop, after the publish in progress has reached every subscriber of the loop.
     func webSocketNeedsResync(_ socket: WebSocket, channel: BroadcastChannel)
-    /// Whether the socket keeps its request path (`WebSocket.path`) for the handler to read later. A handler that
-    /// knows what it serves says false, and then `path` is empty: a path over 15 bytes is a heap `String` that
-    /// every idle socket would carry (docs/benchmarks.md, "Idle memory per connection"). The default keeps it.
-    var keepsPath: Bool { get }
+    /// Whether the socket keeps its request path and query (`WebSocket.path`, `query`) after `webSocketDidOpen`.
+    /// A handler that reads them at most when the socket opens says false; afterwards `path` is empty and `query`
+    /// nil, and an idle socket carries neither (a path over 15 bytes is a heap `String`, a query needs the socket's
+    /// out-of-line box: docs/benchmarks.md, "Idle memory per connection"). The default keeps them.
+    var keepsRequestTarget: Bool { get }
 }
 
 extension WebSocketHandler {
@@ -40,5 +41,5 @@ extension WebSocketHandler {
 
     public func webSocketNeedsResync(_ socket: WebSocket, channel: BroadcastChannel) {}
 
-    public var keepsPath: Bool { true }
+    public var keepsRequestTarget: Bool { true }
 }
