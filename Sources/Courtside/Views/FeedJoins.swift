@@ -14,9 +14,6 @@ struct FeedJoins {
 
     private var waits = DrainWaits()
 
-    /// Sockets waiting for their queue to drain.
-    var waiting: Int { waits.waiting }
-
     /// Queues `catchUp` on `socket` and subscribes it to `feed`: whether it did. Past the budget it is not
     /// subscribed (counted as resynced) and must wait for its queue to drain (`startWaiting`). Static, and called
     /// before any wait is recorded: a send may close the socket, and its close reaches the owner of the waits.

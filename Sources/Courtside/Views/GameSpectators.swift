@@ -41,9 +41,6 @@ final class GameSpectators: WebSocketHandler {
         return spectators
     }
 
-    /// Spectators waiting for their queue to drain on this loop (tests).
-    var waitingForDrain: Int { joins.waiting }
-
     /// Joins `socket` to the game's feed from `since` (nil: with a snapshot), through the owner's loop.
     private func rejoin(_ socket: WebSocket, since: Int?) {
         let joiner: LoopBound<any JoiningSubscriber> = LoopBound(
