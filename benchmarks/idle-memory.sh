@@ -11,7 +11,8 @@
 #   benchmarks/idle-memory.sh
 #
 # Environment (optional): CONNECTIONS (default 10000), ROUNDS (default 3), SETTLE seconds (default 2), SERVERS
-# (default "courtside-echo socketify courtside-serve"), HEAP_PROFILE=1 (the courtside servers run with
+# (default "courtside-echo socketify courtside-serve"; also courtside-serve-resuming: spectators connecting to
+# /ws/games/ID?since=0, as after a restart), HEAP_PROFILE=1 (the courtside servers run with
 # benchmarks/alloc_counter.c preloaded, and each row is followed by the heap blocks a connection keeps alive, by
 # size: the profile behind the figure; the counter's own bookkeeping is not in VmRSS), BIN (a folder with built courtside and courtside-echo
 # to use instead of building). Needs the socketify peer
@@ -57,7 +58,7 @@ measure() {
         socketify)
             start_server "$out/$tag.log" "$peers_python" benchmarks/peers/socketify_pubsub.py --port "$port"
             path=/sub ;;
-        courtside-serve)
+        courtside-serve | courtside-serve-resuming)
             rm -rf "$out/data"
             mkdir -p "$out/public"
             start_server "$out/$tag.log" "${profile[@]}" "$bin/courtside" serve --host 127.0.0.1 --port "$port" --threads 1 \
@@ -66,6 +67,8 @@ measure() {
     esac
     wait_for_port "$port" "$SERVER_PID" 60 >&2
     [ "$path" = pending ] && path=/ws/games/$(create_game "$port")
+    # Resuming spectators (a reconnect after a restart) come with their seq in the query.
+    [ "$server" = courtside-serve-resuming ] && path="$path?since=0"
     plan=$out/$tag.plan
     for i in $(seq 1 "$connections"); do echo "0 $path"; done >"$plan"
     sleep 1

@@ -5,7 +5,15 @@ extension CourtsideRouter {
     /// `X-Forwarded-For`. The per-address connection cap counts it and the logs name it.
     func clientAddress(_ head: HTTPRequestHead, _ context: RouteContext) -> ClientAddress {
         ClientAddress.resolve(
-            peer: context.remoteAddress?.host ?? "unknown", headers: head.headers,
+            peer: ClientAddress.peer(context.remoteAddress), headers: head.headers,
             trustedProxies: core.configuration.trustedProxies)
+    }
+}
+
+extension ClientAddress {
+    /// The TCP peer's address as the cap counts it: the kernel's, or `unknown` when it reported none. A socket that
+    /// releases its slot under its own peer (`GameSpectators`) names it the same way.
+    static func peer(_ remoteAddress: SocketAddress?) -> String {
+        remoteAddress?.host ?? "unknown"
     }
 }

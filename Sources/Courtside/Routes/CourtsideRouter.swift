@@ -296,7 +296,9 @@ struct CourtsideRouter: HTTPRouter {
         case (1, _):
             return .webSocket(LobbySocket(lobby: core.lobby, environment: environment))
         case (2, let game?):
-            return .webSocket(SpectatorSocket(game: game, since: Self.since(in: head.query), environment: environment))
+            return .webSocket(
+                GameSpectators.handler(
+                    for: game, client: client, environment: environment, context: context.loopContext))
         case (3, let game?):
             return .webSocket(
                 ScorerSocket(

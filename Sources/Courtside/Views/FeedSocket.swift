@@ -19,14 +19,8 @@ class FeedSocket: WebSocketHandler, JoiningSubscriber {
     /// The client's address (`ClientAddress`): the per-address cap and the authentication throttle count it.
     let address: String
     private(set) var socket: WebSocket?
-    private var feed: GameFeed?
-    private var rejoinWhenDrained = false
-    private var drainTimer: TimerID?
-
-    /// How often a socket waiting to re-join checks its queue, besides `webSocketDidDrain`: a queue that passed the
-    /// budget within one loop iteration may drain without the kernel ever pushing back, and then no drain callback
-    /// comes.
-    static let drainPollInterval: Duration = .milliseconds(50)
+    /// This socket's wait for its queue to drain, while it has fallen behind during a join.
+    private var joins = FeedJoins()
 
     init(kind: ConnectionKind, environment: SocketEnvironment) {
         self.kind = kind
@@ -46,21 +40,8 @@ class FeedSocket: WebSocketHandler, JoiningSubscriber {
     }
 
     func join(catchUp: [FeedMessage], feed: GameFeed, context: LoopContext) {
-        guard let socket, socket.isOpen else { return }
-        var overBudget = false
-        for message in catchUp {
-            overBudget = socket.send(preEncodedFrame: message.frame) == .overBudget || overBudget
-            metrics.sent(messages: 1, bytes: message.frame.count)
-        }
-        if overBudget {
-            // Behind already: ask again for a snapshot once what was queued has gone out.
-            rejoinWhenDrained = true
-            metrics.slowConsumerResynced()
-            pollDrain(socket)
-            return
-        }
-        feed.channel.subscribe(socket)
-        self.feed = feed
+        guard let socket, !FeedJoins.subscribe(socket, after: catchUp, to: feed, metrics: metrics) else { return }
+        joins.startWaiting(socket, poll: pollDrain)
     }
 
     /// Sends one message of this socket's own (an answer, an error).
@@ -90,40 +71,25 @@ class FeedSocket: WebSocketHandler, JoiningSubscriber {
     func webSocket(_ socket: WebSocket, didReceive message: WebSocketMessage) {}
 
     func webSocketNeedsResync(_ socket: WebSocket, channel: BroadcastChannel) {
-        feed = nil
         rejoin()
     }
 
     func webSocketDidDrain(_ socket: WebSocket) {
-        rejoinIfDrained(socket)
+        if joins.shouldRejoin(socket, poll: pollDrain) { rejoin() }
     }
 
-    private func rejoinIfDrained(_ socket: WebSocket) {
-        guard rejoinWhenDrained, socket.isOpen else { return }
-        guard socket.bufferedBytes <= socket.sendBudgetBytes / 2 else {
-            pollDrain(socket)
-            return
-        }
-        rejoinWhenDrained = false
-        if let drainTimer { socket.loopContext.cancelTimer(drainTimer) }
-        drainTimer = nil
-        rejoin()
-    }
-
-    private func pollDrain(_ socket: WebSocket) {
-        guard drainTimer == nil else { return }
-        drainTimer = socket.loopContext.scheduleTimer(after: Self.drainPollInterval) { [weak self] _ in
-            guard let self, let socket = self.socket else { return }
-            self.drainTimer = nil
-            self.rejoinIfDrained(socket)
+    /// The drain poll (`FeedJoins`). Weak: a poll still armed when the socket closes is cancelled, but the handler
+    /// must not be kept alive by it meanwhile.
+    private var pollDrain: (WebSocket) -> Void {
+        { [weak self] socket in
+            guard let self else { return }
+            if self.joins.pollFired(socket, poll: self.pollDrain) { self.rejoin() }
         }
     }
 
     func webSocketDidClose(_ socket: WebSocket, closure: WebSocketClosure) {
         // The channel drops a closed subscriber itself.
-        feed = nil
-        if let drainTimer { socket.loopContext.cancelTimer(drainTimer) }
-        drainTimer = nil
+        joins.closed(socket)
         metrics.connectionClosed(kind)
         limiter.release(address)
         self.socket = nil

@@ -18,10 +18,11 @@ import CourtsideWebSocketDeflate
 /// frames and stops reading until the queue has drained, so a peer that sends without reading (a ping flood,
 /// commands that each earn an error) fills its own kernel buffers, not the server's memory.
 public final class WebSocket: ConnectionHandler {
-    /// The request path (percent-decoded). The whole upgrade request (headers, origin, offered subprotocols) is
+    /// The request path (percent-decoded); empty after `webSocketDidOpen` when the handler does not keep it
+    /// (`WebSocketHandler.keepsRequestTarget`). The whole upgrade request (headers, origin, offered subprotocols) is
     /// given to `WebSocketHandler.shouldAccept`; only the path and query are kept, so an idle socket stays small.
-    public let path: String
-    /// The request's query string, if any.
+    public private(set) var path: String
+    /// The request's query string, if any (nil after `webSocketDidOpen` when the handler does not keep it).
     public var query: String? { rarelySet?.query }
     /// The subprotocol chosen in `WebSocketHandler.shouldAccept`, if any.
     public var subprotocol: String? { rarelySet?.subprotocol }
@@ -30,7 +31,7 @@ public final class WebSocket: ConnectionHandler {
     var deflate: PerMessageDeflateConnection? { rarelySet?.deflate }
     /// The query, the subprotocol and the deflate state, out of line and only when one is set: most sockets have
     /// none, and every idle socket would carry their 40 bytes (docs/benchmarks.md, "Idle memory").
-    private let rarelySet: RarelySet?
+    private var rarelySet: RarelySet?
 
     private final class RarelySet {
         let query: String?
@@ -137,9 +138,20 @@ public final class WebSocket: ConnectionHandler {
         state.register(self)
         perform(machine.start(now: loopContext.now))
         handler?.webSocketDidOpen(self)
+        if let handler, !handler.keepsRequestTarget { forgetRequestTarget() }
         if !leftover.isEmpty, !finished {
             receive(leftover, now: loopContext.now)
         }
+    }
+
+    /// Drops the path and query once the handler has had them (`WebSocketHandler.keepsRequestTarget`): the box
+    /// goes too unless a subprotocol or deflate state needs it.
+    private func forgetRequestTarget() {
+        path = ""
+        guard let kept = rarelySet, kept.query != nil else { return }
+        rarelySet =
+            kept.subprotocol == nil && kept.deflate == nil
+            ? nil : RarelySet(query: nil, subprotocol: kept.subprotocol, deflate: kept.deflate)
     }
 
     // MARK: sending

@@ -21,6 +21,11 @@ public protocol WebSocketHandler: AnyObject {
     /// fresh snapshot, then `channel.subscribe(socket)`, through the publisher's loop for a gap-free join). Called
     /// on the socket's loop, after the publish in progress has reached every subscriber of the loop.
     func webSocketNeedsResync(_ socket: WebSocket, channel: BroadcastChannel)
+    /// Whether the socket keeps its request path and query (`WebSocket.path`, `query`) after `webSocketDidOpen`.
+    /// A handler that reads them at most when the socket opens says false; afterwards `path` is empty and `query`
+    /// nil, and an idle socket carries neither (a path over 15 bytes is a heap `String`, a query needs the socket's
+    /// out-of-line box: docs/benchmarks.md, "Idle memory per connection"). The default keeps them.
+    var keepsRequestTarget: Bool { get }
 }
 
 extension WebSocketHandler {
@@ -35,4 +40,6 @@ extension WebSocketHandler {
     public func webSocketDidDrain(_ socket: WebSocket) {}
 
     public func webSocketNeedsResync(_ socket: WebSocket, channel: BroadcastChannel) {}
+
+    public var keepsRequestTarget: Bool { true }
 }

@@ -1,0 +1,8 @@
+/// What the router hands every socket it makes.
+struct SocketEnvironment {
+    let metrics: ServerMetrics
+    let limiter: ConnectionLimiter
+    /// The client's address (the per-address cap's key).
+    let address: String
+    let budget: Int
+}
