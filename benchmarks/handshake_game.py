@@ -60,7 +60,7 @@ def moves(port, game, token, count):
 
 def main():
     if sys.argv[1:2] == ["create"] and len(sys.argv) == 4:
-        args = SimpleNamespace(host=HOST, port=int(sys.argv[2]), admin_token=sys.argv[3], games=1)
+        args = SimpleNamespace(host=HOST, port=int(sys.argv[2]), admin_token=sys.argv[3], games=1, echo=False)
         game, token = create_games(args)[0]
         print(game, token)
     elif sys.argv[1:2] == ["moves"] and len(sys.argv) == 6:

@@ -1,5 +1,5 @@
 /// The lifecycle of one server-side HTTP/1.1 connection, as a value that takes events and returns
-/// ``HTTPConnectionAction``s: reading requests (with the parser's partial data inside), handing each complete request
+/// ``HTTPConnectionAction``s (held inline, ``HTTPConnectionActions``): reading requests (with the parser's partial data inside), handing each complete request
 /// to the application, writing its answer in order, keep-alive and its idle deadline, the request deadline (the
 /// slowloris guard), back-pressure against the response queue, a fair share of each loop iteration, graceful
 /// shutdown, and the hand-over to a WebSocket or an event stream. It does no I/O and reads no clock: every event
@@ -12,7 +12,7 @@
 /// repeat {                                           // pump: one request at a time, in order
 ///     actions = machine.nextRequest(now: now, queuedBytes: queue.byteCount)
 ///     perform(actions)                               // .handle(request) → route it, then exactly one of
-/// } while actions.contains(where: \.isHandle)       //   respond(_:now:), respondLater() + respond later, handOver()
+/// } while actions.containsHandle                     //   respond(_:now:), respondLater() + respond later, handOver()
 /// ```
 ///
 /// Not enforced here: the write-progress deadline and the linger of a closing connection (the transport's), and what
@@ -122,13 +122,13 @@ public struct HTTPConnectionStateMachine {
     // MARK: events
 
     /// The connection is registered: arm the first deadline, or send the refusal.
-    public mutating func start(now: Instant) -> [HTTPConnectionAction] {
+    public mutating func start(now: Instant) -> HTTPConnectionActions {
         if case .reading = state, let refusal { return close(with: refusal, to: nil) }
         return timerActions()
     }
 
     /// The TLS handshake finished: the first request's deadline starts now.
-    public mutating func tlsHandshakeCompleted(now: Instant) -> [HTTPConnectionAction] {
+    public mutating func tlsHandshakeCompleted(now: Instant) -> HTTPConnectionActions {
         guard case .tlsHandshake = state else { return [] }
         if let refusal { return close(with: refusal, to: nil) }
         state = .reading(deadline: now + configuration.requestTimeout)
@@ -136,7 +136,7 @@ public struct HTTPConnectionStateMachine {
     }
 
     /// Bytes of requests arrived. Take requests with ``nextRequest(now:queuedBytes:)`` afterwards.
-    public mutating func bytesReceived(_ bytes: some Collection<UInt8>, now: Instant) -> [HTTPConnectionAction] {
+    public mutating func bytesReceived(_ bytes: some Collection<UInt8>, now: Instant) -> HTTPConnectionActions {
         switch state {
         case .idle:
             state = .reading(deadline: now + configuration.requestTimeout)
@@ -152,7 +152,7 @@ public struct HTTPConnectionStateMachine {
 
     /// The next step: `.handle(request)` for the next complete request (answer it before asking again), or a pause
     /// (queue past its cap, iteration's share taken), or nothing until more bytes arrive.
-    public mutating func nextRequest(now: Instant, queuedBytes: Int) -> [HTTPConnectionAction] {
+    public mutating func nextRequest(now: Instant, queuedBytes: Int) -> HTTPConnectionActions {
         guard case .reading = state, pause == .none else { return [] }
         if takenThisIteration == configuration.requestsPerIteration {
             pause = .yield
@@ -185,12 +185,11 @@ public struct HTTPConnectionStateMachine {
     /// connection after it whatever the request asked (a refused upgrade). Answers for a request no longer
     /// awaited do nothing.
     public mutating func respond(_ response: HTTPResponse, now: Instant, close: Bool = false)
-        -> [HTTPConnectionAction]
+        -> HTTPConnectionActions
     {
         guard case .answering(let head, let keepAlive, let deferred) = state else { return [] }
-        // One array, appended to: every answer goes through here (docs/benchmarks.md, "Static files").
-        var actions: [HTTPConnectionAction] = []
-        actions.reserveCapacity(3)
+        // Every answer goes through here: its actions are held inline (docs/benchmarks.md, "Static files").
+        var actions = HTTPConnectionActions()
         if deferred { actions.append(.resumeReading) }
         guard keepAlive && !close && !closeAfterResponse else {
             actions.append(contentsOf: self.close(with: response, to: head))
@@ -204,7 +203,7 @@ public struct HTTPConnectionStateMachine {
     }
 
     /// The application will answer the request being handled later: reading pauses until it does.
-    public mutating func respondLater() -> [HTTPConnectionAction] {
+    public mutating func respondLater() -> HTTPConnectionActions {
         guard case .answering(let head, let keepAlive, false) = state else { return [] }
         state = .answering(head: head, keepAlive: keepAlive, deferred: true)
         return [.pauseReading]
@@ -218,16 +217,18 @@ public struct HTTPConnectionStateMachine {
     }
 
     /// The response queue drained after a ``HTTPConnectionAction/waitForDrain``.
-    public mutating func drained(now: Instant) -> [HTTPConnectionAction] {
+    public mutating func drained(now: Instant) -> HTTPConnectionActions {
         guard pause == .drain else { return [] }
         pause = .none
         takenThisIteration = 0
         if case .reading = state { state = .reading(deadline: now + configuration.requestTimeout) }
-        return [.resumeReading] + timerActions()
+        var actions: HTTPConnectionActions = [.resumeReading]
+        if let timer = timerAction() { actions.append(timer) }
+        return actions
     }
 
     /// A new loop iteration began after a ``HTTPConnectionAction/yieldIteration``.
-    public mutating func iterationStarted() -> [HTTPConnectionAction] {
+    public mutating func iterationStarted() -> HTTPConnectionActions {
         guard pause == .yield else { return [] }
         pause = .none
         takenThisIteration = 0
@@ -235,7 +236,7 @@ public struct HTTPConnectionStateMachine {
     }
 
     /// The owner's timer fired.
-    public mutating func timerFired(now: Instant) -> [HTTPConnectionAction] {
+    public mutating func timerFired(now: Instant) -> HTTPConnectionActions {
         scheduledDeadline = nil  // the owner's timer is spent
         guard let deadline = nextDeadline else { return [] }
         guard now >= deadline else { return timerActions() }
@@ -251,7 +252,7 @@ public struct HTTPConnectionStateMachine {
     }
 
     /// The server shuts down gracefully: close now when nothing is in flight, else after the answer in progress.
-    public mutating func shutdownRequested() -> [HTTPConnectionAction] {
+    public mutating func shutdownRequested() -> HTTPConnectionActions {
         switch state {
         case .tlsHandshake, .idle:
             state = .closing
@@ -269,14 +270,14 @@ public struct HTTPConnectionStateMachine {
 
     // MARK: helpers
 
-    private mutating func close(with response: HTTPResponse, to head: HTTPRequestHead?) -> [HTTPConnectionAction] {
+    private mutating func close(with response: HTTPResponse, to head: HTTPRequestHead?) -> HTTPConnectionActions {
         state = .closing
         return [.write(response, to: head, keepAlive: false), .closeAfterFlush]
     }
 
     /// Tells the owner about a deadline earlier than the one its timer holds. A later one needs no action: the
     /// earlier timer fires, finds nothing due, and re-arms.
-    private mutating func timerActions() -> [HTTPConnectionAction] {
+    private mutating func timerActions() -> HTTPConnectionActions {
         timerAction().map { [$0] } ?? []
     }
 

@@ -12,7 +12,7 @@ private func get(_ path: String, close: Bool = false) -> [UInt8] {
 }
 
 /// The request paths in `.handle` actions.
-private func handled(_ actions: [HTTPConnectionAction]) -> [String] {
+private func handled(_ actions: HTTPConnectionActions) -> [String] {
     actions.compactMap { if case .handle(let request) = $0 { request.head.path } else { nil } }
 }
 

@@ -18,7 +18,9 @@ struct CourtsideRouter: HTTPRouter {
             }
             return .staticFiles
         }
-        let segments = head.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        // Slices of the path: a String per segment was 3% of a spectator's handshake (docs/benchmarks.md,
+        // "Handshakes"); an identifier becomes a String only where it is looked up.
+        let segments = head.path.split(separator: "/", omittingEmptySubsequences: true)
         switch segments.first {
         case "api": return api(request, segments: Array(segments.dropFirst()), context: context)
         case "ws": return webSockets(head, segments: Array(segments.dropFirst()), context: context)
@@ -53,7 +55,7 @@ struct CourtsideRouter: HTTPRouter {
 
     // MARK: /api
 
-    private func api(_ request: HTTPRequest, segments: [String], context: RouteContext) -> Route {
+    private func api(_ request: HTTPRequest, segments: [Substring], context: RouteContext) -> Route {
         let head = request.head
         if segments.first == "courts" {
             return courtsAPI(request, segments: Array(segments.dropFirst()), context: context)
@@ -68,7 +70,7 @@ struct CourtsideRouter: HTTPRouter {
             return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "POST"]))
         default: break
         }
-        let id = GameID(segments[1])
+        let id = GameID(String(segments[1]))
         guard let game = core.registry.handle(id) else { return .respond(missingGame(id)) }
         switch (segments.count, segments.dropFirst(2).first, head.method) {
         case (2, nil, .GET), (2, nil, .HEAD):
@@ -83,10 +85,10 @@ struct CourtsideRouter: HTTPRouter {
             return command(request, game: game, context: context)
         case (3, "commands", _):
             return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["POST"]))
-        case (3, let report?, .GET) where GameReport(rawValue: report) != nil,
-            (3, let report?, .HEAD) where GameReport(rawValue: report) != nil:
-            return self.report(GameReport(rawValue: report)!, of: game, context)
-        case (3, let report?, _) where GameReport(rawValue: report) != nil:
+        case (3, let report?, .GET) where GameReport(rawValue: String(report)) != nil,
+            (3, let report?, .HEAD) where GameReport(rawValue: String(report)) != nil:
+            return self.report(GameReport(rawValue: String(report))!, of: game, context)
+        case (3, let report?, _) where GameReport(rawValue: String(report)) != nil:
             return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET"]))
         case (3, "reopen", .POST):
             return reopen(request, game: game, context: context)
@@ -268,7 +270,7 @@ struct CourtsideRouter: HTTPRouter {
 
     // MARK: /ws
 
-    private func webSockets(_ head: HTTPRequestHead, segments: [String], context: RouteContext) -> Route {
+    private func webSockets(_ head: HTTPRequestHead, segments: [Substring], context: RouteContext) -> Route {
         if segments.first == "courts" {
             return courtSocket(head, segments: Array(segments.dropFirst()), context: context)
         }
@@ -277,8 +279,8 @@ struct CourtsideRouter: HTTPRouter {
         }
         var game: GameHandle?
         if segments.count >= 2 {
-            game = core.registry.handle(GameID(segments[1]))
-            guard game != nil else { return .respond(missingGame(GameID(segments[1]))) }
+            game = core.registry.handle(GameID(String(segments[1])))
+            guard game != nil else { return .respond(missingGame(GameID(String(segments[1])))) }
         }
         if segments.count == 3, segments[2] != "scorer" {
             return .respond(APIResponse.notFound("no route \(head.path)"))
