@@ -13,6 +13,19 @@ public struct HTTPConnectionActions: RandomAccessCollection, ExpressibleByArrayL
 
     public init() {}
 
+    // The machine builds its steps with these: an array literal goes through a variadic `Array` (a heap block).
+    public init(_ action: HTTPConnectionAction) {
+        first = action
+        count = 1
+    }
+
+    public init(_ action: HTTPConnectionAction, _ next: HTTPConnectionAction) {
+        first = action
+        second = next
+        count = 2
+    }
+
+    /// For tests and traces; the machine uses the initializers above.
     public init(arrayLiteral elements: HTTPConnectionAction...) {
         for element in elements { append(element) }
     }

@@ -129,7 +129,7 @@ public struct HTTPConnectionStateMachine {
 
     /// The TLS handshake finished: the first request's deadline starts now.
     public mutating func tlsHandshakeCompleted(now: Instant) -> HTTPConnectionActions {
-        guard case .tlsHandshake = state else { return [] }
+        guard case .tlsHandshake = state else { return HTTPConnectionActions() }
         if let refusal { return close(with: refusal, to: nil) }
         state = .reading(deadline: now + configuration.requestTimeout)
         return timerActions()
@@ -143,7 +143,7 @@ public struct HTTPConnectionStateMachine {
         case .tlsHandshake, .reading, .answering:
             break
         case .closing, .handedOver:
-            return []
+            return HTTPConnectionActions()
         }
         parser.feed(bytes)
         takenThisIteration = 0
@@ -153,26 +153,26 @@ public struct HTTPConnectionStateMachine {
     /// The next step: `.handle(request)` for the next complete request (answer it before asking again), or a pause
     /// (queue past its cap, iteration's share taken), or nothing until more bytes arrive.
     public mutating func nextRequest(now: Instant, queuedBytes: Int) -> HTTPConnectionActions {
-        guard case .reading = state, pause == .none else { return [] }
+        guard case .reading = state, pause == .none else { return HTTPConnectionActions() }
         if takenThisIteration == configuration.requestsPerIteration {
             pause = .yield
-            return [.yieldIteration]
+            return HTTPConnectionActions(.yieldIteration)
         }
         if queuedBytes > configuration.maxQueuedResponseBytes {
             // The client pipelines faster than it reads: stop until what we sent is read (back-pressure).
             pause = .drain
-            return [.waitForDrain]
+            return HTTPConnectionActions(.waitForDrain)
         }
         switch parser.next() {
         case .request(let request):
             takenThisIteration += 1
             state = .answering(head: request.head, keepAlive: request.head.keepAlive, deferred: false)
-            return [.handle(request)]
+            return HTTPConnectionActions(.handle(request))
         case .needMoreData:
             if parser.isIdle {
                 state = .idle(deadline: now + configuration.keepAliveTimeout)
-                // Release the parser's buffer: an idle kept-alive connection holds no request bytes.
-                parser = HTTPRequestParser(limits: configuration.parserLimits)
+                // An idle kept-alive connection holds no request bytes, and at most a small buffer for the next.
+                parser.clearIdleBuffer()
             }
             return timerActions()
         case .failed(let error):
@@ -187,7 +187,7 @@ public struct HTTPConnectionStateMachine {
     public mutating func respond(_ response: HTTPResponse, now: Instant, close: Bool = false)
         -> HTTPConnectionActions
     {
-        guard case .answering(let head, let keepAlive, let deferred) = state else { return [] }
+        guard case .answering(let head, let keepAlive, let deferred) = state else { return HTTPConnectionActions() }
         // Every answer goes through here: its actions are held inline (docs/benchmarks.md, "Static files").
         var actions = HTTPConnectionActions()
         if deferred { actions.append(.resumeReading) }
@@ -204,9 +204,9 @@ public struct HTTPConnectionStateMachine {
 
     /// The application will answer the request being handled later: reading pauses until it does.
     public mutating func respondLater() -> HTTPConnectionActions {
-        guard case .answering(let head, let keepAlive, false) = state else { return [] }
+        guard case .answering(let head, let keepAlive, false) = state else { return HTTPConnectionActions() }
         state = .answering(head: head, keepAlive: keepAlive, deferred: true)
-        return [.pauseReading]
+        return HTTPConnectionActions(.pauseReading)
     }
 
     /// The request being handled became a WebSocket or an event stream: the connection is theirs now. Returns the
@@ -218,34 +218,34 @@ public struct HTTPConnectionStateMachine {
 
     /// The response queue drained after a ``HTTPConnectionAction/waitForDrain``.
     public mutating func drained(now: Instant) -> HTTPConnectionActions {
-        guard pause == .drain else { return [] }
+        guard pause == .drain else { return HTTPConnectionActions() }
         pause = .none
         takenThisIteration = 0
         if case .reading = state { state = .reading(deadline: now + configuration.requestTimeout) }
-        var actions: HTTPConnectionActions = [.resumeReading]
+        var actions = HTTPConnectionActions(.resumeReading)
         if let timer = timerAction() { actions.append(timer) }
         return actions
     }
 
     /// A new loop iteration began after a ``HTTPConnectionAction/yieldIteration``.
     public mutating func iterationStarted() -> HTTPConnectionActions {
-        guard pause == .yield else { return [] }
+        guard pause == .yield else { return HTTPConnectionActions() }
         pause = .none
         takenThisIteration = 0
-        return [.resumeReading]
+        return HTTPConnectionActions(.resumeReading)
     }
 
     /// The owner's timer fired.
     public mutating func timerFired(now: Instant) -> HTTPConnectionActions {
         scheduledDeadline = nil  // the owner's timer is spent
-        guard let deadline = nextDeadline else { return [] }
+        guard let deadline = nextDeadline else { return HTTPConnectionActions() }
         guard now >= deadline else { return timerActions() }
         switch state {
         case .reading where !parser.isIdle:
             return close(with: .text(.requestTimeout, "408 Request Timeout\n"), to: nil)
         case .tlsHandshake, .reading, .idle:
             state = .closing
-            return [.closeAfterFlush]
+            return HTTPConnectionActions(.closeAfterFlush)
         case .answering, .closing, .handedOver:
             preconditionFailure("Invalid state: \(state)")  // nextDeadline is nil in these states
         }
@@ -256,15 +256,15 @@ public struct HTTPConnectionStateMachine {
         switch state {
         case .tlsHandshake, .idle:
             state = .closing
-            return [.closeAfterFlush]
+            return HTTPConnectionActions(.closeAfterFlush)
         case .reading where parser.isIdle:
             state = .closing
-            return [.closeAfterFlush]
+            return HTTPConnectionActions(.closeAfterFlush)
         case .reading, .answering:
             closeAfterResponse = true
-            return []
+            return HTTPConnectionActions()
         case .closing, .handedOver:
-            return []
+            return HTTPConnectionActions()
         }
     }
 
@@ -272,13 +272,13 @@ public struct HTTPConnectionStateMachine {
 
     private mutating func close(with response: HTTPResponse, to head: HTTPRequestHead?) -> HTTPConnectionActions {
         state = .closing
-        return [.write(response, to: head, keepAlive: false), .closeAfterFlush]
+        return HTTPConnectionActions(.write(response, to: head, keepAlive: false), .closeAfterFlush)
     }
 
     /// Tells the owner about a deadline earlier than the one its timer holds. A later one needs no action: the
     /// earlier timer fires, finds nothing due, and re-arms.
     private mutating func timerActions() -> HTTPConnectionActions {
-        timerAction().map { [$0] } ?? []
+        timerAction().map { HTTPConnectionActions($0) } ?? HTTPConnectionActions()
     }
 
     private mutating func timerAction() -> HTTPConnectionAction? {

@@ -12,24 +12,22 @@ struct CourtsideRouter: HTTPRouter {
         // A page, script or style (most requests by count) is decided by the first segment alone: splitting the
         // whole path into Strings was 4% of a static request's CPU (docs/benchmarks.md, "Static files").
         let first = Self.firstSegment(of: head.path)
-        guard first == "api" || first == "ws" || first == "healthz" || first == "metrics" else {
+        guard let first, first == "api" || first == "ws" || first == "healthz" || first == "metrics" else {
             guard head.method == .GET || head.method == .HEAD else {
                 return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "HEAD"]))
             }
             return .staticFiles
         }
-        // Slices of the path: a String per segment was 3% of a spectator's handshake (docs/benchmarks.md,
-        // "Handshakes"); an identifier becomes a String only where it is looked up.
-        let segments = head.path.split(separator: "/", omittingEmptySubsequences: true)
-        switch segments.first {
-        case "api": return api(request, segments: Array(segments.dropFirst()), context: context)
-        case "ws": return webSockets(head, segments: Array(segments.dropFirst()), context: context)
-        case "healthz" where segments.count == 1:
+        let rest = Self.segments(of: head.path, after: first)
+        switch first {
+        case "api": return api(request, segments: rest, context: context)
+        case "ws": return webSockets(head, segments: rest, context: context)
+        case "healthz" where rest.isEmpty:
             guard head.method == .GET || head.method == .HEAD else {
                 return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "HEAD"]))
             }
             return .respond(health())
-        case "metrics" where segments.count == 1:
+        case "metrics" where rest.isEmpty:
             guard head.method == .GET || head.method == .HEAD else {
                 return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "HEAD"]))
             }
@@ -51,6 +49,22 @@ struct CourtsideRouter: HTTPRouter {
         guard let start = path.utf8.firstIndex(where: { $0 != slash }) else { return nil }
         let end = path.utf8[start...].firstIndex(of: slash) ?? path.endIndex
         return path[start..<end]
+    }
+
+    /// The non-empty segments of `path` after `first` (`/ws/games/g1` → `games`, `g1`), as slices of it in one
+    /// array with room for four: a String per segment, then `split`'s growing array and a copy without the first
+    /// were five heap blocks of a spectator's handshake (docs/benchmarks.md, "Handshakes").
+    static func segments(of path: String, after first: Substring) -> [Substring] {
+        let slash = UInt8(ascii: "/")
+        var segments: [Substring] = []
+        segments.reserveCapacity(4)
+        var start = first.endIndex
+        while let from = path.utf8[start...].firstIndex(where: { $0 != slash }) {
+            let end = path.utf8[from...].firstIndex(of: slash) ?? path.endIndex
+            segments.append(path[from..<end])
+            start = end
+        }
+        return segments
     }
 
     // MARK: /api
