@@ -6,9 +6,12 @@ public struct HTTPConnectionActions: RandomAccessCollection, ExpressibleByArrayL
     /// The most a step returns; appending more is a programming error in the machine.
     public static let capacity = 3
 
-    private var first: HTTPConnectionAction?
-    private var second: HTTPConnectionAction?
-    private var third: HTTPConnectionAction?
+    // Slots past `count` hold `filler`, a case without payload: not optionals, whose destruction went through the
+    // runtime's generic enum tag lookup (callgrind: 8% of a static request in destroying steps).
+    private static var filler: HTTPConnectionAction { .closeAfterFlush }
+    private var first = filler
+    private var second = filler
+    private var third = filler
     public private(set) var count = 0
 
     public init() {}
@@ -36,9 +39,9 @@ public struct HTTPConnectionActions: RandomAccessCollection, ExpressibleByArrayL
     public subscript(position: Int) -> HTTPConnectionAction {
         precondition(position >= 0 && position < count, "HTTPConnectionActions index out of range")
         switch position {
-        case 0: return first.unsafelyUnwrapped
-        case 1: return second.unsafelyUnwrapped
-        default: return third.unsafelyUnwrapped
+        case 0: return first
+        case 1: return second
+        default: return third
         }
     }
 
@@ -60,21 +63,17 @@ public struct HTTPConnectionActions: RandomAccessCollection, ExpressibleByArrayL
     /// performs a step.
     public mutating func takeFirst() -> HTTPConnectionAction? {
         guard count > 0 else { return nil }
-        let action = first.take()
-        first = second.take()
-        second = third.take()
+        var action = Self.filler
+        swap(&action, &first)
+        swap(&first, &second)
+        swap(&second, &third)
         count -= 1
         return action
     }
 
     /// Whether the step hands a request to the owner, who answers it before asking for the next. Looks at the slots
     /// in place (no copy of a request per step).
-    public var containsHandle: Bool { Self.isHandle(first) || Self.isHandle(second) || Self.isHandle(third) }
-
-    private static func isHandle(_ slot: HTTPConnectionAction?) -> Bool {
-        if case .handle? = slot { return true }
-        return false
-    }
+    public var containsHandle: Bool { first.isHandle || second.isHandle || third.isHandle }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.elementsEqual(rhs) }
 }

@@ -278,7 +278,8 @@ public struct HTTPConnectionStateMachine {
     /// Tells the owner about a deadline earlier than the one its timer holds. A later one needs no action: the
     /// earlier timer fires, finds nothing due, and re-arms.
     private mutating func timerActions() -> HTTPConnectionActions {
-        timerAction().map { HTTPConnectionActions($0) } ?? HTTPConnectionActions()
+        guard let timer = timerAction() else { return HTTPConnectionActions() }
+        return HTTPConnectionActions(timer)
     }
 
     private mutating func timerAction() -> HTTPConnectionAction? {
