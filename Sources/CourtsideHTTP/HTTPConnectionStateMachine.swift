@@ -304,7 +304,10 @@ public enum HTTPConnectionAction: Equatable {
     /// Stop reading and call ``HTTPConnectionStateMachine/iterationStarted()`` in the next loop iteration.
     case yieldIteration
     /// Call ``HTTPConnectionStateMachine/timerFired(now:)`` at this instant, replacing any earlier-set timer.
-    case scheduleTimer(ContinuousClock.Instant)
+    /// Boxed: `ContinuousClock.Instant` is not frozen, so carried inline it made this enum's layout a run-time one, and
+    /// every copy and destruction of any action went through the runtime's generic enum witnesses (callgrind,
+    /// docs/benchmarks.md "Static files"); a timer is armed far less often than an action is moved.
+    indirect case scheduleTimer(ContinuousClock.Instant)
     /// Flush what is queued, then close the transport; the machine is done.
     case closeAfterFlush
 
