@@ -1,5 +1,5 @@
 /// The lifecycle of one server-side HTTP/1.1 connection, as a value that takes events and returns
-/// ``HTTPConnectionAction``s: reading requests (with the parser's partial data inside), handing each complete request
+/// ``HTTPConnectionAction``s (held inline, ``HTTPConnectionActions``): reading requests (with the parser's partial data inside), handing each complete request
 /// to the application, writing its answer in order, keep-alive and its idle deadline, the request deadline (the
 /// slowloris guard), back-pressure against the response queue, a fair share of each loop iteration, graceful
 /// shutdown, and the hand-over to a WebSocket or an event stream. It does no I/O and reads no clock: every event
@@ -12,7 +12,7 @@
 /// repeat {                                           // pump: one request at a time, in order
 ///     actions = machine.nextRequest(now: now, queuedBytes: queue.byteCount)
 ///     perform(actions)                               // .handle(request) → route it, then exactly one of
-/// } while actions.contains(where: \.isHandle)       //   respond(_:now:), respondLater() + respond later, handOver()
+/// } while actions.containsHandle                     //   respond(_:now:), respondLater() + respond later, handOver()
 /// ```
 ///
 /// Not enforced here: the write-progress deadline and the linger of a closing connection (the transport's), and what
@@ -122,28 +122,28 @@ public struct HTTPConnectionStateMachine {
     // MARK: events
 
     /// The connection is registered: arm the first deadline, or send the refusal.
-    public mutating func start(now: Instant) -> [HTTPConnectionAction] {
+    public mutating func start(now: Instant) -> HTTPConnectionActions {
         if case .reading = state, let refusal { return close(with: refusal, to: nil) }
         return timerActions()
     }
 
     /// The TLS handshake finished: the first request's deadline starts now.
-    public mutating func tlsHandshakeCompleted(now: Instant) -> [HTTPConnectionAction] {
-        guard case .tlsHandshake = state else { return [] }
+    public mutating func tlsHandshakeCompleted(now: Instant) -> HTTPConnectionActions {
+        guard case .tlsHandshake = state else { return HTTPConnectionActions() }
         if let refusal { return close(with: refusal, to: nil) }
         state = .reading(deadline: now + configuration.requestTimeout)
         return timerActions()
     }
 
     /// Bytes of requests arrived. Take requests with ``nextRequest(now:queuedBytes:)`` afterwards.
-    public mutating func bytesReceived(_ bytes: some Collection<UInt8>, now: Instant) -> [HTTPConnectionAction] {
+    public mutating func bytesReceived(_ bytes: some Collection<UInt8>, now: Instant) -> HTTPConnectionActions {
         switch state {
         case .idle:
             state = .reading(deadline: now + configuration.requestTimeout)
         case .tlsHandshake, .reading, .answering:
             break
         case .closing, .handedOver:
-            return []
+            return HTTPConnectionActions()
         }
         parser.feed(bytes)
         takenThisIteration = 0
@@ -152,27 +152,27 @@ public struct HTTPConnectionStateMachine {
 
     /// The next step: `.handle(request)` for the next complete request (answer it before asking again), or a pause
     /// (queue past its cap, iteration's share taken), or nothing until more bytes arrive.
-    public mutating func nextRequest(now: Instant, queuedBytes: Int) -> [HTTPConnectionAction] {
-        guard case .reading = state, pause == .none else { return [] }
+    public mutating func nextRequest(now: Instant, queuedBytes: Int) -> HTTPConnectionActions {
+        guard case .reading = state, pause == .none else { return HTTPConnectionActions() }
         if takenThisIteration == configuration.requestsPerIteration {
             pause = .yield
-            return [.yieldIteration]
+            return HTTPConnectionActions(.yieldIteration)
         }
         if queuedBytes > configuration.maxQueuedResponseBytes {
             // The client pipelines faster than it reads: stop until what we sent is read (back-pressure).
             pause = .drain
-            return [.waitForDrain]
+            return HTTPConnectionActions(.waitForDrain)
         }
         switch parser.next() {
         case .request(let request):
             takenThisIteration += 1
             state = .answering(head: request.head, keepAlive: request.head.keepAlive, deferred: false)
-            return [.handle(request)]
+            return HTTPConnectionActions(.handle(request))
         case .needMoreData:
             if parser.isIdle {
                 state = .idle(deadline: now + configuration.keepAliveTimeout)
-                // Release the parser's buffer: an idle kept-alive connection holds no request bytes.
-                parser = HTTPRequestParser(limits: configuration.parserLimits)
+                // An idle kept-alive connection holds no request bytes, and at most a small buffer for the next.
+                parser.clearIdleBuffer()
             }
             return timerActions()
         case .failed(let error):
@@ -185,12 +185,11 @@ public struct HTTPConnectionStateMachine {
     /// connection after it whatever the request asked (a refused upgrade). Answers for a request no longer
     /// awaited do nothing.
     public mutating func respond(_ response: HTTPResponse, now: Instant, close: Bool = false)
-        -> [HTTPConnectionAction]
+        -> HTTPConnectionActions
     {
-        guard case .answering(let head, let keepAlive, let deferred) = state else { return [] }
-        // One array, appended to: every answer goes through here (docs/benchmarks.md, "Static files").
-        var actions: [HTTPConnectionAction] = []
-        actions.reserveCapacity(3)
+        guard case .answering(let head, let keepAlive, let deferred) = state else { return HTTPConnectionActions() }
+        // Every answer goes through here: its actions are held inline (docs/benchmarks.md, "Static files").
+        var actions = HTTPConnectionActions()
         if deferred { actions.append(.resumeReading) }
         guard keepAlive && !close && !closeAfterResponse else {
             actions.append(contentsOf: self.close(with: response, to: head))
@@ -204,10 +203,10 @@ public struct HTTPConnectionStateMachine {
     }
 
     /// The application will answer the request being handled later: reading pauses until it does.
-    public mutating func respondLater() -> [HTTPConnectionAction] {
-        guard case .answering(let head, let keepAlive, false) = state else { return [] }
+    public mutating func respondLater() -> HTTPConnectionActions {
+        guard case .answering(let head, let keepAlive, false) = state else { return HTTPConnectionActions() }
         state = .answering(head: head, keepAlive: keepAlive, deferred: true)
-        return [.pauseReading]
+        return HTTPConnectionActions(.pauseReading)
     }
 
     /// The request being handled became a WebSocket or an event stream: the connection is theirs now. Returns the
@@ -218,66 +217,69 @@ public struct HTTPConnectionStateMachine {
     }
 
     /// The response queue drained after a ``HTTPConnectionAction/waitForDrain``.
-    public mutating func drained(now: Instant) -> [HTTPConnectionAction] {
-        guard pause == .drain else { return [] }
+    public mutating func drained(now: Instant) -> HTTPConnectionActions {
+        guard pause == .drain else { return HTTPConnectionActions() }
         pause = .none
         takenThisIteration = 0
         if case .reading = state { state = .reading(deadline: now + configuration.requestTimeout) }
-        return [.resumeReading] + timerActions()
+        var actions = HTTPConnectionActions(.resumeReading)
+        if let timer = timerAction() { actions.append(timer) }
+        return actions
     }
 
     /// A new loop iteration began after a ``HTTPConnectionAction/yieldIteration``.
-    public mutating func iterationStarted() -> [HTTPConnectionAction] {
-        guard pause == .yield else { return [] }
+    public mutating func iterationStarted() -> HTTPConnectionActions {
+        guard pause == .yield else { return HTTPConnectionActions() }
         pause = .none
         takenThisIteration = 0
-        return [.resumeReading]
+        return HTTPConnectionActions(.resumeReading)
     }
 
     /// The owner's timer fired.
-    public mutating func timerFired(now: Instant) -> [HTTPConnectionAction] {
+    public mutating func timerFired(now: Instant) -> HTTPConnectionActions {
         scheduledDeadline = nil  // the owner's timer is spent
-        guard let deadline = nextDeadline else { return [] }
+        guard let deadline = nextDeadline else { return HTTPConnectionActions() }
         guard now >= deadline else { return timerActions() }
         switch state {
         case .reading where !parser.isIdle:
             return close(with: .text(.requestTimeout, "408 Request Timeout\n"), to: nil)
         case .tlsHandshake, .reading, .idle:
             state = .closing
-            return [.closeAfterFlush]
+            return HTTPConnectionActions(.closeAfterFlush)
         case .answering, .closing, .handedOver:
             preconditionFailure("Invalid state: \(state)")  // nextDeadline is nil in these states
         }
     }
 
     /// The server shuts down gracefully: close now when nothing is in flight, else after the answer in progress.
-    public mutating func shutdownRequested() -> [HTTPConnectionAction] {
+    public mutating func shutdownRequested() -> HTTPConnectionActions {
         switch state {
         case .tlsHandshake, .idle:
             state = .closing
-            return [.closeAfterFlush]
+            return HTTPConnectionActions(.closeAfterFlush)
         case .reading where parser.isIdle:
             state = .closing
-            return [.closeAfterFlush]
+            return HTTPConnectionActions(.closeAfterFlush)
         case .reading, .answering:
             closeAfterResponse = true
-            return []
+            return HTTPConnectionActions()
         case .closing, .handedOver:
-            return []
+            return HTTPConnectionActions()
         }
     }
 
     // MARK: helpers
 
-    private mutating func close(with response: HTTPResponse, to head: HTTPRequestHead?) -> [HTTPConnectionAction] {
+    private mutating func close(with response: HTTPResponse, to head: HTTPRequestHead?) -> HTTPConnectionActions {
         state = .closing
-        return [.write(response, to: head, keepAlive: false), .closeAfterFlush]
+        return HTTPConnectionActions(.write(response, to: head, keepAlive: false), .closeAfterFlush)
     }
 
     /// Tells the owner about a deadline earlier than the one its timer holds. A later one needs no action: the
     /// earlier timer fires, finds nothing due, and re-arms.
-    private mutating func timerActions() -> [HTTPConnectionAction] {
-        timerAction().map { [$0] } ?? []
+    private mutating func timerActions() -> HTTPConnectionActions {
+        guard let timer = timerAction() else { return HTTPConnectionActions() }
+        return HTTPConnectionActions(timer)
     }
 
     private mutating func timerAction() -> HTTPConnectionAction? {
@@ -302,7 +304,10 @@ public enum HTTPConnectionAction: Equatable {
     /// Stop reading and call ``HTTPConnectionStateMachine/iterationStarted()`` in the next loop iteration.
     case yieldIteration
     /// Call ``HTTPConnectionStateMachine/timerFired(now:)`` at this instant, replacing any earlier-set timer.
-    case scheduleTimer(ContinuousClock.Instant)
+    /// Boxed: `ContinuousClock.Instant` is not frozen, so carried inline it made this enum's layout a run-time one, and
+    /// every copy and destruction of any action went through the runtime's generic enum witnesses (callgrind,
+    /// docs/benchmarks.md "Static files"); a timer is armed far less often than an action is moved.
+    indirect case scheduleTimer(ContinuousClock.Instant)
     /// Flush what is queued, then close the transport; the machine is done.
     case closeAfterFlush
 

@@ -100,7 +100,16 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// Appends each field of `defaults` whose name is not present yet: a response's own value wins over a default.
     public mutating func addAbsent(_ defaults: HTTPHeaders) {
-        for field in defaults where !contains(field.name) { fields.append(field) }
+        // Grown once at the first field added, not per field (every answer the server decorates, a handshake's 101
+        // among them); untouched, shared storage included, when nothing is missing.
+        var grown = false
+        for field in defaults where !contains(field.name) {
+            if !grown {
+                fields.reserveCapacity(fields.count + defaults.count)
+                grown = true
+            }
+            fields.append(field)
+        }
     }
 
     /// Whether every name in `other` is present here: then `addAbsent(other)` would add nothing.

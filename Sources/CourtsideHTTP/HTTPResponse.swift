@@ -20,10 +20,13 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 
     /// This response with its head encoded once, for `contentLength` (the body's length, or for HEAD the length
-    /// the head states). Keep the result and send it many times.
-    public func preparingHead(contentLength: Int) -> HTTPResponse {
+    /// the head states). Keep the result and send it many times. `includesServerDefaults`: its fields already hold
+    /// the server's response headers for the path it answers (`StaticFileServer.preparing`), so the server adds
+    /// nothing per request (`HTTPServer.Configuration.decorate`).
+    public func preparingHead(contentLength: Int, includesServerDefaults: Bool = false) -> HTTPResponse {
         var copy = self
-        copy.prepared = HTTPPreparedHead(self, contentLength: contentLength)
+        copy.prepared = HTTPPreparedHead(
+            self, contentLength: contentLength, includesServerDefaults: includesServerDefaults)
         return copy
     }
 
@@ -53,14 +56,18 @@ public final class HTTPPreparedHead: Sendable {
     let fields: [UInt8]
     /// The length the bytes state: the encoder uses them only for a response framed with exactly this length.
     let contentLength: Int
+    /// The fields hold the server's response headers for the path answered: checking them per request (a name
+    /// comparison per field and default) was 2.7% of a static request (docs/benchmarks.md, "Static files").
+    public let includesServerDefaults: Bool
 
     /// Nil when `response` sets `Connection` or `Date` itself (the encoder decides those per response then).
-    init?(_ response: HTTPResponse, contentLength: Int) {
+    init?(_ response: HTTPResponse, contentLength: Int, includesServerDefaults: Bool) {
         guard !response.status.forbidsBody, !response.headers.contains("Connection"), !response.headers.contains("Date")
         else { return nil }
         var bytes: [UInt8] = []
         _ = HTTPResponseEncoder.appendFields(response, framing: .contentLength(contentLength), to: &bytes)
         fields = bytes
         self.contentLength = contentLength
+        self.includesServerDefaults = includesServerDefaults
     }
 }

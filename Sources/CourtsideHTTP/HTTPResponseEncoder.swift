@@ -102,7 +102,9 @@ public enum HTTPResponseEncoder {
             bytes.append(contentsOf: prepared.fields)
             fields = (false, false)
         } else {
-            var size = 64 + extra
+            // The status line, `Date`, `Connection` and the empty line: up to about 110 bytes beyond the fields
+            // (a 101's head outgrew 64 and was copied once more).
+            var size = 128 + extra
             for (name, value) in response.headers { size += name.utf8.count + value.utf8.count + 4 }
             bytes.reserveCapacity(size)
             fields = appendFields(response, framing: framing, to: &bytes)

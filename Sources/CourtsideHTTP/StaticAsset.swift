@@ -2,8 +2,9 @@
 /// answers to a GET, a HEAD and the fields of a 304 built once (the GET and HEAD heads encoded once too,
 /// `HTTPPreparedHead`), so a request costs a lookup and no system call.
 final class StaticAsset: Sendable {
-    /// One representation of the file (RFC 9110 §3.2): the bytes as stored, or gzipped.
-    struct Variant: Sendable {
+    /// One representation of the file (RFC 9110 §3.2): the bytes as stored, or gzipped. A class: the variant a
+    /// request picks is then one reference, where a struct of its eight buffers was eight retains and releases.
+    final class Variant: Sendable {
         /// Distinct per representation (RFC 9110 §8.8.3: a strong validator changes with the content coding).
         let entityTag: String
         /// The 200, its head prepared.
@@ -13,12 +14,18 @@ final class StaticAsset: Sendable {
         /// A 304 repeats the validators and caching fields of the 200 (RFC 9110 §15.4.5), not its content type.
         let notModifiedHeaders: HTTPHeaders
 
-        init(body: [UInt8], entityTag: String, headers: HTTPHeaders, notModifiedHeaders: HTTPHeaders) {
+        /// - Parameter withDefaults: `headers` include the server's response headers (`adding`).
+        init(
+            body: [UInt8], entityTag: String, headers: HTTPHeaders, notModifiedHeaders: HTTPHeaders,
+            withDefaults: Bool = false
+        ) {
             self.entityTag = entityTag
-            ok = HTTPResponse(status: .ok, headers: headers, body: body).preparingHead(contentLength: body.count)
+            ok = HTTPResponse(status: .ok, headers: headers, body: body)
+                .preparingHead(contentLength: body.count, includesServerDefaults: withDefaults)
             var headHeaders = headers
             headHeaders.add(name: "Content-Length", value: String(body.count))
-            head = HTTPResponse(status: .ok, headers: headHeaders).preparingHead(contentLength: body.count)
+            head = HTTPResponse(status: .ok, headers: headHeaders)
+                .preparingHead(contentLength: body.count, includesServerDefaults: withDefaults)
             self.notModifiedHeaders = notModifiedHeaders
         }
 
@@ -31,7 +38,9 @@ final class StaticAsset: Sendable {
             headers.addAbsent(defaults)
             var notModified = notModifiedHeaders
             notModified.addAbsent(defaults)
-            return Variant(body: ok.body, entityTag: entityTag, headers: headers, notModifiedHeaders: notModified)
+            return Variant(
+                body: ok.body, entityTag: entityTag, headers: headers, notModifiedHeaders: notModified,
+                withDefaults: true)
         }
     }
 

@@ -12,7 +12,7 @@ private func get(_ path: String, close: Bool = false) -> [UInt8] {
 }
 
 /// The request paths in `.handle` actions.
-private func handled(_ actions: [HTTPConnectionAction]) -> [String] {
+private func handled(_ actions: HTTPConnectionActions) -> [String] {
     actions.compactMap { if case .handle(let request) = $0 { request.head.path } else { nil } }
 }
 
@@ -29,6 +29,23 @@ private func connection(receiving bytes: [UInt8] = []) -> HTTPConnectionStateMac
 /// The connection lifecycle as traces: one expectation per event, time injected, no sockets (STYLE.md 14).
 @Suite("HTTP connection state machine")
 struct HTTPConnectionStateMachineTests {
+    @Test("a step's actions come out in order, moved one by one; the handle check sees any slot")
+    func actionsInline() {
+        var actions = HTTPConnectionActions(.resumeReading)
+        actions.append(.write(ok, to: nil, keepAlive: false))
+        actions.append(.closeAfterFlush)
+        #expect(actions == [.resumeReading, .write(ok, to: nil, keepAlive: false), .closeAfterFlush])
+        #expect(!actions.containsHandle)
+        #expect(actions.takeFirst() == .resumeReading)
+        #expect(actions.count == 2 && actions.first == .write(ok, to: nil, keepAlive: false))
+        #expect(actions.takeFirst() == .write(ok, to: nil, keepAlive: false))
+        #expect(actions.takeFirst() == .closeAfterFlush)
+        #expect(actions.takeFirst() == nil && actions.isEmpty)
+        #expect(HTTPConnectionActions() != [.closeAfterFlush], "an empty step is not its filler")
+        var machine = connection(receiving: get("/a"))
+        #expect(machine.nextRequest(now: t0, queuedBytes: 0).containsHandle)
+    }
+
     @Test("a request is handed over, answered, and the connection idles with its keep-alive deadline")
     func requestAndKeepAlive() {
         var machine = HTTPConnectionStateMachine(configuration: configuration, secure: false, now: t0)

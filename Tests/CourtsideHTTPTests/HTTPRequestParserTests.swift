@@ -169,6 +169,37 @@ struct HTTPRequestParserTests {
         #expect(parser.buffer.count <= one.count * 2)
     }
 
+    @Test("between requests keeps a small buffer for the next one and gives a large one back, holding no bytes")
+    func idleBuffer() {
+        var parser = HTTPRequestParser()
+        parser.feed(Array("GET /a HTTP/1.1\r\nHost: h\r\n\r\n".utf8))
+        guard case .request = parser.next() else {
+            Issue.record("expected a request")
+            return
+        }
+        #expect(parser.next() == .needMoreData)
+        let small = parser.buffer.capacity
+        parser.clearIdleBuffer()
+        #expect(parser.bufferedByteCount == 0 && parser.buffer.isEmpty)
+        #expect(parser.buffer.capacity == small && small > 0, "kept for the next request")
+        parser.feed(Array("GET /b HTTP/1.1\r\nHost: h\r\n\r\n".utf8))
+        guard case .request(let next) = parser.next() else {
+            Issue.record("expected the next request")
+            return
+        }
+        #expect(next.head.path == "/b")
+
+        var large = HTTPRequestParser()
+        large.feed(Array("GET /c HTTP/1.1\r\nHost: h\r\nX-Pad: \(String(repeating: "p", count: 3000))\r\n\r\n".utf8))
+        guard case .request = large.next() else {
+            Issue.record("expected a request")
+            return
+        }
+        _ = large.next()
+        large.clearIdleBuffer()
+        #expect(large.buffer.capacity == 0, "more than HTTPRequestParser.idleCapacity is given back")
+    }
+
     @Test("gives a large body's buffer back once the request is done")
     func releasesLargeBuffer() {
         var parser = HTTPRequestParser()

@@ -86,6 +86,9 @@ struct PreparedHeadTests {
             let head = try fixture.head(method, target)
             let answer = prepared.respond(to: head).response
             #expect(answer.prepared != nil, "\(method) \(target)")
+            // Marked, so the server does not check its defaults again per request; the plain server's are not.
+            #expect(answer.prepared?.includesServerDefaults == true, "\(method) \(target)")
+            #expect(plain.respond(to: head).response.prepared?.includesServerDefaults == false)
             var decorated = plain.respond(to: head).response
             decorated.headers.addAbsent(Self.defaults(head.path))
             #expect(answer.headers.containsEveryName(of: Self.defaults(head.path)))

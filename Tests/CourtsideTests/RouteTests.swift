@@ -115,6 +115,18 @@ struct RouteTests {
         #expect(method.header("Allow") == "GET, POST")
     }
 
+    @Test("routes match the path's non-empty segments: repeated and trailing slashes change nothing, extra ones 404")
+    func segments() throws {
+        let app = try TestApp()
+        #expect(try app.request("GET", "//api//games/").json == ["games": []])
+        #expect(try app.request("GET", "/healthz/").status == 200)
+        #expect(try app.request("GET", "/healthz/more").status == 404)
+        #expect(try app.request("GET", "/api/games/game-99//events").status == 404)
+        #expect(try app.request("GET", "/api//nothing").status == 404)
+        let socket = try app.connect()
+        #expect(try WebSocketClient.upgrade(socket, path: "//ws/games//game-99/").status == 404)
+    }
+
     @Test("GET /metrics exposes the counters in the Prometheus text format")
     func metrics() throws {
         let app = try TestApp()

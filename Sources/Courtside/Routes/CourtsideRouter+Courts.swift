@@ -5,7 +5,7 @@ import CourtsideViewModels
 /// The court routes (issue 13; docs/protocol.md, "Courts"): `GET|POST /api/courts`, `GET|PUT /api/courts/{id}`,
 /// `POST /api/courts/{id}/queue`, `POST /api/courts/{id}/next` and `WS /ws/courts/{id}`.
 extension CourtsideRouter {
-    func courtsAPI(_ request: HTTPRequest, segments: [String], context: RouteContext) -> Route {
+    func courtsAPI(_ request: HTTPRequest, segments: [Substring], context: RouteContext) -> Route {
         let head = request.head
         switch (segments.count, head.method) {
         case (0, .GET), (0, .HEAD):
@@ -19,7 +19,7 @@ extension CourtsideRouter {
         default:
             break
         }
-        let id = CourtID(segments[0])
+        let id = CourtID(String(segments[0]))
         guard core.courtDirectory.contains(id) else {
             return .respond(CourtRequestError.unknownCourt(id).response)
         }
@@ -183,9 +183,9 @@ extension CourtsideRouter {
     }
 
     /// `WS /ws/courts/{id}`: the court's document, snapshot then patches.
-    func courtSocket(_ head: HTTPRequestHead, segments: [String], context: RouteContext) -> Route {
+    func courtSocket(_ head: HTTPRequestHead, segments: [Substring], context: RouteContext) -> Route {
         guard segments.count == 1 else { return .respond(APIResponse.notFound("no route \(head.path)")) }
-        let id = CourtID(segments[0])
+        let id = CourtID(String(segments[0]))
         guard core.courtDirectory.contains(id) else { return .respond(CourtRequestError.unknownCourt(id).response) }
         if case .failure(let error) = WebSocketHandshake.validate(head) { return .respond(error.response) }
         let client = clientAddress(head, context)

@@ -12,22 +12,22 @@ struct CourtsideRouter: HTTPRouter {
         // A page, script or style (most requests by count) is decided by the first segment alone: splitting the
         // whole path into Strings was 4% of a static request's CPU (docs/benchmarks.md, "Static files").
         let first = Self.firstSegment(of: head.path)
-        guard first == "api" || first == "ws" || first == "healthz" || first == "metrics" else {
+        guard let first, first == "api" || first == "ws" || first == "healthz" || first == "metrics" else {
             guard head.method == .GET || head.method == .HEAD else {
                 return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "HEAD"]))
             }
             return .staticFiles
         }
-        let segments = head.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        switch segments.first {
-        case "api": return api(request, segments: Array(segments.dropFirst()), context: context)
-        case "ws": return webSockets(head, segments: Array(segments.dropFirst()), context: context)
-        case "healthz" where segments.count == 1:
+        let rest = Self.segments(of: head.path, after: first)
+        switch first {
+        case "api": return api(request, segments: rest, context: context)
+        case "ws": return webSockets(head, segments: rest, context: context)
+        case "healthz" where rest.isEmpty:
             guard head.method == .GET || head.method == .HEAD else {
                 return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "HEAD"]))
             }
             return .respond(health())
-        case "metrics" where segments.count == 1:
+        case "metrics" where rest.isEmpty:
             guard head.method == .GET || head.method == .HEAD else {
                 return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "HEAD"]))
             }
@@ -51,9 +51,25 @@ struct CourtsideRouter: HTTPRouter {
         return path[start..<end]
     }
 
+    /// The non-empty segments of `path` after `first` (`/ws/games/g1` → `games`, `g1`), as slices of it in one
+    /// array with room for four: a String per segment, then `split`'s growing array and a copy without the first
+    /// were five heap blocks of a spectator's handshake (docs/benchmarks.md, "Handshakes").
+    static func segments(of path: String, after first: Substring) -> [Substring] {
+        let slash = UInt8(ascii: "/")
+        var segments: [Substring] = []
+        segments.reserveCapacity(4)
+        var start = first.endIndex
+        while let from = path.utf8[start...].firstIndex(where: { $0 != slash }) {
+            let end = path.utf8[from...].firstIndex(of: slash) ?? path.endIndex
+            segments.append(path[from..<end])
+            start = end
+        }
+        return segments
+    }
+
     // MARK: /api
 
-    private func api(_ request: HTTPRequest, segments: [String], context: RouteContext) -> Route {
+    private func api(_ request: HTTPRequest, segments: [Substring], context: RouteContext) -> Route {
         let head = request.head
         if segments.first == "courts" {
             return courtsAPI(request, segments: Array(segments.dropFirst()), context: context)
@@ -68,7 +84,7 @@ struct CourtsideRouter: HTTPRouter {
             return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "POST"]))
         default: break
         }
-        let id = GameID(segments[1])
+        let id = GameID(String(segments[1]))
         guard let game = core.registry.handle(id) else { return .respond(missingGame(id)) }
         switch (segments.count, segments.dropFirst(2).first, head.method) {
         case (2, nil, .GET), (2, nil, .HEAD):
@@ -83,10 +99,10 @@ struct CourtsideRouter: HTTPRouter {
             return command(request, game: game, context: context)
         case (3, "commands", _):
             return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["POST"]))
-        case (3, let report?, .GET) where GameReport(rawValue: report) != nil,
-            (3, let report?, .HEAD) where GameReport(rawValue: report) != nil:
-            return self.report(GameReport(rawValue: report)!, of: game, context)
-        case (3, let report?, _) where GameReport(rawValue: report) != nil:
+        case (3, let report?, .GET) where GameReport(rawValue: String(report)) != nil,
+            (3, let report?, .HEAD) where GameReport(rawValue: String(report)) != nil:
+            return self.report(GameReport(rawValue: String(report))!, of: game, context)
+        case (3, let report?, _) where GameReport(rawValue: String(report)) != nil:
             return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET"]))
         case (3, "reopen", .POST):
             return reopen(request, game: game, context: context)
@@ -268,7 +284,7 @@ struct CourtsideRouter: HTTPRouter {
 
     // MARK: /ws
 
-    private func webSockets(_ head: HTTPRequestHead, segments: [String], context: RouteContext) -> Route {
+    private func webSockets(_ head: HTTPRequestHead, segments: [Substring], context: RouteContext) -> Route {
         if segments.first == "courts" {
             return courtSocket(head, segments: Array(segments.dropFirst()), context: context)
         }
@@ -277,8 +293,8 @@ struct CourtsideRouter: HTTPRouter {
         }
         var game: GameHandle?
         if segments.count >= 2 {
-            game = core.registry.handle(GameID(segments[1]))
-            guard game != nil else { return .respond(missingGame(GameID(segments[1]))) }
+            game = core.registry.handle(GameID(String(segments[1])))
+            guard game != nil else { return .respond(missingGame(GameID(String(segments[1])))) }
         }
         if segments.count == 3, segments[2] != "scorer" {
             return .respond(APIResponse.notFound("no route \(head.path)"))

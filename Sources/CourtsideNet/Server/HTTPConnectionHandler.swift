@@ -70,14 +70,15 @@ final class HTTPConnectionHandler: ConnectionHandler {
         var handled = true
         while handled && !finished {
             let actions = machine.nextRequest(now: context.now, queuedBytes: connection.bufferedBytes)
-            handled = actions.contains(where: \.isHandle)
+            handled = actions.containsHandle
             perform(actions)
         }
     }
 
-    private func perform(_ actions: [HTTPConnectionAction]) {
-        for action in actions {
-            switch action {
+    private func perform(_ actions: consuming HTTPConnectionActions) {
+        // Each action moved out of the step, not copied: its payload (a request, a response) is not retained again.
+        while let action = actions.takeFirst() {
+            switch consume action {
             case .handle(let request):
                 handle(request)
             case .write(let response, let head, let keepAlive):

@@ -109,9 +109,10 @@ extension HTTPServer {
         }
 
         /// `response` with the `responseHeaders` for `path` added where it has none of its own. Left untouched when
-        /// it has them all, so a prepared head (a static file, `StaticFileServer.preparing`) stays prepared.
+        /// it has them all, or when its head was prepared with them (a static file, `StaticFileServer.preparing`:
+        /// not checked per request), so a prepared head stays prepared.
         func decorate(_ response: HTTPResponse, path: String?) -> HTTPResponse {
-            guard let responseHeaders else { return response }
+            guard let responseHeaders, response.prepared?.includesServerDefaults != true else { return response }
             let defaults = responseHeaders(path)
             if response.headers.containsEveryName(of: defaults) { return response }
             var decorated = response
