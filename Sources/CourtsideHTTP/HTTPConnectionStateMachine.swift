@@ -49,14 +49,16 @@ public struct HTTPConnectionStateMachine {
         }
     }
 
+    /// Deadlines are `CompactInstant`s: `ContinuousClock.Instant` is not frozen, so carried here it made the state's
+    /// layout a run-time one, and every copy of the machine went through the runtime's value witnesses.
     enum State {
         /// TLS is being negotiated; no request can arrive yet.
-        case tlsHandshake(deadline: Instant)
+        case tlsHandshake(deadline: CompactInstant)
         /// Waiting for (the rest of) a request, which must be complete by `deadline`. With nothing received yet the
         /// deadline closes quietly; with part of a request, it answers 408.
-        case reading(deadline: Instant)
+        case reading(deadline: CompactInstant)
         /// Kept alive between requests: closed quietly at `deadline`.
-        case idle(deadline: Instant)
+        case idle(deadline: CompactInstant)
         /// `head` was handed to the application; its answer has not been given. `deferred`: it comes later, and
         /// reading is paused meanwhile (no deadline runs: the application answers).
         case answering(head: HTTPRequestHead, keepAlive: Bool, deferred: Bool)
@@ -85,7 +87,7 @@ public struct HTTPConnectionStateMachine {
     /// Requests taken since this iteration's reading began.
     var takenThisIteration = 0
     /// The deadline the owner's timer is set for, as far as we told it.
-    var scheduledDeadline: Instant?
+    var scheduledDeadline = CompactInstant.none
     /// The answer for a connection over a connection cap, sent instead of reading anything.
     let refusal: HTTPResponse?
 
@@ -97,17 +99,21 @@ public struct HTTPConnectionStateMachine {
         parser = HTTPRequestParser(limits: configuration.parserLimits)
         state =
             secure
-            ? .tlsHandshake(deadline: now + configuration.tlsHandshakeTimeout)
-            : .reading(deadline: now + configuration.requestTimeout)
+            ? .tlsHandshake(deadline: CompactInstant(now + configuration.tlsHandshakeTimeout))
+            : .reading(deadline: CompactInstant(now + configuration.requestTimeout))
     }
 
     /// When ``timerFired(now:)`` next has work to do, or nil.
     public var nextDeadline: Instant? {
+        nextCompactDeadline.instant
+    }
+
+    private var nextCompactDeadline: CompactInstant {
         switch state {
         case .tlsHandshake(let deadline), .idle(let deadline): deadline
         // Paused for drain: the client is slow to read our answers, which the write-progress deadline bounds.
-        case .reading(let deadline): pause == .drain ? nil : deadline
-        case .answering, .closing, .handedOver: nil
+        case .reading(let deadline): pause == .drain ? .none : deadline
+        case .answering, .closing, .handedOver: .none
         }
     }
 
@@ -131,7 +137,7 @@ public struct HTTPConnectionStateMachine {
     public mutating func tlsHandshakeCompleted(now: Instant) -> HTTPConnectionActions {
         guard case .tlsHandshake = state else { return HTTPConnectionActions() }
         if let refusal { return close(with: refusal, to: nil) }
-        state = .reading(deadline: now + configuration.requestTimeout)
+        state = .reading(deadline: CompactInstant(now + configuration.requestTimeout))
         return timerActions()
     }
 
@@ -139,7 +145,7 @@ public struct HTTPConnectionStateMachine {
     public mutating func bytesReceived(_ bytes: some Collection<UInt8>, now: Instant) -> HTTPConnectionActions {
         switch state {
         case .idle:
-            state = .reading(deadline: now + configuration.requestTimeout)
+            state = .reading(deadline: CompactInstant(now + configuration.requestTimeout))
         case .tlsHandshake, .reading, .answering:
             break
         case .closing, .handedOver:
@@ -170,7 +176,7 @@ public struct HTTPConnectionStateMachine {
             return HTTPConnectionActions(.handle(request))
         case .needMoreData:
             if parser.isIdle {
-                state = .idle(deadline: now + configuration.keepAliveTimeout)
+                state = .idle(deadline: CompactInstant(now + configuration.keepAliveTimeout))
                 // An idle kept-alive connection holds no request bytes, and at most a small buffer for the next.
                 parser.clearIdleBuffer()
             }
@@ -197,7 +203,7 @@ public struct HTTPConnectionStateMachine {
         }
         actions.append(.write(response, to: head, keepAlive: true))
         // The next request's deadline starts when this one is answered.
-        state = .reading(deadline: now + configuration.requestTimeout)
+        state = .reading(deadline: CompactInstant(now + configuration.requestTimeout))
         if let timer = timerAction() { actions.append(timer) }
         return actions
     }
@@ -221,7 +227,7 @@ public struct HTTPConnectionStateMachine {
         guard pause == .drain else { return HTTPConnectionActions() }
         pause = .none
         takenThisIteration = 0
-        if case .reading = state { state = .reading(deadline: now + configuration.requestTimeout) }
+        if case .reading = state { state = .reading(deadline: CompactInstant(now + configuration.requestTimeout)) }
         var actions = HTTPConnectionActions(.resumeReading)
         if let timer = timerAction() { actions.append(timer) }
         return actions
@@ -237,9 +243,10 @@ public struct HTTPConnectionStateMachine {
 
     /// The owner's timer fired.
     public mutating func timerFired(now: Instant) -> HTTPConnectionActions {
-        scheduledDeadline = nil  // the owner's timer is spent
-        guard let deadline = nextDeadline else { return HTTPConnectionActions() }
-        guard now >= deadline else { return timerActions() }
+        scheduledDeadline = .none  // the owner's timer is spent
+        let deadline = nextCompactDeadline
+        guard deadline != .none else { return HTTPConnectionActions() }
+        guard CompactInstant(now) >= deadline else { return timerActions() }
         switch state {
         case .reading where !parser.isIdle:
             return close(with: .text(.requestTimeout, "408 Request Timeout\n"), to: nil)
@@ -283,10 +290,11 @@ public struct HTTPConnectionStateMachine {
     }
 
     private mutating func timerAction() -> HTTPConnectionAction? {
-        guard let next = nextDeadline else { return nil }
-        if let scheduled = scheduledDeadline, scheduled <= next { return nil }
+        let next = nextCompactDeadline
+        guard let instant = next.instant else { return nil }
+        if scheduledDeadline != .none, scheduledDeadline <= next { return nil }
         scheduledDeadline = next
-        return .scheduleTimer(next)
+        return .scheduleTimer(instant)
     }
 }
 

@@ -1,3 +1,5 @@
+import CourtsideHTTP
+
 extension WebSocketConnectionStateMachine {
     /// The application closes the connection: send a close frame and wait for the peer's (RFC 6455 §7.1.2)
     /// until ``Configuration/closeTimeout``. Does nothing once a close frame has been sent.

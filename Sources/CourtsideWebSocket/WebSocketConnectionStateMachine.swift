@@ -1,3 +1,5 @@
+import CourtsideHTTP
+
 /// One WebSocket connection after the handshake (RFC 6455 §5–§7), as a value that takes events (bytes
 /// received, a message to send, a close request, a timer) and returns ``WebSocketAction``s. It does no I/O and
 /// reads no clock: every event carries `now`.

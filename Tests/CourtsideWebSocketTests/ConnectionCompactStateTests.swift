@@ -1,5 +1,6 @@
 import Testing
 
+@testable import CourtsideHTTP
 @testable import CourtsideWebSocket
 
 /// The machine's state kept small for idle sockets (docs/benchmarks.md, "Idle memory"): compact deadlines and a

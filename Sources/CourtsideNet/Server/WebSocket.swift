@@ -1,3 +1,4 @@
+import CourtsideHTTP
 import CourtsideWebSocket
 import CourtsideWebSocketDeflate
 
