@@ -58,6 +58,12 @@ struct FanoutReport: RunReport, Sendable, Encodable {
     var serverCPUSeconds: Double?
     var serverCPUMicrosecondsPerDelivery: Double?
     var loadCPUSeconds: Double
+    /// This process's CPU per delivered frame: the generator's share of the cores the server runs on.
+    var loadCPUMicrosecondsPerDelivery: Double?
+    /// Seconds the server's and the generator's threads waited runnable for a CPU while publishing and draining
+    /// (/proc schedstat): on a shared machine, how much of the latency is waiting for a core.
+    var serverRunQueueWaitSeconds: Double?
+    var loadRunQueueWaitSeconds: Double?
     /// The server's heap calls while publishing and draining (`--alloc-counter`), and per delivered frame.
     var serverAllocations: AllocationCounts?
     var serverAllocationsPerDelivery: Double?
@@ -117,6 +123,9 @@ struct FanoutReport: RunReport, Sendable, Encodable {
             serverCPUMicrosecondsPerDelivery = cpu * 1e6 / Double(delivered)
         }
         loadCPUSeconds = measured.loadCPUSeconds
+        if delivered > 0 { loadCPUMicrosecondsPerDelivery = measured.loadCPUSeconds * 1e6 / Double(delivered) }
+        serverRunQueueWaitSeconds = measured.serverRunQueueWaitSeconds
+        loadRunQueueWaitSeconds = measured.loadRunQueueWaitSeconds
         serverAllocations = measured.serverAllocations
         if let allocations = measured.serverAllocations, delivered > 0 {
             serverAllocationsPerDelivery =
@@ -158,9 +167,7 @@ struct FanoutReport: RunReport, Sendable, Encodable {
                     + " \(format(perConnection, 2)) KiB per connection")
         }
         if let cpu = serverCPUSeconds {
-            lines.append(
-                "  server CPU   \(format(cpu, 2)) s while publishing and draining"
-                    + (serverCPUMicrosecondsPerDelivery.map { ": \(format($0, 3)) µs per delivered message" } ?? ""))
+            lines.append(cpuLine("server CPU", cpu, "while publishing and draining", serverCPUMicrosecondsPerDelivery))
         }
         if let allocations = serverAllocations, let perDelivery = serverAllocationsPerDelivery {
             lines.append(
@@ -168,10 +175,21 @@ struct FanoutReport: RunReport, Sendable, Encodable {
                     + " \(allocations.frees) frees, \(allocations.bytes) bytes asked while publishing and draining:"
                     + " \(format(perDelivery, 4)) (re)allocations per delivered message")
         }
-        lines.append("  load CPU     \(format(loadCPUSeconds, 2)) s (this process, same window)")
+        lines.append(cpuLine("load CPU", loadCPUSeconds, "(this process, same window)", loadCPUMicrosecondsPerDelivery))
+        if let server = serverRunQueueWaitSeconds, let load = loadRunQueueWaitSeconds {
+            lines.append(
+                "  CPU waits    server \(format(server, 2)) s, load \(format(load, 2)) s runnable but not running"
+                    + " (same window)")
+        }
         if let publisherFailure { lines.append("  publisher    \(publisherFailure)") }
         if failed > 0 { lines.append("  failed       \(failed) subscribers") }
         lines += failureLines
         return lines.joined(separator: "\n")
+    }
+
+    /// "  server CPU   4.12 s while publishing and draining: 1.650 µs per delivered message".
+    private func cpuLine(_ label: String, _ seconds: Double, _ window: String, _ perDelivery: Double?) -> String {
+        "  \(label.padding(toLength: 13, withPad: " ", startingAt: 0))\(format(seconds, 2)) s \(window)"
+            + (perDelivery.map { ": \(format($0, 3)) µs per delivered message" } ?? "")
     }
 }

@@ -21,6 +21,9 @@ enum FanoutRun {
         /// The server's allocation counts over publishing and draining (`--alloc-counter`).
         var serverAllocations: AllocationCounts?
         var loadCPUSeconds = 0.0
+        /// Seconds the server's and this process's threads waited runnable for a CPU, same window.
+        var serverRunQueueWaitSeconds: Double?
+        var loadRunQueueWaitSeconds: Double?
     }
 
     static func run(_ options: FanoutOptions) -> FanoutReport {
@@ -71,6 +74,8 @@ enum FanoutRun {
             let cpuBefore = probe?.cpuSeconds()
             let allocationsBefore = options.allocationCounterFile.flatMap(AllocationCounts.read)
             let loadCPUBefore = ServerProbe.ownCPUSeconds()
+            let serverWaitBefore = probe?.runQueueWaitSeconds()
+            let loadWaitBefore = ServerProbe.ownRunQueueWaitSeconds()
             publish(with: publisher, options: options, control: control, measured: &measured)
             control.finalCount.store(measured.published, ordering: .releasing)
             let drainDeadline = LoadSocket.now() + UInt64(options.drainTimeout * 1e9)
@@ -83,6 +88,12 @@ enum FanoutRun {
                 measured.serverAllocations = after - before
             }
             measured.loadCPUSeconds = ServerProbe.ownCPUSeconds() - loadCPUBefore
+            if let before = serverWaitBefore, let after = probe?.runQueueWaitSeconds() {
+                measured.serverRunQueueWaitSeconds = after - before
+            }
+            if let before = loadWaitBefore, let after = ServerProbe.ownRunQueueWaitSeconds() {
+                measured.loadRunQueueWaitSeconds = after - before
+            }
             publisher.sendClose()
         } else {
             control.finalCount.store(0, ordering: .releasing)

@@ -25,6 +25,33 @@ struct ServerProbe: Sendable {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// Seconds this process's threads spent runnable but waiting for a CPU (the second field of
+    /// /proc/PID/task/TID/schedstat, summed over the threads; needs schedstats in the kernel, nil without).
+    /// On a shared machine this is what separates "the server is slow" from "the server was not running".
+    func runQueueWaitSeconds() -> Double? {
+        Self.runQueueWaitSeconds(taskDirectory: "/proc/\(pid)/task")
+    }
+
+    /// The same for this process (the load generator).
+    static func ownRunQueueWaitSeconds() -> Double? {
+        runQueueWaitSeconds(taskDirectory: "/proc/self/task")
+    }
+
+    private static func runQueueWaitSeconds(taskDirectory: String) -> Double? {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: taskDirectory) else { return nil }
+        var nanoseconds = 0.0
+        var found = false
+        for task in tasks {
+            guard let text = try? String(contentsOfFile: "\(taskDirectory)/\(task)/schedstat", encoding: .utf8)
+            else { continue }
+            let fields = text.split(separator: " ")
+            guard fields.count >= 2, let waited = Double(fields[1]) else { continue }
+            nanoseconds += waited
+            found = true
+        }
+        return found ? nanoseconds / 1e9 : nil
+    }
+
     /// This process's own CPU time in seconds (user plus system).
     static func ownCPUSeconds() -> Double {
         var usage = rusage()

@@ -66,7 +66,14 @@ final class Connection: EventHandler, LoopClosable {
     private var deadlines: DeadlineState? { rarelyUsed?.deadlines }
     /// Told once when the fd is closed, after the handler: the server's per-loop registry. A reference rather than
     /// a closure, whose captured context cost every connection a heap block (docs/benchmarks.md, "Idle memory").
-    weak var owner: ConnectionOwner?
+    ///
+    /// Strong, and cleared by `close` (which the loop's teardown calls for every open connection), so the cycle
+    /// through the loop's fd table ends with the connection. Not weak: a weak reference gives the owner a side
+    /// table, and then every strong retain of it takes the slow path; each subscriber's `WebSocket` reaches the
+    /// same owner through an `unowned` reference per broadcast frame queued behind another, which was 4% of
+    /// `courtside-echo`'s CPU per delivery at a game's rate (perf: `swift_unownedRetainStrong` →
+    /// `tryIncrementSlow`, and `doDecrementSlow`; docs/benchmarks.md "Latency at a game's rate").
+    var owner: ConnectionOwner?
     private var queue = WriteQueue()
 
     /// Why a connection was reset rather than closed in order.

@@ -47,8 +47,9 @@ enum TransformOutcome {
 /// What holds a connection on its loop (the server's registry): told once when the descriptor closes, after the
 /// handler. Loop-confined.
 ///
-/// A class to subclass rather than a protocol so that a connection's weak reference to it takes 8 bytes, not a
-/// 16-byte existential (docs/benchmarks.md, "Idle memory").
+/// A class to subclass rather than a protocol so that a connection's reference to it takes 8 bytes, not a
+/// 16-byte existential (docs/benchmarks.md, "Idle memory"). Connections hold it strongly until they close (no weak
+/// reference: see `Connection.owner`).
 class ConnectionOwner {
     func connectionClosed(_ connection: Connection) {}
 }
