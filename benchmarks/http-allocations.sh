@@ -61,11 +61,7 @@ before=$(allocations)
 SPECTATORS_WAIT_FIRST=1 "$out/spectators" "$port" 16 0 "$out/plan" "$out/records" <"$out/ctl" >"$out/clients" &
 clients=$!
 exec 4>"$out/ctl"
-for _ in $(seq 1 1200); do
-    grep -q '^ready' "$out/clients" 2>/dev/null && break
-    kill -0 "$clients" 2>/dev/null || break
-    sleep 0.1
-done
+wait_for_clients_ready "$out/clients" "$clients" 1200
 after=$(allocations)
 opened=$(awk '/^timing/ { print $3 }' "$out/clients")
 echo "| spectator handshakes with their snapshot | ${opened:-0} | $((after - before)) | $(awk -v a=$((after - before)) -v n="${opened:-0}" 'BEGIN { printf "%.1f", (n > 0 ? a / n : 0) }') |"

@@ -70,11 +70,7 @@ measure
 SPECTATORS_WAIT_FIRST=1 "$out/spectators" "$port" 16 0 "$out/plan" "$out/records" <"$out/ctl" >"$out/clients" &
 clients=$!
 exec 4>"$out/ctl"
-for _ in $(seq 1 1800); do
-    grep -q '^ready' "$out/clients" 2>/dev/null && break
-    kill -0 "$clients" 2>/dev/null || break
-    sleep 0.1
-done
+wait_for_clients_ready "$out/clients" "$clients"
 total=$(done_measuring handshakes)
 opened=$(awk '/^timing/ { print $3 }' "$out/clients")
 echo "| spectator handshakes with their snapshot | ${opened:-0} | $total | $((total / ${opened:-1})) |"

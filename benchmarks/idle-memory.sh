@@ -79,11 +79,7 @@ measure() {
     "$out/spectators" "$port" 16 0 "$plan" "$out/$tag.records" <"$out/$tag.ctl" >"$out/$tag.clients" &
     local clients=$!
     exec 4>"$out/$tag.ctl"
-    for _ in $(seq 1 1800); do
-        grep -q '^ready' "$out/$tag.clients" 2>/dev/null && break
-        kill -0 "$clients" 2>/dev/null || break
-        sleep 0.1
-    done
+    wait_for_clients_ready "$out/$tag.clients" "$clients"
     ready=$(grep '^ready' "$out/$tag.clients" || echo "ready 0 $connections 0")
     sleep "$settle"
     connected=$(rss_kib "$SERVER_PID")

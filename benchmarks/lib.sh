@@ -94,3 +94,15 @@ ticks_per_second=$(getconf CLK_TCK)
 load_average() {
     cut -d' ' -f"1-${1:-3}" /proc/loadavg
 }
+
+# wait_for_clients_ready FILE PID [STEPS]: waits until the spectators program (benchmarks/spectators.c, PID) writing
+# FILE has said `ready` (every connection made, or its attempts spent), or has exited; at most STEPS tenths of a
+# second (default 1,800: three minutes).
+wait_for_clients_ready() {
+    local file=$1 pid=$2 _
+    for _ in $(seq 1 "${3:-1800}"); do
+        grep -q '^ready' "$file" 2>/dev/null && return 0
+        kill -0 "$pid" 2>/dev/null || return 0
+        sleep 0.1
+    done
+}
