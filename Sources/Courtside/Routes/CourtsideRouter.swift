@@ -86,6 +86,13 @@ struct CourtsideRouter: HTTPRouter {
         }
         let id = GameID(String(segments[1]))
         guard let game = core.registry.handle(id) else { return .respond(missingGame(id)) }
+        // A report's name is read once (no report is named like the other routes below).
+        if segments.count == 3, let report = GameReport(rawValue: String(segments[2])) {
+            guard head.method == .GET || head.method == .HEAD else {
+                return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET"]))
+            }
+            return self.report(report, of: game, context)
+        }
         switch (segments.count, segments.dropFirst(2).first, head.method) {
         case (2, nil, .GET), (2, nil, .HEAD):
             return snapshot(game, context)
@@ -99,11 +106,6 @@ struct CourtsideRouter: HTTPRouter {
             return command(request, game: game, context: context)
         case (3, "commands", _):
             return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["POST"]))
-        case (3, let report?, .GET) where GameReport(rawValue: String(report)) != nil,
-            (3, let report?, .HEAD) where GameReport(rawValue: String(report)) != nil:
-            return self.report(GameReport(rawValue: String(report))!, of: game, context)
-        case (3, let report?, _) where GameReport(rawValue: String(report)) != nil:
-            return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET"]))
         case (3, "reopen", .POST):
             return reopen(request, game: game, context: context)
         case (3, "reopen", _):
@@ -293,8 +295,9 @@ struct CourtsideRouter: HTTPRouter {
         }
         var game: GameHandle?
         if segments.count >= 2 {
-            game = core.registry.handle(GameID(String(segments[1])))
-            guard game != nil else { return .respond(missingGame(GameID(String(segments[1])))) }
+            let id = GameID(String(segments[1]))
+            game = core.registry.handle(id)
+            guard game != nil else { return .respond(missingGame(id)) }
         }
         if segments.count == 3, segments[2] != "scorer" {
             return .respond(APIResponse.notFound("no route \(head.path)"))

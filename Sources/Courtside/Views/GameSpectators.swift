@@ -32,6 +32,8 @@ final class GameSpectators: WebSocketHandler {
     static func handler(
         for game: GameHandle, client: ClientAddress, environment: SocketEnvironment, context: LoopContext
     ) -> any WebSocketHandler {
+        // Keyed by the handle's identity: the handler holds the handle, so that identity is never reused for another
+        // game while the attachment lives.
         let spectators = context.attachment(for: ObjectIdentifier(game)) {
             GameSpectators(game: game, environment: environment)
         }
