@@ -27,6 +27,9 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
+        // Beneath every layer: a seeded random generator (the demo, reconnection backoff, fuzzers, tests).
+        .target(name: "CourtsideRandom"),
+
         // 1. Model: pure, deterministic value types.
         .target(name: "CourtsideModel"),
         // 2. View models: Dynamic<T>, the tutorial's editors, and the JSON Patch presenter.
@@ -38,7 +41,7 @@ let package = Package(
         .target(name: "CourtsideTLS", dependencies: ["COpenSSL"]),
         .target(name: "CourtsideWebSocketDeflate", dependencies: ["CourtsideWebSocket", "CZlib"]),
         // Redis: the RESP2/RESP3 codec, the URL and the client connection's state machine (no sockets).
-        .target(name: "CourtsideRedis"),
+        .target(name: "CourtsideRedis", dependencies: ["CourtsideRandom"]),
         .target(
             name: "CourtsideNet",
             dependencies: [
@@ -61,7 +64,7 @@ let package = Package(
             name: "Courtside",
             dependencies: [
                 "CourtsideModel", "CourtsideViewModels", "CourtsideNet", "CourtsideJournal", "COpenSSL",
-                "CourtsideRedis", "CourtsideRedisJournal",
+                "CourtsideRedis", "CourtsideRedisJournal", "CourtsideRandom",
             ]),
 
         // 5. Executables.
@@ -78,23 +81,27 @@ let package = Package(
         .target(name: "CourtsideFuzzSupport"),
         .executableTarget(name: "CourtsideFuzzHTTP", dependencies: ["CourtsideFuzzSupport", "CourtsideHTTP"]),
         .executableTarget(
-            name: "CourtsideFuzzWebSocket", dependencies: ["CourtsideFuzzSupport", "CourtsideWebSocket"]),
+            name: "CourtsideFuzzWebSocket",
+            dependencies: ["CourtsideFuzzSupport", "CourtsideWebSocket", "CourtsideRandom"]),
         .executableTarget(name: "CourtsideFuzzRESP", dependencies: ["CourtsideFuzzSupport", "CourtsideRedis"]),
         .executableTarget(name: "CourtsideFuzzJSON", dependencies: ["CourtsideFuzzSupport", "CourtsideViewModels"]),
         .executableTarget(
             name: "CourtsideFuzzInflate", dependencies: ["CourtsideFuzzSupport", "CourtsideWebSocketDeflate"]),
 
         // Shared by the test targets: running blocking test clients off Swift concurrency's cooperative pool.
-        .target(name: "CourtsideTestSupport", path: "Tests/CourtsideTestSupport"),
-        .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel"]),
+        .target(name: "CourtsideTestSupport", dependencies: ["CourtsideRandom"], path: "Tests/CourtsideTestSupport"),
+        .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel", "CourtsideTestSupport"]),
         // The load program's own logic (courtside-load journal's stepping and options), through @testable import.
         .testTarget(name: "CourtsideLoadTests", dependencies: ["CourtsideLoad"]),
-        .testTarget(name: "CourtsideViewModelTests", dependencies: ["CourtsideViewModels", "CourtsideModel"]),
+        .testTarget(
+            name: "CourtsideViewModelTests",
+            dependencies: ["CourtsideViewModels", "CourtsideModel", "CourtsideTestSupport"]),
         .testTarget(
             name: "CourtsideTests",
             dependencies: [
                 "Courtside", "CourtsideNet", "CourtsideModel", "CourtsideViewModels", "CourtsideJournal",
                 "CourtsideRedis", "CourtsideRedisClient", "CourtsideRedisJournal", "CourtsideTestSupport",
+                "CourtsideRandom",
             ]),
         .testTarget(
             name: "CourtsideJournalTests",
@@ -103,7 +110,9 @@ let package = Package(
                 "CourtsideTestSupport",
             ]),
         .testTarget(name: "CourtsideHTTPTests", dependencies: ["CourtsideHTTP", "CourtsideTestSupport", "CZlib"]),
-        .testTarget(name: "CourtsideWebSocketTests", dependencies: ["CourtsideWebSocket", "CourtsideHTTP"]),
+        .testTarget(
+            name: "CourtsideWebSocketTests",
+            dependencies: ["CourtsideWebSocket", "CourtsideHTTP", "CourtsideTestSupport"]),
         .testTarget(name: "CourtsideRedisTests", dependencies: ["CourtsideRedis", "CourtsideTestSupport"]),
         .testTarget(
             name: "CourtsideRedisClientTests",
@@ -111,7 +120,9 @@ let package = Package(
         .testTarget(name: "CourtsideTLSTests", dependencies: ["CourtsideTLS", "CourtsideTestSupport"]),
         .testTarget(
             name: "CourtsideWebSocketDeflateTests",
-            dependencies: ["CourtsideWebSocketDeflate", "CourtsideWebSocket", "CourtsideHTTP", "CZlib"]),
+            dependencies: [
+                "CourtsideWebSocketDeflate", "CourtsideWebSocket", "CourtsideHTTP", "CZlib", "CourtsideTestSupport",
+            ]),
         .testTarget(
             name: "CourtsideNetTests",
             dependencies: [

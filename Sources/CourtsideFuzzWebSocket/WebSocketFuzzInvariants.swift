@@ -1,3 +1,4 @@
+import CourtsideRandom
 import CourtsideWebSocket
 
 /// What must hold for any bytes a client sends: the connection never traps, reads split anywhere give the same
@@ -18,7 +19,7 @@ enum WebSocketFuzzInvariants {
 
         let whole = run(configuration, withExtension, start, chunks: [bytes[...]])
         // Cut points from a generator seeded by the input, so each input has one reproducible split.
-        var generator = SplitMix(seed: UInt64(selector) &* 0x9E37_79B9 &+ UInt64(bytes.count))
+        var generator = SplitMix64(seed: UInt64(selector) &* 0x9E37_79B9 &+ UInt64(bytes.count))
         var chunks: [ArraySlice<UInt8>] = []
         var index = 0
         while index < bytes.count {
@@ -119,22 +120,5 @@ private struct XORExtension: WebSocketMessageExtension {
         let decoded = payload.map { $0 ^ 0x20 } + payload
         if decoded.count > maxBytes { throw .messageTooLarge(size: decoded.count, limit: maxBytes) }
         return decoded
-    }
-}
-
-/// SplitMix64: a tiny deterministic generator.
-private struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,5 @@
+import CourtsideRandom
+
 /// Delays between reconnection attempts: capped exponential growth with "equal jitter" (each delay is drawn
 /// between half and all of the exponential step), so that many clients that lost one server do not come back in
 /// lockstep, while none retries sooner than half its step. The random source is a seeded value inside, so a test
@@ -7,12 +9,12 @@ public struct RedisBackoff: Sendable, Hashable {
     public var initial: Duration
     /// The cap. 2 s: while Redis is down, a client still notices its return within two seconds.
     public var maximum: Duration
-    private var state: UInt64
+    private var random: SplitMix64
 
     public init(initial: Duration = .milliseconds(50), maximum: Duration = .seconds(2), seed: UInt64 = 0x5EED) {
         self.initial = initial
         self.maximum = maximum
-        self.state = seed
+        self.random = SplitMix64(seed: seed)
     }
 
     /// The delay before attempt `attempt` (1 for the first retry after a failure).
@@ -22,16 +24,7 @@ public struct RedisBackoff: Sendable, Hashable {
             step = step * 2
         }
         step = min(step, maximum)
-        let fraction = Double(nextRandom() >> 11) / Double(1 << 53)  // [0, 1)
+        let fraction = Double(random.next() >> 11) / Double(1 << 53)  // [0, 1)
         return step / 2 + (step / 2) * fraction
-    }
-
-    /// SplitMix64.
-    private mutating func nextRandom() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

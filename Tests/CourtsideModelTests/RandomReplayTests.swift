@@ -1,4 +1,5 @@
 import CourtsideModel
+import CourtsideTestSupport
 import Foundation
 import Testing
 

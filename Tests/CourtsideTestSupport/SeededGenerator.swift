@@ -1,17 +1,5 @@
-/// SplitMix64 (Steele, Lea and Flood, 2014): a small seeded generator, so every random test (random games, random
-/// chunkings of a byte stream) replays the same values from its seed and a failure names the seed that reproduces it.
-public struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
+import CourtsideRandom
 
-    public init(seed: UInt64) {
-        self.state = seed
-    }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The package's SplitMix64 under the name the tests use: every random test (random games, random chunkings of a byte
+/// stream) replays the same values from its seed, and a failure names the seed that reproduces it.
+public typealias SeededGenerator = SplitMix64

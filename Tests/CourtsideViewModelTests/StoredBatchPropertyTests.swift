@@ -1,4 +1,5 @@
 import CourtsideModel
+import CourtsideTestSupport
 import CourtsideViewModels
 import Testing
 

@@ -1,3 +1,4 @@
+import CourtsideTestSupport
 import CourtsideWebSocket
 import CourtsideWebSocketDeflate
 import Testing

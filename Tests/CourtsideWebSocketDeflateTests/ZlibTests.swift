@@ -1,3 +1,4 @@
+import CourtsideTestSupport
 import CourtsideWebSocketDeflate
 import Foundation
 import Testing

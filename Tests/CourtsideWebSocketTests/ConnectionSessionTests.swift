@@ -1,3 +1,4 @@
+import CourtsideTestSupport
 import Testing
 
 @testable import CourtsideWebSocket

@@ -1,4 +1,5 @@
 import CourtsideModel
+import CourtsideRandom
 import Dispatch
 import Synchronization
 
