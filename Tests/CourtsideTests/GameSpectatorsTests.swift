@@ -153,6 +153,41 @@ struct GameSpectatorsTests {
         #expect(limiter.count(for: "203.0.113.1") == 1)
     }
 
+    @Test("a socket refused after its route took a slot (503 while shutting down) gives the slot back, once")
+    func refusedSocketsReleaseTheirSlot() throws {
+        let group = try EventLoopGroup(threadCount: 1)
+        defer { group.shutdown() }
+        let limiter = ConnectionLimiter(limit: 10)
+        let game = GameHandle(
+            id: GameID("game-1"), loop: group.loops[0], scorerTokenSHA256: [], registryKey: ObjectIdentifier(group))
+        let peer = SocketAddress.v4(host: "10.0.0.1", port: 40000)
+        let counts = try offLoop(group.loops[0]) { context in
+            func environment(_ address: String) -> SocketEnvironment {
+                _ = limiter.acquire(address)  // the router's admit
+                return SocketEnvironment(metrics: ServerMetrics(), limiter: limiter, address: address, budget: 4096)
+            }
+            func handler(_ client: ClientAddress) -> any WebSocketHandler {
+                GameSpectators.handler(
+                    for: game, client: client, environment: environment(client.address), context: context)
+            }
+            let addresses = ["10.0.0.1", "203.0.113.9", "10.0.0.2", "10.0.0.3"]
+            // A spectator straight from its peer (the shared handler), one named by a proxy (its wrapper), a
+            // scorer or lobby socket (`FeedSocket`), and an event stream.
+            let direct = handler(ClientAddress(address: "10.0.0.1", peer: "10.0.0.1"))
+            let forwarded = handler(ClientAddress(address: "203.0.113.9", peer: "10.0.0.1"))
+            let feed = FeedSocket(kind: .scorer, environment: environment("10.0.0.2"))
+            let stream = GameEventStream(game: game, since: nil, environment: environment("10.0.0.3"))
+            let taken = addresses.map { limiter.count(for: $0) }
+            direct.webSocketWasRefused(remoteAddress: peer)
+            forwarded.webSocketWasRefused(remoteAddress: peer)
+            feed.webSocketWasRefused(remoteAddress: nil)
+            stream.eventStreamWasRefused()
+            return (taken, addresses.map { limiter.count(for: $0) })
+        }
+        #expect(counts.0 == [1, 1, 1, 1], "the router's admit took a slot for each")
+        #expect(counts.1 == [0, 0, 0, 0], "each slot is released by the refusal")
+    }
+
     /// Runs `body` on `loop` with its context and waits for its answer (blocking this test's own thread).
     private func offLoop<T: Sendable>(_ loop: EventLoop, _ body: @escaping @Sendable (LoopContext) -> T) throws -> T {
         let answer = Mutex<T?>(nil)

@@ -87,6 +87,11 @@ class FeedSocket: WebSocketHandler, JoiningSubscriber {
         }
     }
 
+    /// Never opened: only the slot the router took is held.
+    func webSocketWasRefused(remoteAddress: SocketAddress?) {
+        limiter.release(address)
+    }
+
     func webSocketDidClose(_ socket: WebSocket, closure: WebSocketClosure) {
         // The channel drops a closed subscriber itself.
         joins.closed(socket)

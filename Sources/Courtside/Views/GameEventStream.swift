@@ -58,6 +58,11 @@ final class GameEventStream: EventStreamHandler, JoiningSubscriber, EventStreamS
         game.withOwner(from: stream.loopContext) { owner in owner.join(bound, since: since, isEventStream: true) }
     }
 
+    /// Never opened: only the slot the router took is held.
+    func eventStreamWasRefused() {
+        environment.limiter.release(environment.address)
+    }
+
     func eventStreamDidClose(_ stream: EventStream) {
         if let feed { feed.unsubscribe(self, context: stream.loopContext) }
         feed = nil

@@ -106,6 +106,16 @@ final class GameSpectators: WebSocketHandler {
         // Counted under the peer's address: the router gives a client named by a proxy a `ForwardedSpectator`.
         close(socket, address: ClientAddress.peer(socket.remoteAddress))
     }
+
+    /// Never opened: only the slot the router took (under the peer's address, as above) is held.
+    func webSocketWasRefused(remoteAddress: SocketAddress?) {
+        release(address: ClientAddress.peer(remoteAddress))
+    }
+
+    /// A socket that never opened releases only its client's slot.
+    fileprivate func release(address: String) {
+        limiter.release(address)
+    }
 }
 
 @available(*, unavailable)
@@ -147,6 +157,10 @@ final class ForwardedSpectator: WebSocketHandler {
 
     func webSocketDidClose(_ socket: WebSocket, closure: WebSocketClosure) {
         spectators.close(socket, address: address)
+    }
+
+    func webSocketWasRefused(remoteAddress: SocketAddress?) {
+        spectators.release(address: address)
     }
 }
 

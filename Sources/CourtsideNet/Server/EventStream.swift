@@ -6,10 +6,16 @@ public protocol EventStreamHandler: AnyObject {
     func eventStreamDidOpen(_ stream: EventStream)
     /// The stream ended (client went away, `close()`, or server shutdown). Drop the reference.
     func eventStreamDidClose(_ stream: EventStream)
+    /// The route chose this handler, but the stream never opened (a 503 while the server shuts down): neither
+    /// `eventStreamDidOpen` nor `eventStreamDidClose` is called for it, so the handler releases here what the route
+    /// took for the connection (a per-address slot).
+    func eventStreamWasRefused()
 }
 
 extension EventStreamHandler {
     public func eventStreamDidClose(_ stream: EventStream) {}
+
+    public func eventStreamWasRefused() {}
 }
 
 /// An open `text/event-stream` response: push events, or close it. Loop-confined: use it only on `eventLoop`'s thread

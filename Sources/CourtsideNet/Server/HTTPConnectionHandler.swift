@@ -114,11 +114,13 @@ final class HTTPConnectionHandler: ConnectionHandler {
             loopContext: context, remoteAddress: connection.remoteAddress, isSecure: state.configuration.tls != nil)
         let now = context.now
         switch state.server.router.route(request, context: routeContext) {
-        case .webSocket where state.isShuttingDown, .eventStream where state.isShuttingDown:
+        case .webSocket(let handler) where state.isShuttingDown:
             // A long-lived stream started now would only be cut at the shutdown deadline.
-            perform(
-                machine.respond(
-                    .text(.serviceUnavailable, "503 Service Unavailable: shutting down\n"), now: now, close: true))
+            handler.webSocketWasRefused(remoteAddress: connection.remoteAddress)
+            refuseWhileShuttingDown(now: now)
+        case .eventStream(let handler) where state.isShuttingDown:
+            handler.eventStreamWasRefused()
+            refuseWhileShuttingDown(now: now)
         case .respond(let response):
             perform(machine.respond(response, now: now))
         case .staticFiles:
@@ -132,6 +134,12 @@ final class HTTPConnectionHandler: ConnectionHandler {
         case .deferred(let start):
             respondLater(start)
         }
+    }
+
+    private func refuseWhileShuttingDown(now: ContinuousClock.Instant) {
+        perform(
+            machine.respond(
+                .text(.serviceUnavailable, "503 Service Unavailable: shutting down\n"), now: now, close: true))
     }
 
     /// Runs the application's `start`; an answer given inside it is written at once, a later one resumes the
@@ -179,6 +187,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
         }
         switch outcome {
         case .reject(let response, _):
+            handler.webSocketWasRefused(remoteAddress: connection.remoteAddress)
             perform(machine.respond(response, now: context.now, close: true))
         case .upgrade(let upgradeRequest, let response, let subprotocol):
             let leftover = machine.handOver()

@@ -26,6 +26,11 @@ public protocol WebSocketHandler: AnyObject {
     /// nil, and an idle socket carries neither (a path over 15 bytes is a heap `String`, a query needs the socket's
     /// out-of-line box: docs/benchmarks.md, "Idle memory per connection"). The default keeps them.
     var keepsRequestTarget: Bool { get }
+    /// The route chose this handler, but no socket opened: the server refused the upgrade (a 503 while it shuts
+    /// down, or `shouldAccept` refused). `webSocketDidOpen` and `webSocketDidClose` are not called for it, so this
+    /// is where the handler releases what the route took for the connection (a per-address slot). `remoteAddress`
+    /// is the connection's peer. Called at most once per routed request.
+    func webSocketWasRefused(remoteAddress: SocketAddress?)
 }
 
 extension WebSocketHandler {
@@ -42,4 +47,6 @@ extension WebSocketHandler {
     public func webSocketNeedsResync(_ socket: WebSocket, channel: BroadcastChannel) {}
 
     public var keepsRequestTarget: Bool { true }
+
+    public func webSocketWasRefused(remoteAddress: SocketAddress?) {}
 }
