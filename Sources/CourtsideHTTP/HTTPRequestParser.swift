@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// An incremental HTTP/1.1 request parser (RFC 9112), written as a value-type state machine that never does I/O.
 ///
 /// Feed it bytes as they arrive, then call `next()` until it says `.needMoreData`: requests come out in the order
@@ -220,7 +224,19 @@ public struct HTTPRequestParser: Sendable {
     {
         let start = readIndex
         let searchFrom = start + scannedBytes
-        guard let lf = buffer[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) else {
+        // memchr over the buffer's memory, and the CR check in the same pointer: every line of every request.
+        let found = buffer.withUnsafeBufferPointer { bytes -> (lf: Int, strayCR: Bool)? in
+            guard searchFrom < bytes.count, let base = bytes.baseAddress,
+                let hit = memchr(base + searchFrom, 0x0A, bytes.count - searchFrom)
+            else { return nil }
+            let lf = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            var strayCR = false
+            if lf - 1 > start {
+                strayCR = memchr(base + start, 0x0D, lf - 1 - start) != nil
+            }
+            return (lf, strayCR)
+        }
+        guard let (lf, strayCR) = found else {
             scannedBytes = buffer.count - start
             if scannedBytes > maxLength + 1 { throw tooLong }
             return nil
@@ -229,7 +245,7 @@ public struct HTTPRequestParser: Sendable {
         if lf - start > maxLength + 1 { throw tooLong }
         guard lf > start, buffer[lf - 1] == UInt8(ascii: "\r") else { throw .invalidLineEnding(context: context) }
         let line = start..<(lf - 1)
-        if buffer[line].contains(UInt8(ascii: "\r")) { throw .invalidLineEnding(context: context) }
+        if strayCR { throw .invalidLineEnding(context: context) }
         readIndex = lf + 1
         scannedBytes = 0
         return line
