@@ -103,8 +103,10 @@ final class HTTPConnectionHandler: ConnectionHandler {
     }
 
     private func write(_ write: HTTPConnectionWrite) {
-        // `server.configuration`, a `let`: read in place (ServerLoopState's `configuration` returns a copy of it all).
-        let response = state.server.configuration.decorate(write.response, path: write.request?.path)
+        // `server.configuration`, a `let`, read field by field: ServerLoopState's `configuration` returns a copy of
+        // it all, and a method called on it copied it too (retains of every field, per request).
+        let response = HTTPServer.Configuration.decorate(
+            write.response, path: write.request?.path, with: state.server.configuration.responseHeaders)
         // A large body (a static file) is queued as its own shared buffer: `writev` sends both.
         let parts = HTTPResponseEncoder.encodeParts(
             response, method: write.request?.method ?? .GET, keepAlive: write.keepAlive,
@@ -129,8 +131,11 @@ final class HTTPConnectionHandler: ConnectionHandler {
         case .respond(let response):
             perform(machine.respond(response, now: now))
         case .staticFiles:
-            let files = state.server.configuration.staticFiles
-            let response = files?.respond(to: request.head).response ?? StaticFileResult.notFound.response
+            // Chained on the `let` in place: bound to a local, the whole file server (its strings and catalog) was
+            // copied and released per request.
+            let response =
+                state.server.configuration.staticFiles?.respond(to: request.head).response
+                ?? StaticFileResult.notFound.response
             perform(machine.respond(response, now: now))
         case .webSocket(let handler):
             upgrade(request, to: handler)
