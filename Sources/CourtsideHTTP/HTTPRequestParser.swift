@@ -66,7 +66,19 @@ public struct HTTPRequestParser: Sendable {
 
     /// Appends received bytes. Nothing is parsed until `next()`.
     public mutating func feed(_ bytes: some Collection<UInt8>) {
-        if case .failed = state { return }
+        guard prepareToFeed() else { return }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// ``feed(_:)`` for raw memory holding bytes (a socket's read buffer): appended as one block copy.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+        guard prepareToFeed() else { return }
+        bytes.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
+    }
+
+    /// Drops consumed bytes before more are appended; false when the parser has failed and takes nothing.
+    private mutating func prepareToFeed() -> Bool {
+        if case .failed = state { return false }
         if readIndex > 0 && readIndex == buffer.count && buffer.capacity > Self.retainedCapacity {
             buffer = []  // after a large body, give the memory back rather than keep it per idle connection
             readIndex = 0
@@ -74,7 +86,7 @@ public struct HTTPRequestParser: Sendable {
             buffer.removeSubrange(0..<readIndex)
             readIndex = 0
         }
-        buffer.append(contentsOf: bytes)
+        return true
     }
 
     /// The buffer capacity an idle kept-alive connection keeps for its next request: an ordinary request's head fits,

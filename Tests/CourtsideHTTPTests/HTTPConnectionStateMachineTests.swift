@@ -87,6 +87,18 @@ struct HTTPConnectionStateMachineTests {
         #expect(machine.takeWrite() == HTTPConnectionWrite(ok, to: HTTPAnsweredRequest(request.head), keepAlive: true))
     }
 
+    @Test("bytes from raw memory (the loop's read buffer) parse as the same bytes from an array do")
+    func rawBytes() {
+        let bytes = get("/raw?x=1") + get("/second")
+        var fromArray = connection(receiving: bytes)
+        var fromRaw = connection()
+        let step = bytes.withUnsafeBytes { fromRaw.bytesReceived($0, now: t0) }
+        #expect(step == [])
+        let expected = fromArray.next()
+        #expect(handled(expected) == ["/raw"])
+        #expect(fromRaw.next() == expected)
+    }
+
     @Test("a request is handed over, answered, and the connection idles with its keep-alive deadline")
     func requestAndKeepAlive() {
         var machine = HTTPConnectionStateMachine(configuration: configuration, secure: false, now: t0)
