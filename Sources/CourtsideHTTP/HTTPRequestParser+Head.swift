@@ -140,15 +140,14 @@ extension HTTPRequestParser {
 
     /// RFC 9112 §6.3 in order, refusing every ambiguity that lets two parsers disagree on where a request ends.
     func bodyFraming(of head: PartialHead) throws(HTTPParseError) -> BodyFraming {
-        // Counted, not collected: an array of one Host value per request was 1–2% of a static request.
-        let hosts = head.headers.firstValue(for: "Host")?.count ?? 0
+        // Counted as the fields arrived (`PartialHead.note`), not searched for here.
+        let hosts = head.hostCount
         if hosts > 1 { throw .invalidHost(reason: "more than one Host field") }
         if hosts == 0 && head.version == .http1_1 { throw .invalidHost(reason: "HTTP/1.1 request without Host") }
 
-        // Most requests (every GET) have neither field: checked before collecting arrays of their values.
-        let hasLength = head.headers.contains("Content-Length")
-        guard hasLength || head.headers.contains("Transfer-Encoding") else { return .none }
-        let lengths = hasLength ? head.headers.values(for: "Content-Length") : []
+        // Most requests (every GET) have neither field: no arrays of their values then.
+        guard head.hasFramingField else { return .none }
+        let lengths = head.headers.values(for: "Content-Length")
         let transferEncodings = head.headers.values(for: "Transfer-Encoding")
         if !transferEncodings.isEmpty {
             let joined = transferEncodings.joined(separator: ", ")

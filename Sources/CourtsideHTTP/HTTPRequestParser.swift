@@ -55,6 +55,22 @@ public struct HTTPRequestParser: Sendable {
         var headers: HTTPHeaders
         /// Bytes of the header section so far, CRLFs included.
         var headerBytes: Int
+        /// What framing and keep-alive look for, noted as each field arrives (a name's length decides whether it
+        /// is compared at all), so a complete head is not searched field by field four times over.
+        var hostCount = 0
+        var hasFramingField = false
+        var hasConnection = false
+
+        /// Counts `name` among the fields framing and keep-alive depend on (RFC 9112 §3.2, §6.3, §9.3).
+        mutating func note(_ name: String) {
+            switch name.utf8.count {
+            case 4: if HTTPHeaders.sameName(name, "Host") { hostCount += 1 }
+            case 10: if HTTPHeaders.sameName(name, "Connection") { hasConnection = true }
+            case 14: if HTTPHeaders.sameName(name, "Content-Length") { hasFramingField = true }
+            case 17: if HTTPHeaders.sameName(name, "Transfer-Encoding") { hasFramingField = true }
+            default: break
+            }
+        }
     }
 
     /// Buffer capacity kept between requests: enough for any ordinary head, so steady traffic does not reallocate.
@@ -179,6 +195,7 @@ public struct HTTPRequestParser: Sendable {
             if head.headers.count >= limits.maxHeaderCount { throw .tooManyHeaders(limit: limits.maxHeaderCount) }
             state = .modifying
             let field = try parseFieldLine(buffer[line])
+            head.note(field.name)
             head.headers.add(name: field.name, value: field.value)
             state = .headers(head)
             return .progressed
@@ -223,6 +240,7 @@ public struct HTTPRequestParser: Sendable {
 
     /// RFC 9112 §9.3: HTTP/1.1 stays open unless `Connection: close`; HTTP/1.0 closes unless `keep-alive`.
     static func keepAlive(_ head: PartialHead) -> Bool {
+        if !head.hasConnection { return head.version == .http1_1 }
         if head.headers.containsToken("close", for: "Connection") { return false }
         if head.version == .http1_1 { return true }
         return head.headers.containsToken("keep-alive", for: "Connection")
