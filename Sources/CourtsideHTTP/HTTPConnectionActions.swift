@@ -1,17 +1,78 @@
+/// What the owner of an ``HTTPConnectionStateMachine`` must do, in order.
+///
+/// No case carries a request or a response: the machine holds the payload of the step it just returned, and the
+/// owner takes it while performing the action (``HTTPConnectionStateMachine/takeRequest()``,
+/// ``HTTPConnectionStateMachine/takeWrite()``). So an action is a few bytes with nothing to retain, and a step moves
+/// and destroys as plain memory: with a request and a response inline, moving the steps was a tenth of a static
+/// request's instructions (`memcpy`) and a share of its retains (docs/benchmarks.md, "Static files").
+public enum HTTPConnectionAction: Equatable, Sendable {
+    /// A request is ready: take it (``HTTPConnectionStateMachine/takeRequest()``), route it, then answer it through
+    /// the machine: `respond`, `respondLater` (and `respond` later), or `handOver`.
+    case handle
+    /// Encode and queue the answer the machine holds (``HTTPConnectionStateMachine/takeWrite()``); `keepAlive` says
+    /// whether the connection reads another request after it.
+    case write(keepAlive: Bool)
+    case pauseReading
+    case resumeReading
+    /// Stop reading and call ``HTTPConnectionStateMachine/drained(now:)`` once the response queue is empty.
+    case waitForDrain
+    /// Stop reading and call ``HTTPConnectionStateMachine/iterationStarted()`` in the next loop iteration.
+    case yieldIteration
+    /// Call ``HTTPConnectionStateMachine/timerFired(now:)`` at this instant (``CompactInstant/instant``),
+    /// replacing any earlier-set timer. Compact: `ContinuousClock.Instant` is not frozen, so carried here it made
+    /// this enum's layout a run-time one (every copy through the runtime's generic enum witnesses).
+    case scheduleTimer(CompactInstant)
+    /// Flush what is queued, then close the transport; the machine is done.
+    case closeAfterFlush
+
+    /// `.scheduleTimer` for `instant`: how traces name a deadline.
+    public static func timer(_ instant: ContinuousClock.Instant) -> Self { .scheduleTimer(CompactInstant(instant)) }
+}
+
+/// An answer to encode and queue, taken from the machine for a ``HTTPConnectionAction/write(keepAlive:)``.
+public struct HTTPConnectionWrite: Sendable, Equatable {
+    public var response: HTTPResponse
+    /// The request it answers; nil for one that could not be read (a malformed request, a timeout, a refusal).
+    public var request: HTTPAnsweredRequest?
+    public var keepAlive: Bool
+
+    public init(_ response: HTTPResponse, to request: HTTPAnsweredRequest?, keepAlive: Bool) {
+        self.response = response
+        self.request = request
+        self.keepAlive = keepAlive
+    }
+}
+
+/// What encoding an answer needs of its request, kept while the request is answered: its method (HEAD has no
+/// body), version (an HTTP/1.0 client is told `keep-alive`) and path (the server's response headers per path).
+public struct HTTPAnsweredRequest: Sendable, Equatable {
+    public var method: HTTPMethod
+    public var version: HTTPVersion
+    public var path: String
+
+    public init(method: HTTPMethod, version: HTTPVersion, path: String) {
+        self.method = method
+        self.version = version
+        self.path = path
+    }
+
+    public init(_ head: HTTPRequestHead) {
+        self.init(method: head.method, version: head.version, path: head.path)
+    }
+}
+
 /// The actions of one ``HTTPConnectionStateMachine`` step, in order, held inline: a step returns at most three (an
 /// answer's `resumeReading`, `write`, then `scheduleTimer` or `closeAfterFlush`), and an `Array` per step cost a heap
-/// block and its retain/release on every request (docs/benchmarks.md, "Static files": about 7% of a static request's
-/// samples). A collection, so the owner iterates it and tests compare it with an array literal.
-public struct HTTPConnectionActions: RandomAccessCollection, ExpressibleByArrayLiteral, Equatable {
+/// block and its retain/release on every request (docs/benchmarks.md, "Static files"). A collection, so the owner
+/// iterates it and tests compare it with an array literal.
+public struct HTTPConnectionActions: RandomAccessCollection, ExpressibleByArrayLiteral, Equatable, Sendable {
     /// The most a step returns; appending more is a programming error in the machine.
     public static let capacity = 3
 
-    // Slots past `count` hold `filler`, a case without payload: not optionals, whose destruction went through the
-    // runtime's generic enum tag lookup (callgrind: 8% of a static request in destroying steps).
-    private static var filler: HTTPConnectionAction { .closeAfterFlush }
-    private var first = filler
-    private var second = filler
-    private var third = filler
+    // Slots past `count` hold a filler; the actions are plain values, so a step is copied as bytes.
+    private var first = HTTPConnectionAction.closeAfterFlush
+    private var second = HTTPConnectionAction.closeAfterFlush
+    private var third = HTTPConnectionAction.closeAfterFlush
     public private(set) var count = 0
 
     public init() {}
@@ -59,21 +120,8 @@ public struct HTTPConnectionActions: RandomAccessCollection, ExpressibleByArrayL
         for action in actions { append(action) }
     }
 
-    /// Removes and returns the first action, moved out rather than copied (no retain of its payload): how the owner
-    /// performs a step.
-    public mutating func takeFirst() -> HTTPConnectionAction? {
-        guard count > 0 else { return nil }
-        var action = Self.filler
-        swap(&action, &first)
-        swap(&first, &second)
-        swap(&second, &third)
-        count -= 1
-        return action
-    }
-
-    /// Whether the step hands a request to the owner, who answers it before asking for the next. Looks at the slots
-    /// in place (no copy of a request per step).
-    public var containsHandle: Bool { first.isHandle || second.isHandle || third.isHandle }
+    /// Whether the step hands a request to the owner, who answers it before asking for the next.
+    public var containsHandle: Bool { contains(.handle) }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.elementsEqual(rhs) }
 }

@@ -5,15 +5,16 @@
 /// shutdown, and the hand-over to a WebSocket or an event stream. It does no I/O and reads no clock: every event
 /// that depends on time carries `now`, so tests drive its deadlines as traces.
 ///
-/// The owner (the event loop's connection handler) performs the actions and reports what happens:
+/// The owner (the event loop's connection handler) performs the actions and reports what happens. Actions carry no
+/// payload: the request of a `.handle` and the answer of a `.write` wait in the machine until the owner takes them.
 ///
 /// ```swift
 /// perform(machine.bytesReceived(bytes, now: now))
 /// repeat {                                           // pump: one request at a time, in order
 ///     actions = machine.nextRequest(now: now, queuedBytes: queue.byteCount)
-///     perform(actions)                               // .handle(request) → route it, then exactly one of
+///     perform(actions)                               // .handle → route machine.takeRequest(), then exactly one of
 /// } while actions.containsHandle                     //   respond(_:now:), respondLater() + respond later, handOver()
-/// ```
+/// ```                                                // .write → encode machine.takeWrite()
 ///
 /// Not enforced here: the write-progress deadline and the linger of a closing connection (the transport's), and what
 /// a route answers.
@@ -59,9 +60,9 @@ public struct HTTPConnectionStateMachine {
         case reading(deadline: CompactInstant)
         /// Kept alive between requests: closed quietly at `deadline`.
         case idle(deadline: CompactInstant)
-        /// `head` was handed to the application; its answer has not been given. `deferred`: it comes later, and
+        /// `request` was handed to the application; its answer has not been given. `deferred`: it comes later, and
         /// reading is paused meanwhile (no deadline runs: the application answers).
-        case answering(head: HTTPRequestHead, keepAlive: Bool, deferred: Bool)
+        case answering(HTTPAnsweredRequest, keepAlive: Bool, deferred: Bool)
         /// A last response is queued; the transport closes once it is flushed.
         case closing
         /// The connection belongs to a WebSocket or an event stream now.
@@ -90,6 +91,17 @@ public struct HTTPConnectionStateMachine {
     var scheduledDeadline = CompactInstant.none
     /// The answer for a connection over a connection cap, sent instead of reading anything.
     let refusal: HTTPResponse?
+    /// The timeouts in nanoseconds, converted once: deadlines are set on most events.
+    private let requestTimeout: Int64
+    private let keepAliveTimeout: Int64
+
+    // The payloads of the step just returned, until the owner takes them while performing it: the actions stay
+    // plain values (``HTTPConnectionAction``). Each is set by the step that returns its action and taken by that
+    // step's owner before it reports anything else.
+    /// The request of a `.handle`.
+    private var handedRequest: HTTPRequest?
+    /// The answer of a `.write`.
+    private var pendingWrite: HTTPConnectionWrite?
 
     /// A connection accepted at `now`; `secure` when TLS must be negotiated first. With `refusal` the connection is
     /// answered that at once (or after the handshake) and closed without a request being read.
@@ -97,6 +109,8 @@ public struct HTTPConnectionStateMachine {
         self.configuration = configuration
         self.refusal = refusal
         parser = HTTPRequestParser(limits: configuration.parserLimits)
+        requestTimeout = CompactInstant.nanoseconds(of: configuration.requestTimeout)
+        keepAliveTimeout = CompactInstant.nanoseconds(of: configuration.keepAliveTimeout)
         state =
             secure
             ? .tlsHandshake(deadline: CompactInstant(now + configuration.tlsHandshakeTimeout))
@@ -137,26 +151,45 @@ public struct HTTPConnectionStateMachine {
     public mutating func tlsHandshakeCompleted(now: Instant) -> HTTPConnectionActions {
         guard case .tlsHandshake = state else { return HTTPConnectionActions() }
         if let refusal { return close(with: refusal, to: nil) }
-        state = .reading(deadline: CompactInstant(now + configuration.requestTimeout))
+        state = .reading(deadline: deadline(now, after: requestTimeout))
         return timerActions()
     }
 
     /// Bytes of requests arrived. Take requests with ``nextRequest(now:queuedBytes:)`` afterwards.
     public mutating func bytesReceived(_ bytes: some Collection<UInt8>, now: Instant) -> HTTPConnectionActions {
+        guard willReceive(now: now) else { return HTTPConnectionActions() }
+        parser.feed(bytes)
+        return received()
+    }
+
+    /// ``bytesReceived(_:now:)`` for the loop's read buffer: the bytes are copied as one block, where the generic
+    /// form, not specialized across modules, appended them one by one (docs/benchmarks.md, "Static files").
+    public mutating func bytesReceived(_ bytes: UnsafeRawBufferPointer, now: Instant) -> HTTPConnectionActions {
+        guard willReceive(now: now) else { return HTTPConnectionActions() }
+        parser.feed(bytes)
+        return received()
+    }
+
+    /// Whether bytes arriving now are parsed; a kept-alive connection starts its next request's deadline.
+    private mutating func willReceive(now: Instant) -> Bool {
         switch state {
         case .idle:
-            state = .reading(deadline: CompactInstant(now + configuration.requestTimeout))
+            state = .reading(deadline: deadline(now, after: requestTimeout))
+            return true
         case .tlsHandshake, .reading, .answering:
-            break
+            return true
         case .closing, .handedOver:
-            return HTTPConnectionActions()
+            return false
         }
-        parser.feed(bytes)
+    }
+
+    /// After bytes were fed: a new share of requests for this iteration, and the deadline if it moved earlier.
+    private mutating func received() -> HTTPConnectionActions {
         takenThisIteration = 0
         return timerActions()
     }
 
-    /// The next step: `.handle(request)` for the next complete request (answer it before asking again), or a pause
+    /// The next step: `.handle` for the next complete request (take it, answer it before asking again), or a pause
     /// (queue past its cap, iteration's share taken), or nothing until more bytes arrive.
     public mutating func nextRequest(now: Instant, queuedBytes: Int) -> HTTPConnectionActions {
         guard case .reading = state, pause == .none else { return HTTPConnectionActions() }
@@ -172,11 +205,12 @@ public struct HTTPConnectionStateMachine {
         switch parser.next() {
         case .request(let request):
             takenThisIteration += 1
-            state = .answering(head: request.head, keepAlive: request.head.keepAlive, deferred: false)
-            return HTTPConnectionActions(.handle(request))
+            state = .answering(HTTPAnsweredRequest(request.head), keepAlive: request.head.keepAlive, deferred: false)
+            handedRequest = consume request
+            return HTTPConnectionActions(.handle)
         case .needMoreData:
             if parser.isIdle {
-                state = .idle(deadline: CompactInstant(now + configuration.keepAliveTimeout))
+                state = .idle(deadline: deadline(now, after: keepAliveTimeout))
                 // An idle kept-alive connection holds no request bytes, and at most a small buffer for the next.
                 parser.clearIdleBuffer()
             }
@@ -187,31 +221,44 @@ public struct HTTPConnectionStateMachine {
         }
     }
 
+    /// The request of the `.handle` just returned, moved out (no copy): call it once, while performing that action.
+    public mutating func takeRequest() -> HTTPRequest {
+        guard let request = handedRequest.take() else { preconditionFailure("Invalid state: no request handed") }
+        return request
+    }
+
+    /// The answer of the `.write` being performed, moved out: call it once per `.write`, in order.
+    public mutating func takeWrite() -> HTTPConnectionWrite {
+        guard let write = pendingWrite.take() else { preconditionFailure("Invalid state: no answer to write") }
+        return write
+    }
+
     /// The answer to the request being handled (given at once, or later after ``respondLater()``). `close` ends the
     /// connection after it whatever the request asked (a refused upgrade). Answers for a request no longer
     /// awaited do nothing.
     public mutating func respond(_ response: HTTPResponse, now: Instant, close: Bool = false)
         -> HTTPConnectionActions
     {
-        guard case .answering(let head, let keepAlive, let deferred) = state else { return HTTPConnectionActions() }
+        guard case .answering(let request, let keepAlive, let deferred) = state else { return HTTPConnectionActions() }
         // Every answer goes through here: its actions are held inline (docs/benchmarks.md, "Static files").
         var actions = HTTPConnectionActions()
         if deferred { actions.append(.resumeReading) }
         guard keepAlive && !close && !closeAfterResponse else {
-            actions.append(contentsOf: self.close(with: response, to: head))
+            actions.append(contentsOf: self.close(with: response, to: request))
             return actions
         }
-        actions.append(.write(response, to: head, keepAlive: true))
+        pendingWrite = HTTPConnectionWrite(response, to: request, keepAlive: true)
+        actions.append(.write(keepAlive: true))
         // The next request's deadline starts when this one is answered.
-        state = .reading(deadline: CompactInstant(now + configuration.requestTimeout))
+        state = .reading(deadline: deadline(now, after: requestTimeout))
         if let timer = timerAction() { actions.append(timer) }
         return actions
     }
 
     /// The application will answer the request being handled later: reading pauses until it does.
     public mutating func respondLater() -> HTTPConnectionActions {
-        guard case .answering(let head, let keepAlive, false) = state else { return HTTPConnectionActions() }
-        state = .answering(head: head, keepAlive: keepAlive, deferred: true)
+        guard case .answering(let request, let keepAlive, false) = state else { return HTTPConnectionActions() }
+        state = .answering(request, keepAlive: keepAlive, deferred: true)
         return HTTPConnectionActions(.pauseReading)
     }
 
@@ -227,7 +274,7 @@ public struct HTTPConnectionStateMachine {
         guard pause == .drain else { return HTTPConnectionActions() }
         pause = .none
         takenThisIteration = 0
-        if case .reading = state { state = .reading(deadline: CompactInstant(now + configuration.requestTimeout)) }
+        if case .reading = state { state = .reading(deadline: deadline(now, after: requestTimeout)) }
         var actions = HTTPConnectionActions(.resumeReading)
         if let timer = timerAction() { actions.append(timer) }
         return actions
@@ -277,9 +324,17 @@ public struct HTTPConnectionStateMachine {
 
     // MARK: helpers
 
-    private mutating func close(with response: HTTPResponse, to head: HTTPRequestHead?) -> HTTPConnectionActions {
+    private mutating func close(with response: HTTPResponse, to request: HTTPAnsweredRequest?)
+        -> HTTPConnectionActions
+    {
         state = .closing
-        return HTTPConnectionActions(.write(response, to: head, keepAlive: false), .closeAfterFlush)
+        pendingWrite = HTTPConnectionWrite(response, to: request, keepAlive: false)
+        return HTTPConnectionActions(.write(keepAlive: false), .closeAfterFlush)
+    }
+
+    /// `now` plus a timeout in nanoseconds.
+    private func deadline(_ now: Instant, after timeout: Int64) -> CompactInstant {
+        CompactInstant(now).advanced(byNanoseconds: timeout)
     }
 
     /// Tells the owner about a deadline earlier than the one its timer holds. A later one needs no action: the
@@ -291,38 +346,10 @@ public struct HTTPConnectionStateMachine {
 
     private mutating func timerAction() -> HTTPConnectionAction? {
         let next = nextCompactDeadline
-        guard let instant = next.instant else { return nil }
+        guard next != .none else { return nil }
         if scheduledDeadline != .none, scheduledDeadline <= next { return nil }
         scheduledDeadline = next
-        return .scheduleTimer(instant)
-    }
-}
-
-/// What the owner of an ``HTTPConnectionStateMachine`` must do, in order.
-public enum HTTPConnectionAction: Equatable {
-    /// Route this request, then answer it through the machine: `respond`, `respondLater` (and `respond` later), or
-    /// `handOver`.
-    case handle(HTTPRequest)
-    /// Encode and queue this response (for `head`'s method and version; nil: a request that could not be read).
-    case write(HTTPResponse, to: HTTPRequestHead?, keepAlive: Bool)
-    case pauseReading
-    case resumeReading
-    /// Stop reading and call ``HTTPConnectionStateMachine/drained(now:)`` once the response queue is empty.
-    case waitForDrain
-    /// Stop reading and call ``HTTPConnectionStateMachine/iterationStarted()`` in the next loop iteration.
-    case yieldIteration
-    /// Call ``HTTPConnectionStateMachine/timerFired(now:)`` at this instant, replacing any earlier-set timer.
-    /// Boxed: `ContinuousClock.Instant` is not frozen, so carried inline it made this enum's layout a run-time one, and
-    /// every copy and destruction of any action went through the runtime's generic enum witnesses (callgrind,
-    /// docs/benchmarks.md "Static files"); a timer is armed far less often than an action is moved.
-    indirect case scheduleTimer(ContinuousClock.Instant)
-    /// Flush what is queued, then close the transport; the machine is done.
-    case closeAfterFlush
-
-    /// Whether this is `.handle`: the owner answers it before asking for the next request.
-    public var isHandle: Bool {
-        if case .handle = self { return true }
-        return false
+        return .scheduleTimer(next)
     }
 }
 

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// An incremental HTTP/1.1 request parser (RFC 9112), written as a value-type state machine that never does I/O.
 ///
 /// Feed it bytes as they arrive, then call `next()` until it says `.needMoreData`: requests come out in the order
@@ -51,6 +55,22 @@ public struct HTTPRequestParser: Sendable {
         var headers: HTTPHeaders
         /// Bytes of the header section so far, CRLFs included.
         var headerBytes: Int
+        /// What framing and keep-alive look for, noted as each field arrives (a name's length decides whether it
+        /// is compared at all), so a complete head is not searched field by field four times over.
+        var hostCount = 0
+        var hasFramingField = false
+        var hasConnection = false
+
+        /// Counts `name` among the fields framing and keep-alive depend on (RFC 9112 §3.2, §6.3, §9.3).
+        mutating func note(_ name: String) {
+            switch name.utf8.count {
+            case 4: if HTTPHeaders.sameName(name, "Host") { hostCount += 1 }
+            case 10: if HTTPHeaders.sameName(name, "Connection") { hasConnection = true }
+            case 14: if HTTPHeaders.sameName(name, "Content-Length") { hasFramingField = true }
+            case 17: if HTTPHeaders.sameName(name, "Transfer-Encoding") { hasFramingField = true }
+            default: break
+            }
+        }
     }
 
     /// Buffer capacity kept between requests: enough for any ordinary head, so steady traffic does not reallocate.
@@ -62,7 +82,19 @@ public struct HTTPRequestParser: Sendable {
 
     /// Appends received bytes. Nothing is parsed until `next()`.
     public mutating func feed(_ bytes: some Collection<UInt8>) {
-        if case .failed = state { return }
+        guard prepareToFeed() else { return }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// ``feed(_:)`` for raw memory holding bytes (a socket's read buffer): appended as one block copy.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+        guard prepareToFeed() else { return }
+        bytes.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
+    }
+
+    /// Drops consumed bytes before more are appended; false when the parser has failed and takes nothing.
+    private mutating func prepareToFeed() -> Bool {
+        if case .failed = state { return false }
         if readIndex > 0 && readIndex == buffer.count && buffer.capacity > Self.retainedCapacity {
             buffer = []  // after a large body, give the memory back rather than keep it per idle connection
             readIndex = 0
@@ -70,7 +102,7 @@ public struct HTTPRequestParser: Sendable {
             buffer.removeSubrange(0..<readIndex)
             readIndex = 0
         }
-        buffer.append(contentsOf: bytes)
+        return true
     }
 
     /// The buffer capacity an idle kept-alive connection keeps for its next request: an ordinary request's head fits,
@@ -163,6 +195,7 @@ public struct HTTPRequestParser: Sendable {
             if head.headers.count >= limits.maxHeaderCount { throw .tooManyHeaders(limit: limits.maxHeaderCount) }
             state = .modifying
             let field = try parseFieldLine(buffer[line])
+            head.note(field.name)
             head.headers.add(name: field.name, value: field.value)
             state = .headers(head)
             return .progressed
@@ -207,6 +240,7 @@ public struct HTTPRequestParser: Sendable {
 
     /// RFC 9112 §9.3: HTTP/1.1 stays open unless `Connection: close`; HTTP/1.0 closes unless `keep-alive`.
     static func keepAlive(_ head: PartialHead) -> Bool {
+        if !head.hasConnection { return head.version == .http1_1 }
         if head.headers.containsToken("close", for: "Connection") { return false }
         if head.version == .http1_1 { return true }
         return head.headers.containsToken("keep-alive", for: "Connection")
@@ -220,7 +254,19 @@ public struct HTTPRequestParser: Sendable {
     {
         let start = readIndex
         let searchFrom = start + scannedBytes
-        guard let lf = buffer[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) else {
+        // memchr over the buffer's memory, and the CR check in the same pointer: every line of every request.
+        let found = buffer.withUnsafeBufferPointer { bytes -> (lf: Int, strayCR: Bool)? in
+            guard searchFrom < bytes.count, let base = bytes.baseAddress,
+                let hit = memchr(base + searchFrom, 0x0A, bytes.count - searchFrom)
+            else { return nil }
+            let lf = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            var strayCR = false
+            if lf - 1 > start {
+                strayCR = memchr(base + start, 0x0D, lf - 1 - start) != nil
+            }
+            return (lf, strayCR)
+        }
+        guard let (lf, strayCR) = found else {
             scannedBytes = buffer.count - start
             if scannedBytes > maxLength + 1 { throw tooLong }
             return nil
@@ -229,7 +275,7 @@ public struct HTTPRequestParser: Sendable {
         if lf - start > maxLength + 1 { throw tooLong }
         guard lf > start, buffer[lf - 1] == UInt8(ascii: "\r") else { throw .invalidLineEnding(context: context) }
         let line = start..<(lf - 1)
-        if buffer[line].contains(UInt8(ascii: "\r")) { throw .invalidLineEnding(context: context) }
+        if strayCR { throw .invalidLineEnding(context: context) }
         readIndex = lf + 1
         scannedBytes = 0
         return line

@@ -117,7 +117,7 @@ public enum HTTPResponseEncoder {
             }
         }
         if !fields.hasDate { appendField("Date", date, to: &bytes) }
-        bytes.append(contentsOf: [0x0D, 0x0A])
+        appendCRLF(to: &bytes)
         return bytes
     }
 
@@ -128,7 +128,7 @@ public enum HTTPResponseEncoder {
     ) {
         bytes.append(contentsOf: "HTTP/1.1 \(response.status.code) ".utf8)
         appendSanitized(response.status.reasonPhrase, to: &bytes)
-        bytes.append(contentsOf: [0x0D, 0x0A])
+        appendCRLF(to: &bytes)
         var hasConnection = false
         var hasDate = false
         for (name, value) in response.headers {
@@ -150,9 +150,17 @@ public enum HTTPResponseEncoder {
 
     private static func appendField(_ name: String, _ value: String, to bytes: inout [UInt8]) {
         appendSanitized(name, to: &bytes)
-        bytes.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
         appendSanitized(value, to: &bytes)
-        bytes.append(contentsOf: [0x0D, 0x0A])
+        appendCRLF(to: &bytes)
+    }
+
+    /// Two appends of one byte: an array literal appended goes through the generic path (about 100 instructions, three
+    /// times in every response).
+    private static func appendCRLF(to bytes: inout [UInt8]) {
+        bytes.append(0x0D)
+        bytes.append(0x0A)
     }
 
     /// One chunk: hex size, CRLF, data, CRLF (RFC 9112 §7.1). An empty input gives no bytes, since a

@@ -146,7 +146,10 @@ public struct StaticFileServer: Sendable {
                 .text(.methodNotAllowed, "405 Method Not Allowed\n", headers: ["Allow": "GET, HEAD"]))
         }
         let variant = asset.variant(for: head)
-        if ETagMatcher.matches(ifNoneMatch: head.headers.values(for: "If-None-Match"), entityTag: variant.entityTag) {
+        // Only a revalidation carries the field: a first fetch skips collecting and comparing tags.
+        if head.headers.contains("If-None-Match"),
+            ETagMatcher.matches(ifNoneMatch: head.headers.values(for: "If-None-Match"), entityTag: variant.entityTag)
+        {
             return .response(HTTPResponse(status: .notModified, headers: variant.notModifiedHeaders))
         }
         return .response(head.method == .HEAD ? variant.head : variant.ok)

@@ -72,6 +72,9 @@ struct HTTPRequestParserBodyTests {
             ("Content-Length: 3, 4\r\n", .conflictingContentLength(["3, 4"])),
             ("Content-Length: 3\r\nTransfer-Encoding: chunked\r\n", .transferEncodingWithContentLength),
             ("Transfer-Encoding: chunked\r\nContent-Length: 3\r\n", .transferEncodingWithContentLength),
+            // Names in any case: framing fields are noted as they arrive, compared ignoring case (RFC 9110 §5.1).
+            ("content-length: 3\r\ntRANSFER-eNCODING: chunked\r\n", .transferEncodingWithContentLength),
+            ("CONTENT-LENGTH: 3\r\ncontent-length: 4\r\n", .conflictingContentLength(["3", "4"])),
             ("Transfer-Encoding: chunked, identity\r\n", .invalidTransferEncoding("chunked, identity")),
             (
                 "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n",

@@ -79,6 +79,8 @@ struct HTTPRequestParserMalformedTests {
             ("Host: h\r\n\n", .invalidLineEnding(context: "header section")),
             ("", .invalidHost(reason: "HTTP/1.1 request without Host")),
             ("Host: a\r\nHost: b\r\n", .invalidHost(reason: "more than one Host field")),
+            ("host: a\r\nHOST: b\r\n", .invalidHost(reason: "more than one Host field")),
+            ("Hostx: a\r\n", .invalidHost(reason: "HTTP/1.1 request without Host")),
         ])
     func malformedHeaders(fields: String, expected: HTTPParseError) throws {
         let error = try parseError("GET / HTTP/1.1\r\n\(fields)\r\n")

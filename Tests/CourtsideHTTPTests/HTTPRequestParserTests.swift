@@ -100,6 +100,7 @@ struct HTTPRequestParserTests {
         arguments: [
             ("HTTP/1.1", "", true),
             ("HTTP/1.1", "Connection: close\r\n", false),
+            ("HTTP/1.1", "connection: close\r\n", false),
             ("HTTP/1.1", "Connection: Keep-Alive, CLOSE\r\n", false),
             ("HTTP/1.1", "Connection: upgrade\r\n", true),
             ("HTTP/1.0", "", false),

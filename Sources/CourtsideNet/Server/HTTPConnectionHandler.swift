@@ -22,7 +22,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
         self.connection = connection
         self.state = state
         machine = HTTPConnectionStateMachine(
-            configuration: state.configuration.httpConnection, secure: state.configuration.tls != nil,
+            configuration: state.server.configuration.httpConnection, secure: state.server.configuration.tls != nil,
             refusal: refusal, now: connection.context.now)
     }
 
@@ -75,19 +75,14 @@ final class HTTPConnectionHandler: ConnectionHandler {
         }
     }
 
-    private func perform(_ actions: consuming HTTPConnectionActions) {
-        // Each action moved out of the step, not copied: its payload (a request, a response) is not retained again.
-        while let action = actions.takeFirst() {
-            switch consume action {
-            case .handle(let request):
-                handle(request)
-            case .write(let response, let head, let keepAlive):
-                // A large body (a static file) is queued as its own shared buffer: `writev` sends both.
-                let parts = HTTPResponseEncoder.encodeParts(
-                    state.configuration.decorate(response, path: head?.path), method: head?.method ?? .GET,
-                    keepAlive: keepAlive, requestVersion: head?.version ?? .http1_1, date: state.date)
-                connection.write(parts.head)
-                connection.write(parts.body)
+    private func perform(_ actions: HTTPConnectionActions) {
+        // The actions are plain values; a request or an answer is moved out of the machine as its action is performed.
+        for action in actions {
+            switch action {
+            case .handle:
+                handle(machine.takeRequest())
+            case .write:
+                write(machine.takeWrite())
             case .pauseReading:
                 connection.pauseReading()
             case .resumeReading:
@@ -99,7 +94,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
                 connection.pauseReading()
                 yieldUntilNextIteration()
             case .scheduleTimer(let deadline):
-                arm(at: deadline)
+                if let instant = deadline.instant { arm(at: instant) }
             case .closeAfterFlush:
                 finish()
                 connection.closeAfterFlush()
@@ -107,11 +102,25 @@ final class HTTPConnectionHandler: ConnectionHandler {
         }
     }
 
+    private func write(_ write: HTTPConnectionWrite) {
+        // `server.configuration`, a `let`, read field by field: ServerLoopState's `configuration` returns a copy of
+        // it all, and a method called on it copied it too (retains of every field, per request).
+        let response = HTTPServer.Configuration.decorate(
+            write.response, path: write.request?.path, with: state.server.configuration.responseHeaders)
+        // A large body (a static file) is queued as its own shared buffer: `writev` sends both.
+        let parts = HTTPResponseEncoder.encodeParts(
+            response, method: write.request?.method ?? .GET, keepAlive: write.keepAlive,
+            requestVersion: write.request?.version ?? .http1_1, date: state.date)
+        connection.write(parts.head)
+        connection.write(parts.body)
+    }
+
     // MARK: routing
 
     private func handle(_ request: HTTPRequest) {
         let routeContext = RouteContext(
-            loopContext: context, remoteAddress: connection.remoteAddress, isSecure: state.configuration.tls != nil)
+            loopContext: context, remoteAddress: connection.remoteAddress,
+            isSecure: state.server.configuration.tls != nil)
         let now = context.now
         switch state.server.router.route(request, context: routeContext) {
         case .webSocket(let handler) where state.isShuttingDown:
@@ -124,8 +133,11 @@ final class HTTPConnectionHandler: ConnectionHandler {
         case .respond(let response):
             perform(machine.respond(response, now: now))
         case .staticFiles:
-            let files = state.configuration.staticFiles
-            let response = files?.respond(to: request.head).response ?? StaticFileResult.notFound.response
+            // Chained on the `let` in place: bound to a local, the whole file server (its strings and catalog) was
+            // copied and released per request.
+            let response =
+                state.server.configuration.staticFiles?.respond(to: request.head).response
+                ?? StaticFileResult.notFound.response
             perform(machine.respond(response, now: now))
         case .webSocket(let handler):
             upgrade(request, to: handler)

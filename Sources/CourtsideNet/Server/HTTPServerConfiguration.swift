@@ -112,6 +112,14 @@ extension HTTPServer {
         /// it has them all, or when its head was prepared with them (a static file, `StaticFileServer.preparing`:
         /// not checked per request), so a prepared head stays prepared.
         func decorate(_ response: HTTPResponse, path: String?) -> HTTPResponse {
+            Self.decorate(response, path: path, with: responseHeaders)
+        }
+
+        /// `decorate(_:path:)` with the configuration's `responseHeaders`, for a caller that holds the configuration
+        /// in place (a method call on it copied every field, per request: docs/benchmarks.md, "Static files").
+        static func decorate(
+            _ response: HTTPResponse, path: String?, with responseHeaders: (@Sendable (_ path: String?) -> HTTPHeaders)?
+        ) -> HTTPResponse {
             guard let responseHeaders, response.prepared?.includesServerDefaults != true else { return response }
             let defaults = responseHeaders(path)
             if response.headers.containsEveryName(of: defaults) { return response }
