@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "CourtsideLoad",
             dependencies: [
-                "CLinux", "CourtsideWebSocket", "CourtsideWebSocketDeflate", "CourtsideHTTP",
+                "CLinux", "CourtsideWebSocket", "CourtsideWebSocketDeflate", "CourtsideHTTP", "CourtsideRandom",
                 // `courtside-load journal`: the server's own journals, loaded as a node loads them.
                 "CourtsideJournal", "CourtsideModel", "CourtsideRedis", "CourtsideRedisJournal",
             ]

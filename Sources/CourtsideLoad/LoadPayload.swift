@@ -1,3 +1,4 @@
+import CourtsideRandom
 import CourtsideWebSocket
 
 /// The message every client sends: `size` ASCII bytes (valid UTF-8, so the same bytes serve as text or binary),
@@ -48,18 +49,14 @@ struct LoadPayload: Sendable {
 /// loopback server has no such attacker, and a system random call per frame would be measured instead of the
 /// server.
 struct MaskingKeySource: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    private var random: SplitMix64
 
     init(seed: UInt64) {
-        state = seed
+        random = SplitMix64(seed: seed)
     }
 
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        random.next()
     }
 
     mutating func next() -> WebSocketMaskingKey {
