@@ -75,20 +75,9 @@ handshakes() {
     local server=$1 round=$2 port path tag before after timing wait_first
     port=$(free_loopback_port)
     tag=$server-$round
-    case "$server" in
-        courtside)
-            rm -rf "$out/data" && mkdir -p "$out/public"
-            start_courtside "$out/$tag.log" "$port"
-            wait_for_port "$port" "$SERVER_PID" 60 >&2
-            read -r game _ <<<"$("$peers_python" benchmarks/handshake_game.py create "$port" "$token")"
-            path=/ws/games/$game
-            wait_first=1 ;;
-        socketify)
-            start_server "$out/$tag.log" "$peers_python" benchmarks/peers/socketify_pubsub.py --port "$port"
-            wait_for_port "$port" "$SERVER_PID" 60 >&2
-            path=/sub
-            wait_first=0 ;;
-    esac
+    start_burst_server "$server" "$out" "$tag" "$port" "$bin" "$token"
+    path=$BURST_PATH
+    wait_first=$BURST_WAIT_FIRST
     before=$(cpu_ticks "$SERVER_PID")
     clients "$tag" "$port" "$path" SPECTATORS_WAIT_FIRST=$wait_first
     timing=$(await_line "$tag" ready 180)

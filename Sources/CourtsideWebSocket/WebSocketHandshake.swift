@@ -64,6 +64,21 @@ public enum WebSocketHandshake {
     public static func negotiate(
         _ head: HTTPRequestHead, decide: (WebSocketUpgradeRequest) -> WebSocketUpgradeDecision
     ) -> WebSocketUpgradeOutcome {
+        switch accept(head, decide: decide) {
+        case .reject(let response, let error):
+            return .reject(response, error)
+        case .upgrade(let request, let subprotocol, let extensions):
+            return .upgrade(
+                request, response: request.response(subprotocol: subprotocol, extensions: extensions),
+                subprotocol: subprotocol)
+        }
+    }
+
+    /// `negotiate` without building the 101 as an `HTTPResponse`: what it would say, for a server that writes its
+    /// 101 from a ``WebSocketUpgradeHead`` prepared once.
+    public static func accept(
+        _ head: HTTPRequestHead, decide: (WebSocketUpgradeRequest) -> WebSocketUpgradeDecision
+    ) -> WebSocketAcceptance {
         let request: WebSocketUpgradeRequest
         switch validate(head) {
         case .failure(let error): return .reject(error.response, error)
@@ -78,18 +93,25 @@ public enum WebSocketHandshake {
                 let error = WebSocketHandshakeError.subprotocolNotOffered(subprotocol)
                 return .reject(error.response, error)
             }
-            return .upgrade(
-                request, response: request.response(subprotocol: subprotocol, extensions: extensionResponse),
-                subprotocol: subprotocol)
+            return .upgrade(request, subprotocol: subprotocol, extensions: extensionResponse)
         }
     }
 
     /// `Sec-WebSocket-Accept` for a key (RFC 6455 §4.2.2 item 5.4): base64 of SHA-1 of the key and the GUID.
     public static func acceptValue(forKey key: String) -> String {
+        Base64.encode(acceptDigest(forKey: key))
+    }
+
+    /// ``acceptValue(forKey:)`` appended to `bytes` (a prepared 101, `WebSocketUpgradeHead`).
+    static func appendAcceptValue(forKey key: String, to bytes: inout [UInt8]) {
+        Base64.append(acceptDigest(forKey: key), to: &bytes)
+    }
+
+    private static func acceptDigest(forKey key: String) -> [UInt8] {
         var sha = SHA1()
         sha.update(key.utf8)  // no concatenated copy: both views are contiguous
         sha.update(acceptGUID.utf8)
-        return Base64.encode(sha.finalize())
+        return sha.finalize()
     }
 }
 
@@ -101,6 +123,15 @@ public enum WebSocketUpgradeDecision: Sendable, Hashable {
     case accept(subprotocol: String? = nil, extensions: String? = nil, limits: WebSocketMessageLimits? = nil)
     /// Refuse with 403 and this reason as the body (RFC 6455 §4.2.2 item 4).
     case refuse(reason: String)
+}
+
+/// What ``WebSocketHandshake/accept(_:decide:)`` decided.
+public enum WebSocketAcceptance: Sendable {
+    /// Send a 101 with this `Sec-WebSocket-Protocol` and `Sec-WebSocket-Extensions` value (nil: none), then speak
+    /// WebSocket.
+    case upgrade(WebSocketUpgradeRequest, subprotocol: String?, extensions: String?)
+    /// Send `response` with `keepAlive: false`.
+    case reject(HTTPResponse, WebSocketHandshakeError)
 }
 
 /// What ``WebSocketHandshake/negotiate(_:decide:)`` decided.
