@@ -97,3 +97,37 @@ struct UpgradeHeadTests {
         #expect(refusal.status == .forbidden)
     }
 }
+
+/// The one pass over a request's fields that validation reads (`UpgradeFields`), against the lookups it replaced.
+@Suite("Upgrade fields in one pass")
+struct UpgradeFieldsTests {
+    @Test("finds each field whatever its case, the first of a repeated one, counts, and every list value in order")
+    func sameAsLookups() {
+        let headers = HTTPHeaders([
+            ("hOsT", "a.example"), ("Host", "b.example"), ("SEC-WEBSOCKET-KEY", "k1"), ("sec-websocket-key", "k2"),
+            ("Sec-Websocket-Version", "13"), ("sec-websocket-protocol", "chat, v2"), ("X-Other", "x"),
+            ("Sec-WebSocket-Extensions", "permessage-deflate"), ("SEC-WEBSOCKET-PROTOCOL", "v3"),
+            ("sec-websocket-extensions", "x-two"), ("ORIGIN", "http://o.example"),
+            // Same lengths as the fields looked for, other names: never taken for them.
+            ("Hoss", "no"), ("Origon", "no"), ("Sec-WebSocket-Kex", "no"), ("Sec-WebSocket-Versiom", "no"),
+        ])
+        let fields = UpgradeFields(headers)
+        #expect(fields.host == headers["Host"])
+        #expect(fields.key == headers.firstValue(for: "Sec-WebSocket-Key")?.value)
+        #expect(fields.keyCount == 2)
+        #expect(fields.version == "13")
+        #expect(fields.versionCount == 1)
+        #expect(fields.protocols == headers.values(for: "Sec-WebSocket-Protocol"))
+        #expect(fields.protocols == ["chat, v2", "v3"])
+        #expect(fields.extensions == ["permessage-deflate", "x-two"])
+        #expect(fields.origin == "http://o.example")
+    }
+
+    @Test("an absent field is nil, counted zero, an empty list")
+    func absent() {
+        let fields = UpgradeFields(["Host": "h", "Sec-WebSocket-Kex": "k"])
+        #expect(fields.key == nil && fields.keyCount == 0)
+        #expect(fields.version == nil && fields.versionCount == 0)
+        #expect(fields.protocols.isEmpty && fields.extensions.isEmpty && fields.origin == nil)
+    }
+}
