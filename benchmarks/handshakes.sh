@@ -17,7 +17,8 @@
 #   benchmarks/handshakes.sh
 #
 # Environment (optional): CONNECTIONS (default 10000), ROUNDS (default 3), STORM=0 (skip the storm), BIN (a folder
-# with a built courtside to use instead of building). Needs the socketify peer (scripts/install-deps.d/30-python-peers.sh)
+# with a built courtside to use instead of building), PIN=1 (each server on CPU 0 and the clients on CPU 1, with
+# taskset: how much of a rate is the server and its clients sharing a CPU; docs/benchmarks.md, "Handshakes"). Needs the socketify peer (scripts/install-deps.d/30-python-peers.sh)
 # and a C compiler with zlib. Every wait is bounded (connecting 120 s, the storm 120 s). Raw logs:
 # .build/bench-handshakes/.
 set -euo pipefail
@@ -25,6 +26,12 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 connections=${CONNECTIONS:-10000}
+SERVER_CPUS=()
+client_cpus=()
+if [ "${PIN:-0}" = 1 ]; then
+    SERVER_CPUS=(taskset -c 0)
+    client_cpus=(taskset -c 1)
+fi
 rounds=${ROUNDS:-3}
 storm=${STORM:-1}
 out=.build/bench-handshakes
@@ -37,7 +44,7 @@ build_spectators "$out"
 token=$(random_token handshake-admin-token)
 
 start_courtside() { # LOG PORT
-    start_server "$1" "$bin/courtside" serve --host 127.0.0.1 --port "$2" --threads 1 --data "$out/data" \
+    start_server "$1" ${SERVER_CPUS[@]+"${SERVER_CPUS[@]}"} "$bin/courtside" serve --host 127.0.0.1 --port "$2" --threads 1 --data "$out/data" \
         --public "$out/public" --admin-token "$token" --log-level warning
 }
 
@@ -48,7 +55,7 @@ clients() {
     for _ in $(seq 1 "$connections"); do echo "0 $path"; done >"$out/$tag.plan"
     rm -f "$out/$tag.ctl"
     mkfifo "$out/$tag.ctl"
-    env "$@" "$out/spectators" "$port" 16 0 "$out/$tag.plan" "$out/$tag.records" <"$out/$tag.ctl" >"$out/$tag.clients" &
+    env "$@" ${client_cpus[@]+"${client_cpus[@]}"} "$out/spectators" "$port" 16 0 "$out/$tag.plan" "$out/$tag.records" <"$out/$tag.ctl" >"$out/$tag.clients" &
     CLIENTS=$!
     exec 4>"$out/$tag.ctl"
 }
@@ -75,20 +82,9 @@ handshakes() {
     local server=$1 round=$2 port path tag before after timing wait_first
     port=$(free_loopback_port)
     tag=$server-$round
-    case "$server" in
-        courtside)
-            rm -rf "$out/data" && mkdir -p "$out/public"
-            start_courtside "$out/$tag.log" "$port"
-            wait_for_port "$port" "$SERVER_PID" 60 >&2
-            read -r game _ <<<"$("$peers_python" benchmarks/handshake_game.py create "$port" "$token")"
-            path=/ws/games/$game
-            wait_first=1 ;;
-        socketify)
-            start_server "$out/$tag.log" "$peers_python" benchmarks/peers/socketify_pubsub.py --port "$port"
-            wait_for_port "$port" "$SERVER_PID" 60 >&2
-            path=/sub
-            wait_first=0 ;;
-    esac
+    start_burst_server "$server" "$out" "$tag" "$port" "$bin" "$token"
+    path=$BURST_PATH
+    wait_first=$BURST_WAIT_FIRST
     before=$(cpu_ticks "$SERVER_PID")
     clients "$tag" "$port" "$path" SPECTATORS_WAIT_FIRST=$wait_first
     timing=$(await_line "$tag" ready 180)
@@ -144,7 +140,7 @@ storm() {
 }
 
 echo
-echo "Handshakes: $connections spectators at once, 256 in flight, $(nproc) cores shared with the clients; started $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "Handshakes: $connections spectators at once, 256 in flight, $(nproc) cores shared with the clients$([ "${PIN:-0}" = 1 ] && echo ", servers pinned to CPU 0 and clients to CPU 1"); started $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "| round | server | load average | connected | got the snapshot | s to last 101 | s to last snapshot | handshakes/s | CPU µs/handshake |"
 echo "|---|---|---|---:|---:|---:|---:|---:|---:|"
 declare -A rate cpus

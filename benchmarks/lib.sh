@@ -106,3 +106,28 @@ wait_for_clients_ready() {
         sleep 0.1
     done
 }
+
+# start_burst_server SERVER OUT TAG PORT BIN TOKEN: for a burst of handshakes (benchmarks/handshakes.sh,
+# handshake-trace.sh), a fresh server on PORT, listening: SERVER `courtside` (`courtside serve --threads 1` from BIN
+# with admin TOKEN, data under OUT, one game made) or `socketify` (uWebSockets' pub/sub peer). Sets SERVER_PID,
+# BURST_PATH (the spectators' path) and BURST_WAIT_FIRST (1: the server sends a first message, the snapshot). With
+# the array SERVER_CPUS set (`taskset -c 0`), the server runs under it.
+start_burst_server() {
+    local server=$1 out=$2 tag=$3 port=$4 bin=$5 token=$6 game
+    case "$server" in
+        courtside)
+            rm -rf "$out/data" && mkdir -p "$out/public"
+            start_server "$out/$tag.log" ${SERVER_CPUS[@]+"${SERVER_CPUS[@]}"} "$bin/courtside" serve --host 127.0.0.1 --port "$port" --threads 1 \
+                --data "$out/data" --public "$out/public" --admin-token "$token" --log-level warning
+            wait_for_port "$port" "$SERVER_PID" 60 >&2
+            read -r game _ <<<"$("$peers_python" benchmarks/handshake_game.py create "$port" "$token")"
+            BURST_PATH=/ws/games/$game
+            BURST_WAIT_FIRST=1 ;;
+        socketify)
+            start_server "$out/$tag.log" ${SERVER_CPUS[@]+"${SERVER_CPUS[@]}"} "$peers_python" \
+                benchmarks/peers/socketify_pubsub.py --port "$port"
+            wait_for_port "$port" "$SERVER_PID" 60 >&2
+            BURST_PATH=/sub
+            BURST_WAIT_FIRST=0 ;;
+    esac
+}

@@ -10,9 +10,16 @@ public enum Base64 {
     }()
 
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
-        let input = Array(bytes)
         var output: [UInt8] = []
-        output.reserveCapacity((input.count + 2) / 3 * 4)
+        output.reserveCapacity((bytes.count + 2) / 3 * 4)
+        append(bytes, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends the encoding of `bytes` to `output` (a 101's `Sec-WebSocket-Accept` goes straight into the head's
+    /// bytes, `WebSocketUpgradeHead`).
+    public static func append(_ bytes: some Collection<UInt8>, to output: inout [UInt8]) {
+        let input = Array(bytes)
         var index = 0
         while index < input.count {
             let remaining = input.count - index
@@ -26,7 +33,6 @@ public enum Base64 {
             output.append(remaining > 2 ? alphabet[Int(group & 63)] : UInt8(ascii: "="))
             index += 3
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Strict decoding: the length must be a multiple of 4, padding only at the end, no whitespace, and the

@@ -50,6 +50,27 @@ struct SecurityHeaderTests {
         #expect(api.header("Content-Security-Policy") == "default-src 'none'; frame-ancestors 'none'")
     }
 
+    @Test("a WebSocket's 101, written from a head prepared once per path, carries them too, game after game")
+    func upgradeAnswer() throws {
+        let app = try Self.appWithPages()
+        let first = try app.createGame()
+        let second = try app.createGame()
+        // Back to the first path: the per-loop head is prepared again for each path it changes to.
+        for path in ["/ws/games/\(first.id)", "/ws/games/\(second.id)", "/ws/games/\(first.id)"] {
+            let response = try WebSocketClient.upgrade(try app.connect(), path: path)
+            #expect(response.status == 101, "\(path)")
+            // RFC 6455 §1.3's example key and accept value.
+            #expect(response.header("Sec-WebSocket-Accept") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=", "\(path)")
+            #expect(response.header("Upgrade") == "websocket", "\(path)")
+            #expect(response.header("X-Content-Type-Options") == "nosniff", "\(path)")
+            #expect(response.header("Referrer-Policy") == "no-referrer", "\(path)")
+            #expect(
+                response.header("Content-Security-Policy") == "default-src 'none'; frame-ancestors 'none'", "\(path)")
+            #expect(response.header("X-Frame-Options") == "DENY", "\(path)")
+            #expect(response.header("Date") != nil, "\(path)")
+        }
+    }
+
     @Test("pages allow only their own origin's scripts, styles and connections, nothing inline")
     func pagePolicy() throws {
         let app = try Self.appWithPages()

@@ -186,7 +186,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
         let preferences = state.configuration.perMessageDeflate
         var deflate: PerMessageDeflateConnection?
         var limits: WebSocketMessageLimits?
-        let outcome = WebSocketHandshake.negotiate(request.head) { upgradeRequest in
+        let outcome = WebSocketHandshake.accept(request.head) { upgradeRequest in
             let decision = handler.shouldAccept(upgradeRequest)
             if case .accept(_, _, let routeLimits) = decision { limits = routeLimits }
             // The server negotiates permessage-deflate (RFC 7692 §7.1) unless the handler answered extensions
@@ -201,12 +201,13 @@ final class HTTPConnectionHandler: ConnectionHandler {
         case .reject(let response, _):
             handler.webSocketWasRefused(remoteAddress: connection.remoteAddress)
             perform(machine.respond(response, now: context.now, close: true))
-        case .upgrade(let upgradeRequest, let response, let subprotocol):
+        case .upgrade(let upgradeRequest, let subprotocol, let extensions):
             let leftover = machine.handOver()
+            // The 101 from a head prepared once per path (`UpgradeHeadCache`), with the server's headers.
             connection.write(
-                HTTPResponseEncoder.head(
-                    state.configuration.decorate(response, path: request.head.path), framing: .none, keepAlive: true,
-                    date: state.date))
+                state.upgradeHeads.encode(
+                    upgradeRequest, path: request.head.path, subprotocol: subprotocol, extensions: extensions,
+                    date: state.date, configuration: state.configuration))
             finish()
             let socket = WebSocket(
                 connection: connection, state: state, handler: handler, request: upgradeRequest,

@@ -51,7 +51,8 @@ public final class HTTPServer: Sendable {
             close(try Sockets.makeListener(address: address, reusePort: false, backlog: 1))
         }
         // Bind the first listener to learn the real port (when 0 was asked), then the others to the same port.
-        let first = try Sockets.makeListener(address: address, reusePort: true, backlog: configuration.backlog)
+        let first = try Sockets.makeListener(
+            address: address, reusePort: true, backlog: configuration.backlog, userTimeout: configuration.writeTimeout)
         var fds = [first]
         let bound: SocketAddress
         do throws(NetError) {
@@ -74,7 +75,10 @@ public final class HTTPServer: Sendable {
         }
         do throws(NetError) {
             for _ in 1..<loops.loops.count {
-                fds.append(try Sockets.makeListener(address: bound, reusePort: true, backlog: configuration.backlog))
+                fds.append(
+                    try Sockets.makeListener(
+                        address: bound, reusePort: true, backlog: configuration.backlog,
+                        userTimeout: configuration.writeTimeout))
             }
         } catch {
             for fd in fds { close(fd) }

@@ -19,6 +19,8 @@ final class ServerLoopState: ConnectionOwner {
     /// WebSockets registered (opened) and not yet unregistered (finished).
     private var webSocketCount = 0
     private var dateCache = HTTPDateCache()
+    /// The 101 head prepared for the last WebSocket path upgraded here (`HTTPConnectionHandler.upgrade`).
+    var upgradeHeads = UpgradeHeadCache()
     private(set) var isShuttingDown = false
     private var shutdownCompletion: (() -> Void)?
     private var forceCloseTimer: TimerID?
@@ -84,8 +86,9 @@ final class ServerLoopState: ConnectionOwner {
             close(fd)
             return
         }
-        // The write deadline for bytes the kernel holds once our queue drained into it (ours sees only our queue).
-        Sockets.setUserTimeout(fd, configuration.writeTimeout)
+        // The write deadline for bytes the kernel holds once our queue drained into it (ours sees only our queue),
+        // `TCP_USER_TIMEOUT`, and `TCP_NODELAY` came with the socket: set on the listener, which accepted sockets
+        // copy (`Sockets.makeListener`).
         let connection = Connection(
             fd: fd, remoteAddress: remote, context: context, writeTimeout: configuration.writeTimeout)
         var transform: TLSTransform?

@@ -47,7 +47,6 @@ final class Listener: EventHandler, LoopClosable {
                 let remote = withUnsafePointer(to: &storage) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress($0) }
                 }
-                Sockets.setNoDelay(accepted)
                 onAccept(accepted, remote, context)
                 if closed { return }
                 continue

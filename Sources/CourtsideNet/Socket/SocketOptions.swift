@@ -14,7 +14,17 @@ enum Sockets {
     /// `SO_REUSEADDR` lets a restarted server bind while old connections sit in TIME_WAIT; `SO_REUSEPORT` lets every
     /// loop bind its own listener to the same port so the kernel spreads connections over the loops. IPv6 listeners
     /// set `IPV6_V6ONLY` so an IPv4 listener on the same port can coexist.
-    static func makeListener(address: SocketAddress, reusePort: Bool, backlog: Int32) throws(NetError) -> Int32 {
+    ///
+    /// `TCP_NODELAY` (`setNoDelay`) and, with `userTimeout`, `TCP_USER_TIMEOUT` are set here once: Linux makes each
+    /// accepted socket as a copy of the listener's (`inet_csk_clone_lock`), so every connection starts with both and
+    /// accepting costs no `setsockopt` of its own (two system calls per handshake before; docs/benchmarks.md,
+    /// "Handshakes"); `ListenerOptionsTests` checks an accepted socket has them. `TCP_USER_TIMEOUT` (RFC 5482)
+    /// bounds how long sent data may stay unacknowledged before the kernel gives up on the connection: a peer that
+    /// vanished, or whose window stays closed, cannot keep it open on retransmissions and zero-window probes for the
+    /// many minutes the defaults allow.
+    static func makeListener(
+        address: SocketAddress, reusePort: Bool, backlog: Int32, userTimeout: Duration? = nil
+    ) throws(NetError) -> Int32 {
         let fd = try syscallRetryingEINTR("socket") {
             socket(address.family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
         }
@@ -25,6 +35,12 @@ enum Sockets {
             }
             if address.family == AF_INET6 {
                 try setOption(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, 1, name: "setsockopt(IPV6_V6ONLY)")
+            }
+            try setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1, name: "setsockopt(TCP_NODELAY)")
+            if let userTimeout {
+                try setOption(
+                    fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, Int32(clamping: userTimeout.millisecondsRoundedUp),
+                    name: "setsockopt(TCP_USER_TIMEOUT)")
             }
             let rc = address.withSockAddr { bind(fd, $0, $1) }
             if rc != 0 { throw NetError.syscall("bind(\(address))", errno: errno) }
@@ -55,14 +71,6 @@ enum Sockets {
     /// before sending the next small frame would add up to 40 ms of latency (delayed ACK) to every broadcast.
     static func setNoDelay(_ fd: Int32) {
         _ = try? setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1, name: "setsockopt(TCP_NODELAY)")
-    }
-
-    /// Bounds how long sent data may stay unacknowledged before the kernel gives up on the connection
-    /// (`TCP_USER_TIMEOUT`, RFC 5482): a peer that vanished, or whose window stays closed, cannot keep it open on
-    /// retransmissions and zero-window probes for the many minutes the defaults allow.
-    static func setUserTimeout(_ fd: Int32, _ timeout: Duration) {
-        let milliseconds = Int32(clamping: timeout.millisecondsRoundedUp)
-        _ = try? setOption(fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, milliseconds, name: "setsockopt(TCP_USER_TIMEOUT)")
     }
 
     static func setOption(_ fd: Int32, _ level: Int32, _ option: Int32, _ value: Int32, name: String) throws(NetError) {
