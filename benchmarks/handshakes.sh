@@ -18,7 +18,8 @@
 #
 # Environment (optional): CONNECTIONS (default 10000), ROUNDS (default 3), STORM=0 (skip the storm), BIN (a folder
 # with a built courtside to use instead of building), PIN=1 (each server on CPU 0 and the clients on CPU 1, with
-# taskset: how much of a rate is the server and its clients sharing a CPU; docs/benchmarks.md, "Handshakes"). Needs the socketify peer (scripts/install-deps.d/30-python-peers.sh)
+# taskset: how much of a rate is the server and its clients sharing a CPU; docs/benchmarks.md, "Handshakes"). IN_FLIGHT
+# (default 256): handshakes the clients keep in progress at once. Needs the socketify peer (scripts/install-deps.d/30-python-peers.sh)
 # and a C compiler with zlib. Every wait is bounded (connecting 120 s, the storm 120 s). Raw logs:
 # .build/bench-handshakes/.
 set -euo pipefail
@@ -33,6 +34,7 @@ if [ "${PIN:-0}" = 1 ]; then
     client_cpus=(taskset -c 1)
 fi
 rounds=${ROUNDS:-3}
+in_flight=${IN_FLIGHT:-256}
 storm=${STORM:-1}
 out=.build/bench-handshakes
 fresh_dir "$out"
@@ -55,7 +57,7 @@ clients() {
     for _ in $(seq 1 "$connections"); do echo "0 $path"; done >"$out/$tag.plan"
     rm -f "$out/$tag.ctl"
     mkfifo "$out/$tag.ctl"
-    env "$@" ${client_cpus[@]+"${client_cpus[@]}"} "$out/spectators" "$port" 16 0 "$out/$tag.plan" "$out/$tag.records" <"$out/$tag.ctl" >"$out/$tag.clients" &
+    env SPECTATORS_IN_FLIGHT="$in_flight" "$@" ${client_cpus[@]+"${client_cpus[@]}"} "$out/spectators" "$port" 16 0 "$out/$tag.plan" "$out/$tag.records" <"$out/$tag.ctl" >"$out/$tag.clients" &
     CLIENTS=$!
     exec 4>"$out/$tag.ctl"
 }

@@ -6,7 +6,8 @@
  *
  * Usage: spectators PORT SOURCES FIRST_SOURCE PLAN OUT [deflate]
  *   PLAN: one connection per line, "GAME_INDEX PATH" (PATH like /ws/games/game-1).
- *   Connects every line from 127.0.0.(1 + (FIRST_SOURCE + i) % SOURCES), 256 handshakes at a time, within 120 s;
+ *   Connects every line from 127.0.0.(1 + (FIRST_SOURCE + i) % SOURCES), 256 handshakes at a time
+ *   (SPECTATORS_IN_FLIGHT=N for another number), within 120 s;
  *   prints "ready CONNECTED FAILED DEFLATE_AGREED" on stdout; reads until stdin says anything or closes; writes the records to
  *   OUT (binary: int64 game, int64 seq, int64 nanoseconds, per patch) and prints
  *   "done RECORDS SNAPSHOTS OTHER CLOSED".
@@ -233,6 +234,8 @@ static void close_client(int ep, Client *c) {
 }
 
 static int port, sources, first_source, reconnect;
+/* Handshakes in progress at once (SPECTATORS_IN_FLIGHT, default 256). */
+static int in_flight = 256;
 static int in_progress;
 static size_t connected, failed;
 static long reconnects;
@@ -347,9 +350,9 @@ static void client_event(int ep, Client *c, int64_t t) {
     }
 }
 
-/* Connects the waiting clients whose retry time has come, at most 256 handshakes in progress. */
+/* Connects the waiting clients whose retry time has come, at most in_flight handshakes in progress. */
 static void retry_waiting(int ep, Client *clients, size_t count, int64_t t) {
-    for (size_t i = 0; i < count && in_progress < 256; i++) {
+    for (size_t i = 0; i < count && in_progress < in_flight; i++) {
         Client *c = &clients[i];
         if (c->state != WAITING || c->retry_at > t) continue;
         reconnects++;
@@ -386,6 +389,8 @@ int main(int argc, char **argv) {
     const char *reconnect_env = getenv("SPECTATORS_RECONNECT");
     int wait_first = wait_first_env && strcmp(wait_first_env, "1") == 0;
     int want_reconnect = reconnect_env && strcmp(reconnect_env, "1") == 0;
+    const char *in_flight_env = getenv("SPECTATORS_IN_FLIGHT");
+    if (in_flight_env && atoi(in_flight_env) > 0) in_flight = atoi(in_flight_env);
     FILE *plan = fopen(argv[4], "r");
     if (!plan) die(argv[4]);
     size_t count = 0, capacity = 1024;
@@ -423,14 +428,14 @@ int main(int argc, char **argv) {
     epoll_ctl(ep, EPOLL_CTL_ADD, 0, &stdin_event);
     struct epoll_event events[512];
 
-    /* Connect, at most 256 handshakes in progress (a connect and its upgrade count as one). */
+    /* Connect, at most in_flight handshakes in progress (a connect and its upgrade count as one). */
     size_t next = 0;
     int64_t started = now_ns();
     int64_t deadline = started + 120LL * 1000000000;
     for (;;) {
         int pending_first = wait_first && first_messages < (int64_t)connected;
         if (!(next < count || in_progress > 0 || pending_first) || now_ns() >= deadline) break;
-        while (next < count && in_progress < 256) {
+        while (next < count && in_progress < in_flight) {
             if (!start_connect(ep, clients, next)) failed++;
             next++;
         }
