@@ -38,10 +38,22 @@ def test_lobby_lists_games_and_shows_field_errors(server, browsers):
     driver.get(server.base + "/?create=1")
     wait_live(driver)
     game = server.create_game(home="Bulls", away="Knicks")
-    card = wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, f'li[data-game="{game["id"]}"]'), 5, what="the new game in the lobby")[0]
-    assert "Bulls" in card.text and "Knicks" in card.text
-    assert card.find_element(By.LINK_TEXT, "Watch").get_attribute("href").endswith(f"game.html?id={game['id']}")
-    assert card.find_element(By.LINK_TEXT, "Display").get_attribute("href").endswith(f"display.html?id={game['id']}")
+
+    def card():
+        # Found afresh and read in one pass: the lobby re-renders a game's card when its entry changes (its first
+        # state can arrive just after it is listed), so a card found earlier may be stale by the next read; a stale
+        # or missing card makes wait_until try again.
+        element = driver.find_element(By.CSS_SELECTOR, f'li[data-game="{game["id"]}"]')
+        return (
+            element.text,
+            element.find_element(By.LINK_TEXT, "Watch").get_attribute("href"),
+            element.find_element(By.LINK_TEXT, "Display").get_attribute("href"),
+        )
+
+    card_text, watch, display = wait_until(card, 5, what="the new game's card in the lobby")
+    assert "Bulls" in card_text and "Knicks" in card_text
+    assert watch.endswith(f"game.html?id={game['id']}")
+    assert display.endswith(f"display.html?id={game['id']}")
 
     # The creator view model's errors, per field, from the 400 answer.
     driver.find_element(By.ID, "admin-token").send_keys(server.admin_token)
