@@ -183,7 +183,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
     // MARK: hand-over
 
     private func upgrade(_ request: HTTPRequest, to handler: any WebSocketHandler) {
-        let preferences = state.configuration.perMessageDeflate
+        let preferences = state.server.configuration.perMessageDeflate
         var deflate: PerMessageDeflateConnection?
         var limits: WebSocketMessageLimits?
         let outcome = WebSocketHandshake.accept(request.head) { upgradeRequest in
@@ -207,7 +207,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
             connection.write(
                 state.upgradeHeads.encode(
                     upgradeRequest, path: request.head.path, subprotocol: subprotocol, extensions: extensions,
-                    date: state.date, configuration: state.configuration))
+                    date: state.date, configuration: state.server.configuration))
             finish()
             let socket = WebSocket(
                 connection: connection, state: state, handler: handler, request: upgradeRequest,
