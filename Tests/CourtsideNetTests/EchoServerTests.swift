@@ -32,7 +32,7 @@ struct EchoServerTests {
 
     @Test("SIGTERM closes open WebSockets with 1001 and the process exits 0")
     func sigterm() throws {
-        let child = try ChildProcess(echoPath, ["--port", "0", "--threads", "2"])
+        let child = try WatchedProcess(echoPath, ["--port", "0", "--threads", "2"])
         defer { child.stop() }
         let port = try child.waitForPort()
         let client = try TestClient(port: port)
@@ -50,7 +50,7 @@ struct EchoServerTests {
 
     @Test("running out of file descriptors neither spins nor kills the server, and it recovers")
     func descriptorExhaustion() throws {
-        let child = try ChildProcess("/bin/sh", ["-c", "ulimit -n 48 && exec '\(echoPath)' --port 0 --threads 1"])
+        let child = try WatchedProcess("/bin/sh", ["-c", "ulimit -n 48 && exec '\(echoPath)' --port 0 --threads 1"])
         defer { child.stop() }
         let port = try child.waitForPort()
         // Far more connections than descriptors: the later ones wait in the backlog while accept4 fails with EMFILE.
@@ -83,7 +83,7 @@ struct EchoServerTests {
 
     @Test("/pub publishes every text message verbatim to the /sub subscribers; other paths echo, compressed")
     func pubSub() throws {
-        let child = try ChildProcess(echoPath, ["--port", "0", "--threads", "2"])
+        let child = try WatchedProcess(echoPath, ["--port", "0", "--threads", "2"])
         defer { child.stop() }
         let port = try child.waitForPort()
         let plain = try DeflateTestClient(port: port, path: "/sub", offer: nil)
@@ -109,7 +109,7 @@ struct EchoServerTests {
 
     @Test("--no-deflate turns permessage-deflate off")
     func noDeflate() throws {
-        let child = try ChildProcess(echoPath, ["--port", "0", "--threads", "1", "--no-deflate"])
+        let child = try WatchedProcess(echoPath, ["--port", "0", "--threads", "1", "--no-deflate"])
         defer { child.stop() }
         let client = try DeflateTestClient(port: try child.waitForPort(), path: "/")
         #expect(client.extensionResponse == nil)

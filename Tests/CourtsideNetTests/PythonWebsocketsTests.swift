@@ -47,11 +47,11 @@ struct PythonWebsocketsTests {
     func sharedStream() async throws {
         let python = try #require(
             PythonWebsockets.python, "Python websockets is missing: scripts/install-deps.d/30-python-peers.sh")
-        let echo = try ChildProcess("\(productsDirectory)/courtside-echo", ["--port", "0", "--threads", "2"])
+        let echo = try WatchedProcess("\(productsDirectory)/courtside-echo", ["--port", "0", "--threads", "2"])
         defer { echo.stop() }
         let port = try echo.waitForPort()
         let script = "\(PythonWebsockets.repositoryRoot)/Tests/Scripts/deflate_subscribers.py"
-        let subscribers = try ChildProcess(
+        let subscribers = try WatchedProcess(
             python,
             [
                 script, "--url", "ws://127.0.0.1:\(port)/sub", "--messages", "\(Self.messages)", "--join-at", "150",

@@ -1,3 +1,4 @@
+import CourtsideTestSupport
 import Foundation
 
 /// PEM files made once per test process with the `openssl` CLI, in a fresh temporary directory.
@@ -52,16 +53,9 @@ struct TestCertificates: Sendable {
     }
 
     static func runOpenSSL(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw OpenSSLFailed(arguments: arguments, status: process.terminationStatus)
+        let outcome = try ChildProcess.run("/usr/bin/env", ["openssl"] + arguments)
+        guard outcome.termination == .exited(0) else {
+            throw OpenSSLFailed(arguments: arguments, status: outcome.termination.status)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import Testing
 
 /// A real Debian `redis-server` for a test: started on a free loopback port with a fresh temporary directory, AOF
 /// on with `appendfsync always` (an acked write survives `kill -9`), killed and removed on `stop()`.
@@ -27,7 +28,7 @@ public final class RedisServer: @unchecked Sendable {
     public let directory: String
     public let password: String?
     private var arguments: [String] = []
-    private var process: Process?
+    private var process: ChildProcess?
 
     /// PEM files of a `tls` server: its self-signed certificate (for 127.0.0.1 and localhost), which is also the
     /// CA a client must trust.
@@ -72,8 +73,7 @@ public final class RedisServer: @unchecked Sendable {
                 return
             } catch {
                 lastError = error
-                process?.terminate()
-                process = nil
+                stop()
             }
         }
         throw lastError
@@ -89,12 +89,17 @@ public final class RedisServer: @unchecked Sendable {
         "redis://\(password.map { ":\($0)@" } ?? "")127.0.0.1:\(port)/\(database)"
     }
 
-    /// SIGKILL: no shutdown, no final fsync; what is on disk is what `appendfsync always` wrote.
+    /// SIGKILL: no shutdown, no final fsync; what is on disk is what `appendfsync always` wrote. Returns once the
+    /// process is gone (milliseconds; a child the kernel cannot reap within the deadline is a recorded issue, not
+    /// a hang).
     public func kill9() {
         guard let process else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
         self.process = nil
+        do {
+            try process.kill9()
+        } catch {
+            Issue.record("redis-server on port \(port): \(error)\n\(log)")
+        }
     }
 
     /// Starts the server again on the same port and directory (it replays its AOF).
@@ -113,13 +118,7 @@ public final class RedisServer: @unchecked Sendable {
     }
 
     private func launch(_ executable: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(executable, arguments)
         self.process = process
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
@@ -134,14 +133,8 @@ public final class RedisServer: @unchecked Sendable {
     }
 
     static func runOpenSSL(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw RedisServerError.openSSLFailed(arguments) }
+        let outcome = try ChildProcess.run("/usr/bin/openssl", arguments)
+        guard outcome.termination == .exited(0) else { throw RedisServerError.openSSLFailed(arguments) }
     }
 
     /// Whether something on `port` answers a PING (any reply: +PONG, or -NOAUTH with a password).

@@ -19,30 +19,13 @@ private struct ProcessOutcome {
     var standardError: String
 }
 
-/// Runs `courtside` with `arguments` and `environment` (added to an empty one) and waits up to 20 s.
+/// Runs `courtside` with `arguments` and `environment` (instead of the test's own) and waits up to 20 s; a run
+/// that outlives it is killed and fails the test with `ChildProcessError.didNotExit`.
 private func runCourtside(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessOutcome {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: courtsideBinaryPath)
-    process.arguments = arguments
-    process.environment = environment
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    // Read before waiting: a full pipe would block the child.
-    let outData = output.fileHandleForReading.readDataToEndOfFile()
-    let errData = error.fileHandleForReading.readDataToEndOfFile()
-    let deadline = Date().addingTimeInterval(20)
-    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-    if process.isRunning {
-        process.terminate()
-        Issue.record("courtside \(arguments) did not exit")
-    }
-    process.waitUntilExit()
+    let outcome = try ChildProcess.run(courtsideBinaryPath, arguments, environment: environment)
     return ProcessOutcome(
-        status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
-        standardError: String(decoding: errData, as: UTF8.self))
+        status: outcome.termination.status, standardOutput: outcome.standardOutput,
+        standardError: outcome.standardError)
 }
 
 @Suite("The courtside executable", .ownThread)

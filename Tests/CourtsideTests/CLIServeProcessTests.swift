@@ -4,7 +4,7 @@ import Testing
 
 /// A `courtside serve` process with its output in files, so the test can read while it runs.
 final class ServeProcess {
-    let process = Process()
+    let process: ChildProcess
     let outputPath: String
     let errorPath: String
 
@@ -14,12 +14,9 @@ final class ServeProcess {
         errorPath = base + ".err"
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: courtsideBinaryPath)
-        process.arguments = ["serve"] + arguments
-        process.environment = [:]
-        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
-        process.standardError = FileHandle(forWritingAtPath: errorPath)
-        try process.run()
+        process = try ChildProcess(
+            courtsideBinaryPath, ["serve"] + arguments, environment: [:], standardOutput: .file(outputPath),
+            standardError: .file(errorPath))
     }
 
     var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
@@ -38,23 +35,22 @@ final class ServeProcess {
 
     /// Sends `signal` and waits up to 20 s for the exit status.
     func stop(_ signal: Int32 = SIGTERM) -> Int32? {
-        if process.isRunning { kill(process.processIdentifier, signal) }
+        process.signal(signal)
         return waitForExit()
     }
 
-    func waitForExit(seconds: Double = 20) -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+    /// The exit status, or nil (and the process killed) if it did not exit within `seconds`.
+    func waitForExit(seconds: Int = 20) -> Int32? {
+        do {
+            return try process.waitForExit(timeout: .seconds(seconds)).status
+        } catch {
+            _ = try? process.kill9()
             return nil
         }
-        return process.terminationStatus
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        _ = try? process.kill9()
         try? FileManager.default.removeItem(atPath: outputPath)
         try? FileManager.default.removeItem(atPath: errorPath)
     }
@@ -184,7 +180,7 @@ struct CLIServeProcessTests {
         try (token + "\n").write(toFile: secret, atomically: false, encoding: .utf8)
         let (server, _) = try startServe(["--data", data.path, "--admin-token-file", secret])
         let commandLine = try Data(
-            contentsOf: URL(fileURLWithPath: "/proc/\(server.process.processIdentifier)/cmdline"))
+            contentsOf: URL(fileURLWithPath: "/proc/\(server.process.pid)/cmdline"))
         #expect(String(decoding: commandLine, as: UTF8.self).contains(secret))
         #expect(!String(decoding: commandLine, as: UTF8.self).contains(token))
         let mode = (try FileManager.default.attributesOfItem(atPath: data.path)[.posixPermissions] as? NSNumber)?

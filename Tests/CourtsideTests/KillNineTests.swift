@@ -7,7 +7,7 @@ import Testing
 /// A `courtside serve` child process on a loopback port, killed and restarted on the same data directory.
 private final class ServerProcess {
     static let adminToken = "kill-nine-admin-token"
-    let process = Process()
+    let process: ChildProcess
     let port: Int
     private let outputPath = NSTemporaryDirectory() + "courtside-kill9-" + UUID().uuidString + ".out"
 
@@ -24,15 +24,13 @@ private final class ServerProcess {
     private init(data: String, port: Int) throws {
         self.port = port
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: courtsideBinaryPath)
-        process.arguments = [
-            "serve", "--port", "\(port)", "--host", "127.0.0.1", "--data", data, "--admin-token", Self.adminToken,
-            "--threads", "2",
-        ]
-        process.environment = [:]
-        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
+        process = try ChildProcess(
+            courtsideBinaryPath,
+            [
+                "serve", "--port", "\(port)", "--host", "127.0.0.1", "--data", data, "--admin-token",
+                Self.adminToken, "--threads", "2",
+            ],
+            environment: [:], standardOutput: .file(outputPath))
     }
 
     private func waitUntilServing() -> Bool {
@@ -47,13 +45,16 @@ private final class ServerProcess {
     }
 
     func kill9() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        do { try process.kill9() } catch { Issue.record("\(error)") }
     }
 
+    /// SIGTERM: a graceful stop, which the server completes within seconds.
     func terminate() {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        process.waitUntilExit()
+        process.signal(SIGTERM)
+        do { try process.waitForExit() } catch {
+            Issue.record("courtside serve did not stop on SIGTERM: \(error)")
+            kill9()
+        }
     }
 
     deinit {

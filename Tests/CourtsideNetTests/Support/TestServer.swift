@@ -1,3 +1,4 @@
+import CourtsideTestSupport
 import Foundation
 
 @testable import CourtsideNet
@@ -92,47 +93,14 @@ struct TemporaryDirectory {
     }
 }
 
-/// Runs a command with a time limit; returns (status, stdout, stderr).
+/// Runs a command with a time limit; returns (status, stdout, stderr). A command that outlives it is killed and
+/// the call throws `ChildProcessError.didNotExit`.
 @discardableResult
 func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(20)) throws -> (
     status: Int32, stdout: String, stderr: String
 ) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let deadline = ContinuousClock.now + timeout
-    let outData = DataSink()
-    let errData = DataSink()
-    let readers = DispatchGroup()
-    for (pipe, sink) in [(out, outData), (err, errData)] {
-        readers.enter()
-        let handle = pipe.fileHandleForReading
-        Thread.detachNewThread {
-            let data = handle.readDataToEndOfFile()
-            sink.value.withLock { $0 = data }
-            readers.leave()
-        }
-    }
-    while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
-    if process.isRunning {
-        process.terminate()
-    }
-    process.waitUntilExit()
-    _ = readers.wait(timeout: .now() + 5)
-    return (
-        process.terminationStatus, String(decoding: outData.value.withLock { $0 }, as: UTF8.self),
-        String(decoding: errData.value.withLock { $0 }, as: UTF8.self)
-    )
-}
-
-final class DataSink: Sendable {
-    let value = LockedValue(Data())
+    let outcome = try ChildProcess.run(executable, arguments, timeout: timeout)
+    return (outcome.termination.status, outcome.standardOutput, outcome.standardError)
 }
 
 /// The directory holding the built products (the test bundle sits next to `courtside-echo`).

@@ -1,43 +1,30 @@
+import CourtsideTestSupport
 import Foundation
 import Glibc
 
 @testable import CourtsideNet
 
-/// A child process (the echo server) whose output is collected while it runs; killed on `stop()` if still alive.
-final class ChildProcess: Sendable {
-    private let process: UnsafeTransferBox<Process>
-    private let output = TextSink()
-
-    /// `Process` is only touched by the test thread that owns this object.
-    struct UnsafeTransferBox<T>: @unchecked Sendable {
-        let value: T
-    }
+/// A child process (the echo server, a Python peer) whose output, standard error included, is read while it runs;
+/// killed on `stop()` if still alive. Started and reaped by `ChildProcess`, so no wait blocks without a deadline.
+final class WatchedProcess: Sendable {
+    private let child: ChildProcess
+    private let outputPath = NSTemporaryDirectory() + "courtside-watched-\(UUID().uuidString).out"
 
     init(_ executable: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        self.process = UnsafeTransferBox(value: process)
-        try process.run()
-        let handle = pipe.fileHandleForReading
-        let output = self.output
-        Thread.detachNewThread {
-            while true {
-                let data = handle.availableData
-                if data.isEmpty { return }
-                output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
-            }
-        }
+        child = try ChildProcess(
+            executable, arguments, standardOutput: .file(outputPath), standardError: .standardOutput)
     }
 
-    var pid: Int32 { process.value.processIdentifier }
-    var text: String { output.text.withLock { $0 } }
-    var isRunning: Bool { process.value.isRunning }
-    var exitStatus: Int32 { process.value.terminationStatus }
+    deinit {
+        _ = try? child.kill9()
+        unlink(outputPath)
+    }
+
+    var pid: Int32 { child.pid }
+    var text: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+    var isRunning: Bool { child.isRunning }
+    /// The exit code (or the signal's number); -1 while it runs.
+    var exitStatus: Int32 { child.ended?.status ?? -1 }
 
     /// Waits (bounded) for the "listening on …://host:port/" line and returns the port.
     func waitForPort(timeout: Duration = .seconds(10)) throws -> Int {
@@ -60,9 +47,7 @@ final class ChildProcess: Sendable {
 
     /// Waits (bounded) for the process to exit; true if it did.
     func waitForExit(timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while isRunning && ContinuousClock.now < deadline { usleep(10_000) }
-        return !isRunning
+        (try? child.waitForExit(timeout: timeout)) != nil
     }
 
     /// CPU time (user + system) used so far, in clock ticks, from /proc/<pid>/stat.
@@ -77,11 +62,6 @@ final class ChildProcess: Sendable {
     }
 
     func stop() {
-        if isRunning { kill(pid, SIGKILL) }
-        _ = waitForExit(timeout: .seconds(5))
+        _ = try? child.kill9(timeout: .seconds(5))
     }
-}
-
-final class TextSink: Sendable {
-    let text = LockedValue("")
 }
