@@ -3,13 +3,17 @@
 # podman and podman-compose run the compose stack, runc is their OCI runtime, netavark and aardvark-dns give the
 # stack's network and the name lookup between its containers (Caddy finds `courtside-1` by name; podman's other
 # backend, CNI, has no DNS in Debian without another plugin), and mmdebstrap makes the local base images from the
-# Debian archive (no registry can be reached here). Debian packages only; idempotent: installs only what is missing
-# and rewrites containers.conf only when it differs.
+# Debian archive (no registry can be reached here). netavark sets up every container network with iptables, which
+# Debian pulls in with neither podman nor netavark: without it the first `podman build` fails with "netavark: No
+# such file or directory (os error 2)", naming no package. busybox-static gives the smoke test below a container
+# root file system of one file. Debian packages only; idempotent: installs only what is missing and rewrites
+# containers.conf only when it differs. Last, a smoke test: a container on podman's default network and one on a
+# network of its own that finds itself by name (aardvark-dns), failing with the piece that is missing.
 set -euo pipefail
 
 # shellcheck source=scripts/lib/python.sh
 source "$(dirname "$0")/../lib/python.sh"  # apt_install
-apt_install podman podman-compose runc netavark aardvark-dns mmdebstrap
+apt_install podman podman-compose runc netavark aardvark-dns iptables mmdebstrap busybox-static
 
 # podman's settings (measured, ../shared/research/containers-offline.md):
 # - runc, not crun: crun refuses this VM's hybrid cgroup layout ("cgroups in hybrid mode not supported");
@@ -39,6 +43,29 @@ mkdir -p /etc/containers
 if [ "$(cat /etc/containers/containers.conf 2>/dev/null)" != "$conf" ]; then
     printf '%s\n' "$conf" >/etc/containers/containers.conf
 fi
+# --- the smoke test ---------------------------------------------------------------------------------------------
+smoke_fail() {
+    echo "containers: FAILED: $1" >&2
+    [ -z "${2:-}" ] || sed 's/^/    /' "$2" >&2
+    exit 1
+}
+smoke=$(mktemp -d "${TMPDIR:-/tmp}/courtside-podman-smoke.XXXXXX")
+network="courtside-smoke-$$"
+trap 'podman network rm -f "$network" >/dev/null 2>&1 || true; rm -rf "$smoke"' EXIT
+for tool in iptables netavark aardvark-dns; do
+    command -v "$tool" >/dev/null 2>&1 || [ -x "/usr/lib/podman/$tool" ] ||
+        smoke_fail "$tool is not installed (apt-get install $tool)"
+done
+mkdir -p "$smoke/rootfs/bin"
+cp /bin/busybox "$smoke/rootfs/bin/busybox"
+podman run --rm --rootfs "$smoke/rootfs" /bin/busybox true >"$smoke/log" 2>&1 ||
+    smoke_fail "podman cannot run a container on its default network (netavark needs iptables)" "$smoke/log"
+podman network create "$network" >"$smoke/log" 2>&1 || smoke_fail "podman network create" "$smoke/log"
+podman run --rm --network "$network" --name "$network-probe" --rootfs "$smoke/rootfs" \
+    /bin/busybox nslookup "$network-probe" >"$smoke/log" 2>&1 ||
+    smoke_fail "a container cannot look itself up by name on its network (aardvark-dns)" "$smoke/log"
+
 version() { dpkg-query -W -f='${Version}' "$1"; }
 echo "containers: ok (podman $(version podman), podman-compose $(version podman-compose), runc $(version runc)," \
-    "netavark $(version netavark), mmdebstrap $(version mmdebstrap))"
+    "netavark $(version netavark), iptables $(version iptables), mmdebstrap $(version mmdebstrap);" \
+    "a container ran on the default network and found itself by name on its own)"
