@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ci-lane: quiet
 # Browser tests (Tests/browser, issue 6): builds `courtside`, and pytest starts it on a free loopback port with a
 # temporary data directory and a known admin token, then drives the pages in headless Chromium via
 # chromium-driver + Selenium. Screenshots of the four pages go to $COURTSIDE_SCREENSHOTS

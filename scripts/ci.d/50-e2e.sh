@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ci-lane: quiet
 # End-to-end test with a client nobody here wrote (ISSUE5 "Done when"): Tests/e2e/game_e2e.py (PyPI websockets)
 # against `courtside serve` on a free loopback port, a temporary data directory and a known admin token: a game
 # created over HTTP, 50 spectators (half with permessage-deflate), a whole game played by the scorer, every

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ci-lane: quiet
 # Durability under kill -9 (ISSUE5 §4, "Done when"): Tests/e2e/kill9.py runs `courtside serve` on one data
 # directory and port, kills it with SIGKILL at random moments (25 times by default) while a scorer sends commands
 # and retries unanswered ones with the same CID, and fails on any acked command lost or applied twice, or a

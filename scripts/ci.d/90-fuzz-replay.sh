@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ci-lane: background
 # Replays every fuzzer's seed corpus and saved crashers through the plain (non-fuzzing) build of its executable,
 # which checks the same invariants as the fuzzer: Fuzz/Corpus/NAME through courtside-fuzz-NAME. See docs/fuzzing.md.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ci-lane: background
 # A short libFuzzer run of every harness under AddressSanitizer (release build, scripts/fuzz): new inputs beyond
 # the seeds, with ASan watching every access, on every submission. Longer runs are recorded in docs/fuzzing.md.
 #   COURTSIDE_FUZZ_SECONDS (default 20) per harness.
