@@ -10,9 +10,9 @@ import CourtsideViewModels
 /// `{"v":1,"type":"authenticated","game":id}`, the snapshot and every patch, like a spectator, and each command it
 /// sends is answered with an ack (after the command's event is durable) or an error. Commands past the scorer
 /// token's bucket (shared by every socket of the game: reconnecting does not refill it) are answered `rate_limited`
-/// and not applied. A wrong token is logged and counted against the address and game (`ApplicationCore.authenticate`);
-/// the right one is always accepted. Messages are limited by length before anything parses
-/// them (`SocketMessageLimits`): 1 KiB until authenticated, 4 KiB after. Loop-confined.
+/// and not applied. A wrong token is logged and counted against the address and the game
+/// (`ApplicationCore.authenticate`); the right one is always accepted. Messages are limited by length before anything
+/// parses them (`SocketMessageLimits`): 1 KiB until authenticated, 4 KiB after. Loop-confined.
 final class ScorerSocket: FeedSocket {
     /// Time to authenticate after the upgrade: enough for a page to send its first message over a slow link, short
     /// enough that unauthenticated sockets do not pile up.
