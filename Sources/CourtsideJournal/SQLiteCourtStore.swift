@@ -10,10 +10,12 @@ public final class SQLiteCourtStore: CourtStore {
     private let queue = DispatchQueue(label: "courtside.courts")
     private let confined: QueueConfined
 
-    /// Opens (creating when missing) the store in `directory`, which must exist.
+    /// Opens (creating when missing, mode 0600 like its `-wal` and `-shm`) the store in `directory` (created with
+    /// mode 0700 when missing).
     public init(directory: String) throws(CourtStoreError) {
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
         do {
+            try SQLiteConnection.createPrivateFiles(directory: directory, path: path)
             let connection = try SQLiteConnection(path: path)
             try connection.execute("PRAGMA journal_mode=WAL")
             try connection.execute("PRAGMA synchronous=FULL")

@@ -33,7 +33,7 @@ public final class SQLiteJournal: GameJournal {
     /// must exist). A new database file is created with mode 0600: it holds the scorer-token hashes.
     public init(directory: String, configuration: Configuration = Configuration()) throws(JournalError) {
         let path = (directory as NSString).appendingPathComponent(configuration.fileName)
-        try Self.createFiles(directory: directory, path: path)
+        try SQLiteConnection.createPrivateFiles(directory: directory, path: path)
         self.path = path
         let writer = SQLiteJournalWriter(maxWritesPerTransaction: configuration.maxWritesPerTransaction)
         self.writer = writer
@@ -92,16 +92,5 @@ public final class SQLiteJournal: GameJournal {
         let waiter = CompletionWaiter<SQLiteJournalSettings>()
         guard writer.enqueue(.settings { waiter.complete($0) }) else { throw .closed }
         return try waiter.wait().get()
-    }
-
-    /// Creates the directory (0700) and the database file (0600) before SQLite opens it, since SQLite would
-    /// create the file with 0644. SQLite gives the `-wal` and `-shm` files the database file's mode.
-    private static func createFiles(directory: String, path: String) throws(JournalError) {
-        if mkdir(directory, 0o700) != 0, errno != EEXIST {
-            throw .cannotCreate(path: directory, operation: "mkdir", errno: errno)
-        }
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .cannotCreate(path: path, operation: "open", errno: errno) }
-        Foundation.close(descriptor)
     }
 }

@@ -1,7 +1,12 @@
 /// Where a Redis server is and how to log in: `redis://[[user]:password@]host[:port][/db]`, or `rediss://` for
 /// TLS (the scheme Redis's own clients use; IANA's provisional `redis` scheme). The host may be a name, an IPv4
 /// address or a bracketed IPv6 address; the user name and password are percent-decoded (RFC 3986 §2.1), so a
-/// password with `@`, `:` or `/` is written `%40`, `%3A`, `%2F`.
+/// password with `@`, `:`, `/` or `,` may be written `%40`, `%3A`, `%2F`, `%2C`.
+///
+/// The user info runs to the last `@`, and is split off before anything else is read: RFC 3986 §3.2.1 wants a
+/// password's `@` and `/` percent-encoded, but people paste passwords as they are, and a host, port or database never
+/// holds an `@`, so a raw `/`, `:` or `@` in a password is still read as part of it, never as the host or the path.
+/// An error names the part of the URL at fault and never repeats any of its text (it may be a password).
 ///
 /// Not accepted: a query or fragment (no option is read from them, so they would be silently ignored), Unix
 /// socket paths, and several hosts (Sentinel or Cluster seeds).
@@ -31,7 +36,7 @@ public struct RedisURL: Sendable, Hashable, CustomStringConvertible {
         self.usesTLS = usesTLS
     }
 
-    /// Parses `text`, naming what is wrong when it cannot.
+    /// Parses `text`, naming what is wrong when it cannot (never quoting it).
     public init(parsing text: String) throws(RedisURLError) {
         let lower = text.lowercased()
         let rest: Substring
@@ -42,19 +47,20 @@ public struct RedisURL: Sendable, Hashable, CustomStringConvertible {
             usesTLS = true
             rest = text.dropFirst("rediss://".count)
         } else {
-            throw .unsupportedScheme(String(text.prefix { $0 != ":" }))
+            throw .unsupportedScheme
         }
-        if rest.contains("?") || rest.contains("#") { throw .unsupportedQueryOrFragment }
-        let slash = rest.firstIndex(of: "/")
-        let authority = rest[..<(slash ?? rest.endIndex)]
-        let path = slash.map { rest[rest.index(after: $0)...] } ?? ""
+        let at = rest.lastIndex(of: "@")
+        let location = at.map { rest[rest.index(after: $0)...] } ?? rest
+        if location.contains("?") || location.contains("#") { throw .unsupportedQueryOrFragment }
+        let slash = location.firstIndex(of: "/")
+        let hostPort = location[..<(slash ?? location.endIndex)]
+        let path = slash.map { location[location.index(after: $0)...] } ?? ""
 
-        var hostPort = authority
         username = nil
         password = nil
-        if let at = authority.lastIndex(of: "@") {
-            let userInfo = authority[..<at]
-            hostPort = authority[authority.index(after: at)...]
+        if let at {
+            let userInfo = rest[..<at]
+            // A user name holds no `:` (RFC 3986 §3.2.1), so the first one ends it; the password may hold more.
             if let colon = userInfo.firstIndex(of: ":") {
                 let user = try Self.percentDecoded(userInfo[..<colon], field: "user name")
                 username = user.isEmpty ? nil : user
@@ -69,24 +75,50 @@ public struct RedisURL: Sendable, Hashable, CustomStringConvertible {
             database = 0
         } else {
             guard path.allSatisfy(\.isASCII), path.allSatisfy(\.isNumber), let number = Int(path), number <= Int32.max
-            else { throw .invalidDatabase(String(path)) }
+            else { throw .invalidDatabase }
             database = number
         }
+    }
+
+    /// Splits a comma-separated list of URLs (`--redis`'s partitions) where a new URL begins: at a comma followed
+    /// by a scheme (`name://`, RFC 3986 §3.1) or by nothing. A comma inside a password is kept in it, unless it is
+    /// followed by something like a scheme: such a comma is written `%2C`.
+    public static func splitList(_ text: String) -> [Substring] {
+        var members: [Substring] = []
+        var start = text.startIndex
+        var index = text.startIndex
+        while let comma = text[index...].firstIndex(of: ",") {
+            let next = text.index(after: comma)
+            if startsWithScheme(text[next...]) || text[next...].isEmpty || text[next...].hasPrefix(",") {
+                members.append(text[start..<comma])
+                start = next
+            }
+            index = next
+        }
+        members.append(text[start...])
+        return members
+    }
+
+    /// Whether `text` begins with `scheme://`, the scheme a letter then letters, digits, `+`, `-` or `.`.
+    private static func startsWithScheme(_ text: Substring) -> Bool {
+        guard let first = text.first, first.isASCII, first.isLetter else { return false }
+        let scheme = text.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+        return text.dropFirst(scheme.count).hasPrefix("://")
     }
 
     private static func hostAndPort(_ text: Substring) throws(RedisURLError) -> (String, Int) {
         var host: Substring
         var portText: Substring?
         if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { throw .invalidHost(String(text)) }
+            guard let close = text.firstIndex(of: "]") else { throw .invalidHost }
             host = text[text.index(after: text.startIndex)..<close]
             let after = text[text.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw .invalidHost(String(text)) }
+                guard after.hasPrefix(":") else { throw .invalidHost }
                 portText = after.dropFirst()
             }
             guard host.contains(":"), host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
-                throw .invalidHost(String(text))
+                throw .invalidHost
             }
         } else {
             if let colon = text.lastIndex(of: ":") {
@@ -96,14 +128,14 @@ public struct RedisURL: Sendable, Hashable, CustomStringConvertible {
                 host = text
             }
             let allowed = host.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
-            guard allowed else { throw .invalidHost(String(host)) }
+            guard allowed else { throw .invalidHost }
         }
         if host.isEmpty { throw .missingHost }
         var port = defaultPort
         if let portText {
             guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }),
                 let number = Int(portText), (1...65535).contains(number)
-            else { throw .invalidPort(String(portText)) }
+            else { throw .invalidPort }
             port = number
         }
         return (String(host), port)
@@ -175,27 +207,27 @@ public struct RedisURL: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Why a Redis URL was refused.
+/// Why a Redis URL was refused: the part at fault, never its text (the URL may carry a password, and a password
+/// with a raw `:` or `/` could otherwise be taken for a port or a database and quoted).
 public enum RedisURLError: Error, Sendable, Hashable, CustomStringConvertible {
-    case unsupportedScheme(String)
+    case unsupportedScheme
     case unsupportedQueryOrFragment
     case missingHost
-    case invalidHost(String)
-    case invalidPort(String)
-    case invalidDatabase(String)
+    case invalidHost
+    case invalidPort
+    case invalidDatabase
     case invalidPercentEncoding(field: String)
 
     public var description: String {
         switch self {
-        case .unsupportedScheme(let scheme):
-            return
-                "unsupported scheme \(scheme.debugDescription): use redis://[user:password@]host:port/db or rediss://"
+        case .unsupportedScheme:
+            return "unsupported scheme in the Redis URL: use redis://[user:password@]host:port/db or rediss://"
         case .unsupportedQueryOrFragment: return "a Redis URL takes no query or fragment (nothing would read them)"
         case .missingHost: return "the Redis URL has no host"
-        case .invalidHost(let host): return "invalid host \(host.debugDescription) in the Redis URL"
-        case .invalidPort(let port): return "invalid port \(port.debugDescription) in the Redis URL (1-65535)"
-        case .invalidDatabase(let path):
-            return "invalid database \(path.debugDescription) in the Redis URL (a number after the slash)"
+        case .invalidHost:
+            return "invalid host in the Redis URL (a name, an IPv4 address or a bracketed IPv6 address)"
+        case .invalidPort: return "invalid port in the Redis URL (1-65535)"
+        case .invalidDatabase: return "invalid database in the Redis URL (a number after the slash)"
         case .invalidPercentEncoding(let field): return "invalid percent-encoding in the Redis URL's \(field)"
         }
     }

@@ -13,11 +13,32 @@ struct SQLiteJournalFileTests {
         let harness = try JournalHarness(.sqlite)
         try harness.journal.createGame(makeRecord(makeSetup()))
         let path = try #require((harness.journal as? SQLiteJournal)?.path)
-        for file in [path, path + "-wal"] {
+        for file in [path, path + "-wal", path + "-shm"] {
             let attributes = try FileManager.default.attributesOfItem(atPath: file)
             let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue
             #expect(mode == 0o600, "\(file)")
         }
+    }
+
+    @Test("the courts' database and its WAL and shared-memory files are created with mode 0600 too")
+    func courtStoreFileModes() throws {
+        let directory = makeTemporaryDirectory() + "/data"
+        defer { try? FileManager.default.removeItem(atPath: (directory as NSString).deletingLastPathComponent) }
+        let store = try SQLiteCourtStore(directory: directory)
+        defer { store.close() }
+        let saved = CompletionWaiter<Result<Void, CourtStoreError>>()
+        store.save(try Court(id: CourtID(rawValue: "court-1"), name: "Park")) { saved.complete(.success($0)) }
+        try saved.wait().get().get()
+        let path = directory + "/" + SQLiteCourtStore.fileName
+        var modes: [String: Int] = [:]
+        for file in [directory, path, path + "-wal", path + "-shm"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: file)
+            modes[file] = (attributes[.posixPermissions] as? NSNumber)?.intValue
+        }
+        #expect(modes[directory] == 0o700)
+        #expect(modes[path] == 0o600)
+        #expect(modes[path + "-wal"] == 0o600)
+        #expect(modes[path + "-shm"] == 0o600)
     }
 
     @Test("a file that is not a database gives .notADatabase naming the file")

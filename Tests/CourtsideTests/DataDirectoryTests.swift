@@ -47,6 +47,26 @@ struct DataDirectoryTests {
         #expect(try DataDirectory.secure(directory.path) == .alreadyPrivate)
     }
 
+    @Test("every file a running server makes in its data directory is 0600: journal, courts, their WAL and -shm")
+    func everyFilePrivate() throws {
+        let app = try TestApp()
+        let court = try app.request(
+            "POST", "/api/courts", headers: ["Authorization": "Bearer \(TestApp.adminToken)"], json: ["name": "Park"])
+        #expect(court.status == 201)
+        _ = try app.createGame()
+        let files = try FileManager.default.contentsOfDirectory(atPath: app.dataDirectory).sorted()
+        for name in ["courts.sqlite3", "courts.sqlite3-wal", "courts.sqlite3-shm"] {
+            #expect(files.contains(name), "\(files)")
+        }
+        for name in files {
+            let path = app.dataDirectory + "/" + name
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
+            else { continue }
+            #expect(try Self.mode(path) == 0o600, "\(name)")
+        }
+    }
+
     @Test("a data directory open to others is fixed to 0700 and reported with its old mode")
     func tightened() throws {
         let directory = CLITemporaryDirectory()

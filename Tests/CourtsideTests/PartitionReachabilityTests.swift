@@ -70,4 +70,14 @@ struct PartitionReachabilityTests {
         let fired = [reach.timerFired(partition: 0), reach.timerFired(partition: 0), reach.timerFired(partition: 1)]
         #expect(fired == [true, false, true])
     }
+
+    @Test("/healthz names a cut-off partition by its index only: no user, host or port")
+    func problemNamesIndexOnly() throws {
+        let sentence = try #require(
+            StoreProbe.problem(.cutOff([1: .milliseconds(2500)]), partitions: 2))
+        #expect(sentence == "redis partition 1 has not answered for 2.5 s while other nodes reach it")
+        #expect(StoreProbe.problem(.cutOff([0: .seconds(3)]), partitions: 1) == "redis has not answered for 3.0 s")
+        #expect(StoreProbe.problem(.downForEveryone([0: .seconds(3)]), partitions: 2) == nil)
+        #expect(StoreProbe.problem(.reachable, partitions: 2) == nil)
+    }
 }

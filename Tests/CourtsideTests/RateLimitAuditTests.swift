@@ -49,36 +49,80 @@ struct RateLimitAuditTests {
         #expect(try app.snapshot(game.id)["seq"] == 2)
     }
 
-    @Test("wrong tokens are logged with address and route, never the token; past five, the address must wait")
+    @Test("wrong tokens are logged with address, route and target, never the token; past five, wrong ones wait")
     func failedAuthentications() throws {
         let app = try TestApp()
         let game = try app.createGame()
         let guesses = (0..<6).map { "guessed-token-\($0)-\(UUID().uuidString)" }
+        // Six wrong admin tokens, on a creation and on /reopen (one target: the admin token).
         for (index, guess) in guesses.enumerated() {
-            let path = index.isMultiple(of: 2) ? "/api/games" : "/api/games/\(game.id)/commands"
+            let path = index.isMultiple(of: 2) ? "/api/games" : "/api/games/\(game.id)/reopen"
             let response = try app.request(
                 "POST", path, headers: ["Authorization": "Bearer \(guess)"], json: TestApp.sampleGame)
             #expect(response.status == 403, "guess \(index)")
         }
-        // The sixth failure started a 2 s wait: even the right token is not looked at now.
+        // The sixth failure started a 2 s wait for wrong admin tokens from this address.
         let waiting = try app.request(
-            "POST", "/api/games", headers: ["Authorization": "Bearer \(TestApp.adminToken)"], json: TestApp.sampleGame)
+            "POST", "/api/games", headers: ["Authorization": "Bearer wrong-again"], json: TestApp.sampleGame)
         #expect(waiting.status == 429)
         #expect(try waiting.json["code"] == "too_many_failed_authentications")
         #expect(waiting.header("Retry-After") == "2")
-        // The scorer socket from the same address is refused before its token is checked.
-        let socket = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)/scorer")
-        try socket.send(json: ["type": "auth", "token": .string(game.token)])
-        #expect(try socket.readCloseCode() == 1008)
-
+        // The admin failures do not touch the game's scorer token, and its success does not clear them.
+        _ = try app.scorer(game)
+        let stillWaiting = try app.request(
+            "POST", "/api/games", headers: ["Authorization": "Bearer wrong-once-more"], json: TestApp.sampleGame)
+        #expect(stillWaiting.status == 429)
+        // The right admin token still works during the wait: a mistyping neighbour cannot lock the admin out.
+        let created = try app.request(
+            "POST", "/api/games", headers: ["Authorization": "Bearer \(TestApp.adminToken)"], json: TestApp.sampleGame)
+        #expect(created.status == 201)
         let lines = app.logLines.all.filter { $0.contains("authentication failed") }
-        #expect(lines.count == 6)
-        #expect(lines.allSatisfy { $0.contains("client=127.0.0.1") })
+        #expect(lines.count == 6, "the refusals inside the wait are not logged again: \(lines)")
+        #expect(lines.allSatisfy { $0.contains("client=127.0.0.1") && $0.contains("target=admin") })
         #expect(lines.contains { $0.contains("route=/api/games ") || $0.hasSuffix("route=/api/games") })
-        #expect(lines.contains { $0.contains("route=/api/games/\(game.id)/commands") })
+        #expect(lines.contains { $0.contains("route=/api/games/\(game.id)/reopen") })
         let everything = app.logLines.all.joined(separator: "\n")
         #expect(guesses.allSatisfy { !everything.contains($0) }, "a token reached the log")
         #expect(!everything.contains(game.token))
-        #expect(try app.request("GET", "/metrics").text.contains("courtside_authentication_failures_total 6"))
+        #expect(try app.request("GET", "/metrics").text.contains("courtside_authentication_failures_total 8\n"))
+    }
+
+    @Test("a scorer token is never locked out by wrong ones from its address; /next counts against its game")
+    func rightScorerTokenAlwaysWorks() throws {
+        let app = try TestApp()
+        _ = try app.request(
+            "POST", "/api/courts", headers: ["Authorization": "Bearer \(TestApp.adminToken)"], json: ["name": "Park"])
+        var body = TestApp.sampleGame.objectValue ?? [:]
+        body["court"] = "court-1"
+        let game = try app.createGame(.object(body))
+        // A spectator behind the same NAT tries six wrong tokens on the game's routes, /next included.
+        for index in 0..<6 {
+            let path = index.isMultiple(of: 2) ? "/api/games/\(game.id)/commands" : "/api/courts/court-1/next"
+            let response = try app.request(
+                "POST", path, headers: ["Authorization": "Bearer wrong-\(index)"], json: command("w\(index)"))
+            #expect(response.status == 403, "guess \(index) on \(path)")
+        }
+        let waiting = try app.request(
+            "POST", "/api/courts/court-1/next", headers: ["Authorization": "Bearer wrong-again"], json: [:])
+        #expect(waiting.status == 429)
+        // The scorer, from the same address, gets in at once over the socket and over HTTP.
+        let scorer = try app.scorer(game)
+        #expect(try scorer.answers(toCommands: ["c1"])["c1"]?["type"] == "ack")
+        let applied = try app.request(
+            "POST", "/api/games/\(game.id)/commands", headers: ["Authorization": "Bearer \(game.token)"],
+            json: command("c2"))
+        #expect(applied.status == 200)
+        // /next with the right token is checked (the game is not finished), not refused as a guess.
+        let early = try app.request(
+            "POST", "/api/courts/court-1/next", headers: ["Authorization": "Bearer \(game.token)"], json: [:])
+        #expect(try early.json["code"] == "game_not_finished")
+        // The admin token was never guessed: no wait there.
+        #expect(
+            try app.request(
+                "POST", "/api/games", headers: ["Authorization": "Bearer wrong-admin"], json: TestApp.sampleGame
+            ).status == 403)
+        let lines = app.logLines.all.filter { $0.contains("authentication failed") }
+        #expect(lines.contains { $0.contains("route=/api/courts/court-1/next") && $0.contains("target=game") })
+        #expect(lines.filter { $0.contains("target=game:\(game.id)") }.count == 6, "\(lines)")
     }
 }

@@ -54,7 +54,7 @@ struct ReportRouteTests {
         #expect(try app.request("GET", "/api/games/nope/plays").status == 404)
     }
 
-    @Test("the CSVs are RFC 4180 with CRLF and quoting, and formulas are defused")
+    @Test("the CSVs are RFC 4180 with CRLF and every text quoted, and formulas are defused")
     func reportsAsCSV() throws {
         let app = try TestApp()
         let game = try app.createGame(Self.fibaGame)
@@ -65,17 +65,23 @@ struct ReportRouteTests {
         #expect(box.header("Content-Type") == "text/csv; charset=utf-8; header=present")
         #expect(box.header("Content-Disposition") == "attachment; filename=\"\(game.id)-boxscore.csv\"")
         let text = box.text
-        #expect(text.hasPrefix("\u{FEFF}Team,Number,Player,1PT,2PT,PTS,AST,REB,FOUL,TEAM FOULS\r\n"))
-        #expect(text.contains("\r\nLakers,7,\"'=HYPERLINK(\"\"x\"\")\",0,1,2,0,0,0,\r\n"))
-        #expect(text.contains("\r\nLakers,,\"Bo, Jr.\",0,0,0,0,0,0,\r\n"))
-        #expect(text.contains("\r\nCeltics,,\"Flo \"\"The Flash\"\"\",1,0,1,0,0,0,\r\n"))
-        #expect(text.contains("\r\nLakers,,TOTAL,0,1,2,0,0,0,0\r\n"))
-        #expect(text.contains("\r\nCeltics,,TOTAL,1,0,1,0,0,0,0\r\n"))
+        #expect(
+            text.hasPrefix(
+                "\u{FEFF}\"Team\",\"Number\",\"Player\",\"1PT\",\"2PT\",\"PTS\",\"AST\",\"REB\",\"FOUL\",\"TEAM FOULS\"\r\n"
+            ))
+        #expect(text.contains("\r\n\"Lakers\",\"7\",\"'=HYPERLINK(\"\"x\"\")\",0,1,2,0,0,0,\r\n"))
+        #expect(text.contains("\r\n\"Lakers\",,\"Bo, Jr.\",0,0,0,0,0,0,\r\n"))
+        #expect(text.contains("\r\n\"Celtics\",,\"Flo \"\"The Flash\"\"\",1,0,1,0,0,0,\r\n"))
+        #expect(text.contains("\r\n\"Lakers\",,\"TOTAL\",0,1,2,0,0,0,0\r\n"))
+        #expect(text.contains("\r\n\"Celtics\",,\"TOTAL\",1,0,1,0,0,0,0\r\n"))
         let plays = try app.request("GET", "/api/games/\(game.id)/plays.csv").text
         let lines = plays.components(separatedBy: "\r\n")
-        #expect(lines[0] == "\u{FEFF}Play,Seq,Period,Clock,Time (Unix ms),Team,Number,Player,Move,Edited,Deleted")
-        #expect(lines[1].hasPrefix("1,1,1,00:00.0,"))
-        #expect(lines[1].hasSuffix(",Lakers,7,\"'=HYPERLINK(\"\"x\"\")\",twoPoints,no,no"))
+        #expect(
+            lines[0]
+                == "\u{FEFF}\"Play\",\"Seq\",\"Period\",\"Clock\",\"Time (Unix ms)\",\"Team\",\"Number\",\"Player\",\"Move\",\"Edited\",\"Deleted\""
+        )
+        #expect(lines[1].hasPrefix("1,1,1,\"00:00.0\","))
+        #expect(lines[1].hasSuffix(",\"Lakers\",\"7\",\"'=HYPERLINK(\"\"x\"\")\",\"twoPoints\",\"no\",\"no\""))
         #expect(lines.count == 4)
     }
 

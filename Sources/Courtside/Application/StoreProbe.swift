@@ -14,7 +14,6 @@ final class StoreProbe: Sendable {
     private let targets: [any SharedGameJournal]
     /// The partitions' journals for the exchange (only with more than one).
     private let exchanges: [RedisJournal]
-    private let urls: [String]
     private let interval: Duration
     private let stopped = Atomic<Bool>(false)
     private let ticks = Atomic<Int>(0)
@@ -25,7 +24,6 @@ final class StoreProbe: Sendable {
     ) {
         targets = partitions.isEmpty ? [shared] : partitions
         exchanges = partitions.count > 1 ? partitions : []
-        urls = partitions.map(\.url.description)
         self.interval = interval
         state = Mutex(PartitionReachability(count: targets.count, threshold: threshold, start: .now))
     }
@@ -46,13 +44,18 @@ final class StoreProbe: Sendable {
     /// Why `/healthz` fails for Redis, as a sentence, else nil: this node does not reach a partition the others
     /// reach (or cannot tell, as with one Redis). A partition down for everyone is no reason.
     var problem: String? {
+        Self.problem(verdict, partitions: targets.count)
+    }
+
+    /// The sentence for `verdict`. `/healthz` is public, so a partition is named by its index in `--redis` only:
+    /// never its user, host or port (the operator knows which URL is which from the order of the list).
+    static func problem(_ verdict: PartitionReachability.Verdict, partitions: Int) -> String? {
         guard case .cutOff(let silent) = verdict else { return nil }
         return silent.sorted { $0.key < $1.key }.map { partition, duration in
             let milliseconds = Int(duration / .milliseconds(1))
             let seconds = "\(milliseconds / 1000).\(milliseconds % 1000 / 100) s"
-            guard targets.count > 1 else { return "redis has not answered for \(seconds)" }
-            return "redis partition \(partition) (\(urls[partition])) has not answered for \(seconds)"
-                + " while other nodes reach it"
+            guard partitions > 1 else { return "redis has not answered for \(seconds)" }
+            return "redis partition \(partition) has not answered for \(seconds) while other nodes reach it"
         }.joined(separator: "; ")
     }
 

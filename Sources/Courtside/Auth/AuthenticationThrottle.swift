@@ -1,73 +1,89 @@
 import Synchronization
 
-/// Slows guessing of the admin and scorer tokens per client address (issue 11).
+/// Counts failed authentications per client address and target (`AuthenticationTarget`: the admin token, or one
+/// game's scorer token), and makes an address that keeps sending wrong tokens for a target wait.
 ///
-/// Every failed authentication of an address is counted. The first `freeFailures` cost nothing (a person mistyping
-/// a token); each one after that makes the address wait before its next attempt is even checked: 2 s, then twice as
-/// long each time, at most `maximumPenalty`. An attempt during the wait is refused without looking at the token
-/// (HTTP 429 with `Retry-After`, a scorer socket closed with 1008), and is not counted. A success clears the
-/// address; failures older than `forgetAfter` are forgotten. Nothing sleeps or holds a connection: a guesser gets
-/// at most a handful of tries a minute, and a slot per attempt is all it ever costs the server.
+/// It is consulted only after a token has been found wrong (`ApplicationCore.authenticate`): a right token always
+/// works, so a spectator behind the venue's NAT who mistypes, or anybody who guesses, can never lock the scorers
+/// out. Guessing is not what this defends against (a token has 128 bits or more); it keeps a misbehaving client's
+/// refusals cheap and visible: the first `freeFailures` wrong tokens are answered 403, each one after that starts a
+/// wait (2 s, then twice as long each time, at most `maximumPenalty`) during which further wrong tokens for the
+/// same target are answered 429 with `Retry-After` without being counted or logged again. A success clears its own
+/// target's failures only, never another's; failures older than `forgetAfter` are forgotten.
 ///
-/// Time is passed in (`now`), so the schedule is tested without waiting. Memory: one small entry per address that
-/// failed recently; entries whose wait is over and whose failures are forgotten are pruned once the table holds
-/// `pruneThreshold` addresses.
+/// Time is passed in (`now`), so the schedule is tested without waiting. Memory: an `LRUTable` of at most
+/// `capacity` (address, target) entries; forgotten entries leave from its old end as new ones come, and when every
+/// entry is recent the least recently failing ones are dropped a batch at a time (an attacker with many addresses
+/// only makes its own entries be forgotten sooner).
 final class AuthenticationThrottle: Sendable {
     /// Failures allowed before any wait.
     let freeFailures: Int
-    /// The longest wait: a minute keeps a guesser to about a try a minute while a scorer who mistyped can still get
-    /// in soon.
+    /// The longest wait: a minute keeps a misbehaving client to about a try a minute while a scorer who mistyped
+    /// can still get in at once with the right token.
     let maximumPenalty: Duration
     /// Failures this old no longer count.
     let forgetAfter: Duration
-    let pruneThreshold: Int
+    /// (address, target) entries held at most.
+    let capacity: Int
+
+    struct Key: Hashable {
+        let address: String
+        let target: AuthenticationTarget
+    }
 
     private struct Entry {
         var failures: Int
         var lastFailure: ContinuousClock.Instant
         var blockedUntil: ContinuousClock.Instant?
     }
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries: Mutex<LRUTable<Key, Entry>>
 
     init(
         freeFailures: Int = 5, maximumPenalty: Duration = .seconds(60), forgetAfter: Duration = .seconds(600),
-        pruneThreshold: Int = 4_096
+        capacity: Int = 4_096
     ) {
         self.freeFailures = freeFailures
         self.maximumPenalty = maximumPenalty
         self.forgetAfter = forgetAfter
-        self.pruneThreshold = pruneThreshold
+        self.capacity = capacity
+        entries = Mutex(LRUTable(capacity: capacity))
     }
 
-    /// How long `address` must still wait before an attempt is checked at `now`; nil when it may try.
-    func wait(for address: String, now: ContinuousClock.Instant) -> Duration? {
+    /// How long `address` must still wait at `now` before a wrong token for `target` counts again; nil when none.
+    func wait(for address: String, target: AuthenticationTarget, now: ContinuousClock.Instant) -> Duration? {
         entries.withLock { entries in
-            guard let until = entries[address]?.blockedUntil, until > now else { return nil }
+            guard let until = entries.peek(Key(address: address, target: target))?.blockedUntil, until > now else {
+                return nil
+            }
             return until - now
         }
     }
 
-    /// Records a failed attempt of `address` at `now`; returns the wait it now has before its next one (nil: none).
+    /// Records a wrong token from `address` for `target` at `now`; returns the wait it starts (nil: none yet).
     @discardableResult
-    func recordFailure(of address: String, now: ContinuousClock.Instant) -> Duration? {
+    func recordFailure(
+        of address: String, target: AuthenticationTarget, now: ContinuousClock.Instant
+    ) -> Duration? {
         entries.withLock { entries in
-            if entries[address] == nil, entries.count >= pruneThreshold {
-                entries = entries.filter { !isForgotten($0.value, now: now) }
+            // Entries are ordered by their last failure, so the forgotten ones are at the old end.
+            entries.removeOldest { isForgotten($0, now: now) }
+            return entries.update(
+                Key(address: address, target: target),
+                make: { Entry(failures: 0, lastFailure: now, blockedUntil: nil) }
+            ) { entry in
+                if isForgotten(entry, now: now) { entry = Entry(failures: 0, lastFailure: now, blockedUntil: nil) }
+                entry.failures += 1
+                entry.lastFailure = now
+                let penalty = penalty(afterFailures: entry.failures)
+                entry.blockedUntil = penalty.map { now + $0 }
+                return penalty
             }
-            var entry = entries[address] ?? Entry(failures: 0, lastFailure: now, blockedUntil: nil)
-            if isForgotten(entry, now: now) { entry = Entry(failures: 0, lastFailure: now, blockedUntil: nil) }
-            entry.failures += 1
-            entry.lastFailure = now
-            let penalty = penalty(afterFailures: entry.failures)
-            entry.blockedUntil = penalty.map { now + $0 }
-            entries[address] = entry
-            return penalty
         }
     }
 
-    /// A successful authentication: the address starts over.
-    func recordSuccess(of address: String) {
-        _ = entries.withLock { $0.removeValue(forKey: address) }
+    /// A right token from `address` for `target`: that target's failures start over (no other target's).
+    func recordSuccess(of address: String, target: AuthenticationTarget) {
+        entries.withLock { $0.remove(Key(address: address, target: target)) }
     }
 
     /// The wait after `failures` failures: none for the free ones, then 2 s doubling up to `maximumPenalty`.
@@ -78,8 +94,11 @@ final class AuthenticationThrottle: Sendable {
         return min(.seconds(Int64(1) << over), maximumPenalty)
     }
 
-    /// Addresses held (tests: the table stays bounded).
+    /// Entries held (tests: the table stays bounded).
     var count: Int { entries.withLock { $0.count } }
+
+    /// Entries visited so far (tests: the cost per failure stays constant).
+    var steps: Int { entries.withLock { $0.steps } }
 
     private func isForgotten(_ entry: Entry, now: ContinuousClock.Instant) -> Bool {
         (entry.blockedUntil.map { $0 <= now } ?? true) && now - entry.lastFailure >= forgetAfter

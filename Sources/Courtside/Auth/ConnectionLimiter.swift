@@ -7,6 +7,9 @@ import Synchronization
 /// Requests` (the client is told to slow down). It counts by `ClientAddress`, so it matters behind a trusted proxy:
 /// the network core already counts every connection, plain ones included, per TCP peer (`ConnectionCaps`, 503), and
 /// exempts the proxy's address from that count.
+///
+/// Memory: an address is in the table only while it holds a connection (its last release removes it), so the table
+/// never holds more entries than there are open connections, which the network core caps; no call scans it.
 final class ConnectionLimiter: Sendable {
     /// Open long-lived connections allowed per address.
     let limit: Int
@@ -36,5 +39,10 @@ final class ConnectionLimiter: Sendable {
 
     func count(for address: String) -> Int {
         counts.withLock { $0[address, default: 0] }
+    }
+
+    /// Addresses holding a connection (tests: the table empties as connections close).
+    var count: Int {
+        counts.withLock { $0.count }
     }
 }

@@ -5,37 +5,40 @@ import Synchronization
 /// `POST …/commands` per client address. A bucket lives outside any connection, so closing and reopening a socket
 /// does not refill it.
 ///
-/// Memory is bounded: a bucket that has refilled to its burst is the same as no bucket, so once the table holds
-/// `pruneThreshold` keys, full ones are dropped. What remains are keys active within the last `burst / rate`
-/// seconds (2 s at the defaults).
+/// Memory is bounded by an `LRUTable` of at most `capacity` keys, ordered by their last take: a bucket that has
+/// refilled to its burst is the same as no bucket, so full ones leave from the old end as new keys come (what
+/// remains are keys active within the last `burst / rate` seconds, 2 s at the defaults); past the cap, the least
+/// recently used keys are dropped a batch at a time (they start over with a full bucket, which only a client with
+/// more than `capacity` addresses active at once can gain from). No request scans the table.
 final class SharedTokenBuckets: Sendable {
     let burst: Int
     let ratePerSecond: Double
-    /// Keys kept before full buckets are pruned.
-    let pruneThreshold: Int
-    private let buckets = Mutex<[String: TokenBucket]>([:])
+    /// Keys held at most.
+    let capacity: Int
+    private let buckets: Mutex<LRUTable<String, TokenBucket>>
 
-    init(burst: Int, ratePerSecond: Double, pruneThreshold: Int = 4_096) {
+    init(burst: Int, ratePerSecond: Double, capacity: Int = 4_096) {
         self.burst = burst
         self.ratePerSecond = ratePerSecond
-        self.pruneThreshold = pruneThreshold
+        self.capacity = capacity
+        buckets = Mutex(LRUTable(capacity: capacity))
     }
 
     /// Takes one token from `key`'s bucket at `now`; false means over the limit (nothing taken).
     func take(_ key: String, now: ContinuousClock.Instant) -> Bool {
         buckets.withLock { buckets in
-            if buckets[key] == nil, buckets.count >= pruneThreshold {
-                buckets = buckets.filter { !$0.value.isFull(now: now) }
-            }
-            var bucket = buckets[key] ?? TokenBucket(burst: burst, ratePerSecond: ratePerSecond, now: now)
-            let taken = bucket.take(now: now)
-            buckets[key] = bucket
-            return taken
+            buckets.removeOldest { $0.isFull(now: now) }
+            return buckets.update(
+                key, make: { TokenBucket(burst: burst, ratePerSecond: ratePerSecond, now: now) },
+                { $0.take(now: now) })
         }
     }
 
     /// Keys currently held (tests: the table stays bounded).
     var count: Int { buckets.withLock { $0.count } }
+
+    /// Entries visited so far (tests: the cost per take stays constant).
+    var steps: Int { buckets.withLock { $0.steps } }
 
     /// What a refusal says the limit is.
     var limitDescription: String {

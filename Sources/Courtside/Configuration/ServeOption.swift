@@ -69,13 +69,14 @@ extension ServeOption {
                 + " every node with the same URL serves every game (docs/redis.md). Several URLs, comma-separated and"
                 + " in the same order on every node, partition the games over them by id (docs/cluster.md)."
         ) { options, value, source throws(CLIError) in
-            let parts = value.split(separator: ",", omittingEmptySubsequences: false)
+            // Split where a URL begins, not at every comma: a password may hold one.
+            let parts = RedisURL.splitList(value)
             var urls: [RedisURL] = []
             for (index, part) in parts.enumerated() {
                 do {
                     urls.append(try RedisURL(parsing: String(part)))
                 } catch {
-                    // The description names the part at fault, never the password.
+                    // The error names the field at fault and never quotes the URL (it may be a password).
                     throw .invalidValue(source, problem: (parts.count > 1 ? "partition \(index): " : "") + "\(error)")
                 }
             }

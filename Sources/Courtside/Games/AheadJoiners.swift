@@ -10,6 +10,9 @@
 ///
 /// The wait is counted in periods of a timer, not read from a clock: a joiner still ahead at the second firing
 /// after it arrived gets the snapshot, so it waits between one and two periods (`GameLimits.aheadJoinPeriod`).
+/// A `since` more than `maxAhead` (the resume window) above this node's `seq` is not worth the wait: no node
+/// can be that far ahead of one that follows the log, so it is a client's mistake or a probe, and it gets the
+/// snapshot at once, without a catch-up read.
 struct AheadJoiners<Joiner> {
     struct Waiting {
         let joiner: Joiner
@@ -34,16 +37,21 @@ struct AheadJoiners<Joiner> {
     /// Joiners that may wait at once; past it a joiner is served at once from what this node has (no client can
     /// grow the list without bound).
     let maxWaiting: Int
+    /// How far above this node's `seq` a `since` may be and still wait for the catch-up.
+    let maxAhead: Int
     private var isArmed = false
 
-    init(maxWaiting: Int = 1_024) {
+    init(maxWaiting: Int = 1_024, maxAhead: Int) {
         self.maxWaiting = maxWaiting
+        self.maxAhead = maxAhead
     }
 
     /// A joiner resuming from `since` (nil: wants a snapshot) while this node shows `current`.
     mutating func arrived(_ joiner: Joiner, since: Int?, current: Int) -> [Action] {
         guard let since, since > current else { return [.serve(joiner, since: since)] }
-        guard waiting.count < maxWaiting else { return [.serveBehind(joiner, since: since)] }
+        guard waiting.count < maxWaiting, since - current <= maxAhead else {
+            return [.serveBehind(joiner, since: since)]
+        }
         waiting.append(Waiting(joiner: joiner, since: since))
         return [.catchUp] + armIfNeeded()
     }

@@ -12,9 +12,12 @@ extension GameOwner {
             case .serve(let subscriber, let since):
                 bringIn(subscriber, since: since)
             case .serveBehind(let subscriber, let since):
-                services.logger.warning(
-                    "a resume is answered with an older snapshot: this node did not reach its seq in time",
-                    ["game": id.rawValue, "since": "\(since)", "seq": "\(seq)"])
+                let sampled = behindResumeLog.sample(now: context.now)
+                if sampled.log {
+                    services.logger.warning(
+                        "a resume is answered with an older snapshot: this node did not reach its seq in time",
+                        ["game": id.rawValue, "since": "\(since)", "seq": "\(seq)", "held": "\(sampled.held)"])
+                }
                 bringIn(subscriber, since: nil)
             case .catchUp:
                 // Behind the log: read the game's stream now if nothing is in flight, else right after it.

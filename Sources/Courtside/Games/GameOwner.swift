@@ -56,7 +56,10 @@ final class GameOwner {
     /// the events knows those ids but not the numbers it answered them with.
     private let restoredAcks: [CommandID: Int]
     /// Joiners resuming from a `seq` this node has not reached yet (a shared log only).
-    var aheadJoiners = AheadJoiners<LoopBound<any JoiningSubscriber>>()
+    var aheadJoiners: AheadJoiners<LoopBound<any JoiningSubscriber>>
+    /// The warning that a resume got an older snapshot, at most once a minute for this game: any anonymous
+    /// spectator can cause it with `since=` far ahead.
+    var behindResumeLog = LogSampler(interval: .seconds(60))
     var aheadTimer: TimerID?
     private var cachedSnapshot: FeedMessage?
 
@@ -77,6 +80,7 @@ final class GameOwner {
         self.restoredAcks = restoredAcks
         self.context = context
         self.services = services
+        self.aheadJoiners = AheadJoiners(maxAhead: services.limits.resumeWindow)
         self.scorerTokenSHA256 = scorerTokenSHA256
         self.isArchived = isArchived
         let clock = services.clock

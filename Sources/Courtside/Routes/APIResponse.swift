@@ -32,8 +32,27 @@ enum APIResponse {
         return response
     }
 
-    /// 429 for a client address that must wait after failed authentications (`AuthenticationThrottle`); the token
-    /// it sent was not checked.
+    /// The answer to a refused token (`ApplicationCore.authenticate`): 401 without one, 403 for a wrong one, 429
+    /// with `Retry-After` for a wrong one while the address must wait for this target.
+    static func refusal(_ refusal: ApplicationCore.AuthenticationRefusal, for target: AuthenticationTarget)
+        -> HTTPResponse
+    {
+        switch (refusal, target) {
+        case (.missing, .admin):
+            return error(.unauthorized, "unauthorized", "send the admin token as Authorization: Bearer")
+        case (.missing, .game):
+            return error(.unauthorized, "unauthorized", "send the game's scorer token as Authorization: Bearer")
+        case (.wrong, .admin):
+            return error(.forbidden, "forbidden", "wrong admin token")
+        case (.wrong, .game(let id)):
+            return error(.forbidden, "forbidden", "wrong scorer token for game \(id)")
+        case (.throttled(let wait), _):
+            return authenticationThrottled(wait: wait)
+        }
+    }
+
+    /// 429 for a client address that must wait after failed authentications for this target
+    /// (`AuthenticationThrottle`); the token it sent was checked and is wrong.
     static func authenticationThrottled(wait: Duration) -> HTTPResponse {
         let seconds = ApplicationCore.retryAfterSeconds(wait)
         var response = error(

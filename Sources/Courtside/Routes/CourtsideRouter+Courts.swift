@@ -151,13 +151,19 @@ extension CourtsideRouter {
                 APIResponse.error(
                     .unauthorized, "unauthorized", "send the game's scorer token as Authorization: Bearer"))
         }
+        let client = clientAddress(request.head, context).address
+        let (route, now) = (request.head.path, context.loopContext.now)
         return later(context) { respond in
             core.courts.run { owner in
                 guard let gameID = owner.court(id)?.game, let handle = core.registry.handle(gameID) else {
                     return respond(CourtRequestError.noGame(id).response)
                 }
-                guard handle.acceptsScorerToken(token) else {
-                    return respond(APIResponse.error(.forbidden, "forbidden", "wrong scorer token for game \(gameID)"))
+                // The token is the court's current game's: its failures count against that game, like its commands.
+                if let refusal = core.authenticate(
+                    token, for: .game(gameID), client: client, route: route, now: now,
+                    accepts: handle.acceptsScorerToken)
+                {
+                    return respond(APIResponse.refusal(refusal, for: .game(gameID)))
                 }
                 handle.withOwner(from: nil) { game in
                     let model = game.viewModel.game

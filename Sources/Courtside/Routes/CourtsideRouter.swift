@@ -140,22 +140,12 @@ struct CourtsideRouter: HTTPRouter {
         }
     }
 
-    /// The refusal of a request without the right admin token (throttled after repeated failures), or nil.
+    /// The refusal of a request without the right admin token (`ApplicationCore.authenticate`), or nil.
     func adminRefusal(_ request: HTTPRequest, _ context: RouteContext) -> HTTPResponse? {
-        let client = clientAddress(request.head, context).address
-        let now = context.loopContext.now
-        if let wait = core.authenticationWait(for: client, now: now) {
-            return APIResponse.authenticationThrottled(wait: wait)
-        }
-        guard let token = BearerToken.from(request.head.headers) else {
-            return APIResponse.error(.unauthorized, "unauthorized", "send the admin token as Authorization: Bearer")
-        }
-        guard core.acceptsAdminToken(token) else {
-            core.authenticationFailed(client: client, route: request.head.path, credential: "admin token", now: now)
-            return APIResponse.error(.forbidden, "forbidden", "wrong admin token")
-        }
-        core.authenticationSucceeded(client: client)
-        return nil
+        let refusal = core.authenticate(
+            BearerToken.from(request.head.headers), for: .admin, client: clientAddress(request.head, context).address,
+            route: request.head.path, now: context.loopContext.now, accepts: core.acceptsAdminToken)
+        return refusal.map { APIResponse.refusal($0, for: .admin) }
     }
 
     private func createGame(_ request: HTTPRequest, _ context: RouteContext) -> Route {
@@ -222,19 +212,12 @@ struct CourtsideRouter: HTTPRouter {
     private func command(_ request: HTTPRequest, game: GameHandle, context: RouteContext) -> Route {
         let client = clientAddress(request.head, context).address
         let now = context.loopContext.now
-        if let wait = core.authenticationWait(for: client, now: now) {
-            return .respond(APIResponse.authenticationThrottled(wait: wait))
+        if let refusal = core.authenticate(
+            BearerToken.from(request.head.headers), for: .game(game.id), client: client, route: request.head.path,
+            now: now, accepts: game.acceptsScorerToken)
+        {
+            return .respond(APIResponse.refusal(refusal, for: .game(game.id)))
         }
-        guard let token = BearerToken.from(request.head.headers) else {
-            return .respond(
-                APIResponse.error(
-                    .unauthorized, "unauthorized", "send the game's scorer token as Authorization: Bearer"))
-        }
-        guard game.acceptsScorerToken(token) else {
-            core.authenticationFailed(client: client, route: request.head.path, credential: "scorer token", now: now)
-            return .respond(APIResponse.error(.forbidden, "forbidden", "wrong scorer token for game \(game.id)"))
-        }
-        core.authenticationSucceeded(client: client)
         let body = request.body
         // Per address (a script or button box reconnects freely), checked after the token so a stranger cannot
         // spend a scorer's allowance.
@@ -262,13 +245,7 @@ struct CourtsideRouter: HTTPRouter {
     }
 
     private func reopen(_ request: HTTPRequest, game: GameHandle, context: RouteContext) -> Route {
-        guard let token = BearerToken.from(request.head.headers) else {
-            return .respond(
-                APIResponse.error(.unauthorized, "unauthorized", "send the admin token as Authorization: Bearer"))
-        }
-        guard core.acceptsAdminToken(token) else {
-            return .respond(APIResponse.error(.forbidden, "forbidden", "wrong admin token"))
-        }
+        if let refusal = adminRefusal(request, context) { return .respond(refusal) }
         return later(context) { [id = game.id] respond in
             core.reopen(game) { reply in
                 switch reply {

@@ -10,9 +10,9 @@ import CourtsideViewModels
 /// `{"v":1,"type":"authenticated","game":id}`, the snapshot and every patch, like a spectator, and each command it
 /// sends is answered with an ack (after the command's event is durable) or an error. Commands past the scorer
 /// token's bucket (shared by every socket of the game: reconnecting does not refill it) are answered `rate_limited`
-/// and not applied. A wrong token is logged and counted against the address (`AuthenticationThrottle`); an address
-/// that must wait is refused before its token is looked at. Messages are limited by length before anything parses
-/// them (`SocketMessageLimits`): 1 KiB until authenticated, 4 KiB after. Loop-confined.
+/// and not applied. A wrong token is logged and counted against the address and the game
+/// (`ApplicationCore.authenticate`); the right one is always accepted. Messages are limited by length before anything
+/// parses them (`SocketMessageLimits`): 1 KiB until authenticated, 4 KiB after. Loop-confined.
 final class ScorerSocket: FeedSocket {
     /// Time to authenticate after the upgrade: enough for a page to send its first message over a slow link, short
     /// enough that unauthenticated sockets do not pile up.
@@ -82,18 +82,18 @@ final class ScorerSocket: FeedSocket {
     }
 
     private func authenticate(_ token: String, socket: WebSocket) {
-        let now = socket.loopContext.now
-        if let wait = core.authenticationWait(for: address, now: now) {
+        let refusal = core.authenticate(
+            token, for: .game(game.id), client: address, route: route, now: socket.loopContext.now,
+            accepts: game.acceptsScorerToken)
+        switch refusal {
+        case nil:
+            break
+        case .throttled(let wait):
             let seconds = ApplicationCore.retryAfterSeconds(wait)
-            refuse(socket, reason: "too many wrong tokens from this address; retry in \(seconds) s")
-            return
+            return refuse(socket, reason: "too many wrong tokens from this address; retry in \(seconds) s")
+        case .missing, .wrong:
+            return refuse(socket, reason: "invalid scorer token")
         }
-        guard game.acceptsScorerToken(token) else {
-            core.authenticationFailed(client: address, route: route, credential: "scorer token", now: now)
-            refuse(socket, reason: "invalid scorer token")
-            return
-        }
-        core.authenticationSucceeded(client: address)
         if case .awaitingAuthentication(let timer?) = phase { socket.loopContext.cancelTimer(timer) }
         phase = .authenticated
         socket.messageLimits = SocketMessageLimits.scorerCommands

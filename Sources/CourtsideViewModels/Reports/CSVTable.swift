@@ -1,9 +1,14 @@
-/// A table written as CSV that opens cleanly in a spreadsheet: RFC 4180 (CRLF line ends, fields holding a comma,
-/// a quote or a line break quoted, quotes doubled), UTF-8 with a byte-order mark so spreadsheets read names right.
+/// A table written as CSV that opens cleanly in a spreadsheet: RFC 4180 (CRLF line ends, fields quoted, quotes
+/// doubled), UTF-8 with a byte-order mark so spreadsheets read names right.
 ///
-/// Text cells are guarded against formula injection (OWASP "CSV Injection"): a text that begins with `=`, `+`, `-`,
-/// `@`, a tab or a carriage return would be run as a formula by a spreadsheet, so it is written with a leading `'`,
-/// which spreadsheets show as text. Number cells are written as numbers and never guarded.
+/// Text cells are guarded against formula injection (OWASP "CSV Injection"). Every text cell is quoted, so a comma,
+/// a quote or a line break in it never ends the field for a reader that honours quoting. A reader may not: a
+/// spreadsheet opening the file in a locale that separates fields with `;`, or one told to split on tabs, or a
+/// script that splits lines, sees a new field after that character, and a field that begins with `=`, `+`, `-`,
+/// `@`, a tab or a carriage return is run as a formula. So a `'` (which spreadsheets show as text) is written before
+/// such a character at the start of the text and after every `,`, `;`, tab, carriage return or line feed in it. A
+/// name without those separators followed by one of those characters (`Jean-Luc`, `Bo, Jr.`, `A+`) is written as
+/// it is. Number cells are written as numbers and never guarded.
 public struct CSVTable: Sendable, Equatable {
     /// One cell.
     public enum Cell: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
@@ -41,20 +46,30 @@ public struct CSVTable: Sendable, Equatable {
         }
     }
 
-    /// The text with a leading `'` when a spreadsheet would take it for a formula.
+    /// The characters a spreadsheet takes as the start of a formula at the start of a field.
+    static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
+    /// The characters after which some reader starts a new field: the separators spreadsheets use (`,`, `;`, a
+    /// tab) and the line breaks.
+    static let fieldBreaks: Set<Unicode.Scalar> = [",", ";", "\t", "\r", "\n"]
+
+    /// The text with a `'` before every formula character that starts it or follows a field break.
     static func guarded(_ text: String) -> String {
-        guard let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) else {
-            return text
+        var result = String.UnicodeScalarView()
+        var atFieldStart = true
+        for scalar in text.unicodeScalars {
+            if atFieldStart, formulaStarts.contains(scalar) { result.append("'") }
+            result.append(scalar)
+            atFieldStart = fieldBreaks.contains(scalar)
         }
-        return "'" + text
+        return String(result)
     }
 
-    /// RFC 4180 §2: a field with a comma, a quote or a line break is quoted, its quotes doubled.
+    /// RFC 4180 §2: the field in quotes, its quotes doubled.
     static func field(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { [",", "\"", "\r", "\n"].contains($0) }) else { return text }
         var quoted = "\""
-        for character in text {
-            quoted += character == "\"" ? "\"\"" : String(character)
+        for scalar in text.unicodeScalars {
+            quoted.unicodeScalars.append(scalar)
+            if scalar == "\"" { quoted.unicodeScalars.append(scalar) }
         }
         return quoted + "\""
     }

@@ -50,4 +50,19 @@ struct ClusterResumeBehindTests {
         #expect(waited >= .milliseconds(700) && waited < .seconds(4), "\(waited)")
         #expect(nodeA.logLines.all.contains { $0.contains("a resume is answered with an older snapshot") })
     }
+
+    @Test("since= far beyond the window: every spectator gets the snapshot at once, and the game logs it once")
+    func farAheadIsLoggedOnce() throws {
+        let redis = try RedisServer()
+        let nodeA = try ClusterNode.start("A", on: redis)
+        let game = try nodeA.createGame()
+        for index in 0..<40 {
+            let since = 1_000_000 + index
+            let resumed = try WebSocketClient(port: nodeA.port, path: "/ws/games/\(game.id)?since=\(since)")
+            let first = try resumed.readJSON()
+            #expect(first["type"] == "snapshot" && first["seq"] == 0, "spectator \(index)")
+        }
+        let warnings = nodeA.logLines.all.filter { $0.contains("a resume is answered with an older snapshot") }
+        #expect(warnings.count == 1, "\(warnings.count) warnings")
+    }
 }
