@@ -225,19 +225,40 @@ class Scorer:
             self.socket = None
 
 
+def acked_once_problems(scorer, state):
+    """Each acked command of `scorer` applied exactly once in the game document `state`, by per-player move counts
+    (a lost one counts low, a duplicated one high); one line per count that differs."""
+    problems = []
+    expected = collections.Counter((c["player"], c["move"]) for cid, c in scorer.commands.items() if cid in scorer.acks)
+    state = state or {}
+    players = {p["id"]: p for p in state.get("homePlayers", []) + state.get("awayPlayers", [])}
+    for player in PLAYERS:
+        for move, field in MOVES.items():
+            have, want_count = int(players.get(player, {}).get(field, -1)), expected[(player, move)]
+            if have != want_count:
+                kind = "LOST acked commands" if have < want_count else "DUPLICATED commands"
+                problems.append(f"{kind}: {player} {field} is {have}, {want_count} acked")
+    return problems
+
+
+async def create_game(args, where):
+    """A game that never finishes (target 999) created with `--admin-token`, as (its id, its scorer token)."""
+    created = await http_call(
+        args.url, "POST", "/api/games", token=args.admin_token,
+        body=game_request(rules={"preset": "custom", "targetScore": 999, "winBy": 1}),
+    )
+    if created.status != 201:
+        raise Failed(f"POST /api/games {where}: {created}")
+    return created.json()["id"], created.json()["scorerToken"]
+
+
 async def play(args):
     rng = random.Random(args.seed)
     problems = []
     deadline = time.monotonic() + args.timeout
     await wait_until_serving(args)
 
-    created = await http_call(
-        args.url, "POST", "/api/games", token=args.admin_token,
-        body=game_request(rules={"preset": "custom", "targetScore": 999, "winBy": 1}),
-    )
-    if created.status != 201:
-        raise Failed(f"POST /api/games through the balancer: {created}")
-    game_id, token = created.json()["id"], created.json()["scorerToken"]
+    game_id, token = await create_game(args, "through the balancer")
     print(f"cluster-failover: game {game_id} created through the balancer")
 
     scorer = Scorer(args, game_id, token, rng)
@@ -326,16 +347,26 @@ async def play(args):
         problems.append("the SSE reader's document differs from the spectator's")
 
     # Every acked command exactly once.
-    expected = collections.Counter((c["player"], c["move"]) for cid, c in scorer.commands.items() if cid in scorer.acks)
-    state = spectator.document.state or {}
-    players = {p["id"]: p for p in state.get("homePlayers", []) + state.get("awayPlayers", [])}
-    for player in PLAYERS:
-        for move, field in MOVES.items():
-            have, want_count = int(players.get(player, {}).get(field, -1)), expected[(player, move)]
-            if have != want_count:
-                kind = "LOST acked commands" if have < want_count else "DUPLICATED commands"
-                problems.append(f"{kind}: {player} {field} is {have}, {want_count} acked")
+    problems.extend(acked_once_problems(scorer, spectator.document.state))
     return problems, len(scorer.acks)
+
+
+def run_checks(name, play, args):
+    """Runs `play(args)` (returning its problems and the number of acked commands) with the seed printed; exits 1
+    naming every problem, or a check or connection that failed outright. Returns the number acked."""
+    print(f"{name}: seed {args.seed}")
+    jsonpatch.self_test()
+    try:
+        problems, acked = asyncio.run(play(args))
+    except Failed as failure:
+        problems, acked = [str(failure)], 0
+    except (OSError, asyncio.TimeoutError, subprocess.TimeoutExpired, websockets.WebSocketException) as error:
+        problems, acked = [f"{type(error).__name__}: {error}"], 0
+    if problems:
+        for problem in problems:
+            print(f"{name}: FAILED: {problem}", file=sys.stderr)
+        sys.exit(1)
+    return acked
 
 
 def main():
@@ -353,18 +384,7 @@ def main():
     args.containers = [name for name in args.containers.split(",") if name]
     if args.seed is None:
         args.seed = random.randrange(1 << 30)
-    print(f"cluster-failover: seed {args.seed}")
-    jsonpatch.self_test()
-    try:
-        problems, acked = asyncio.run(play(args))
-    except Failed as failure:
-        problems, acked = [str(failure)], 0
-    except (OSError, asyncio.TimeoutError, websockets.WebSocketException) as error:
-        problems, acked = [f"{type(error).__name__}: {error}"], 0
-    if problems:
-        for problem in problems:
-            print(f"cluster-failover: FAILED: {problem}", file=sys.stderr)
-        sys.exit(1)
+    acked = run_checks("cluster-failover", play, args)
     print(f"cluster-failover: passed ({acked} commands acked, each once; one document on every live node)")
 
 

@@ -12,6 +12,12 @@
 #    spectator's Courtside container with SIGKILL, and checks that the game goes on: the spectator reconnects and
 #    resumes with since=N, the scorer's next commands are acked, every acked command is applied once, and the
 #    documents are equal through Caddy and on every live node.
+# 4. The single-node recipe: deploy/compose.yaml, copied unchanged beside an override file with what CI sets (nofile
+#    and nproc within this machine's hard limits, a known admin token), started with `podman-compose -f compose.yaml -f
+#    override.yaml up -d` in a network namespace of its own, so the recipe's `8080:8080` is published as written
+#    (podman-compose 1.0.3 appends an override's `ports` to the recipe's, so an override cannot move it) and
+#    reaches no other address of this machine. Tests/deploy/single_node.py plays a game through it and checks it
+#    survives `podman restart`: every acked move is still in the document and play goes on.
 # Everything started is stopped and removed on exit (containers, network, volumes, the images built here). With
 # CI=true a missing tool fails the run; elsewhere the step says what is missing and skips.
 set -euo pipefail
@@ -27,7 +33,8 @@ source Tests/e2e/env.sh
 ci_step 61-cluster-deploy
 step_started=$(date +%s)
 
-require_commands 61-cluster-deploy scripts/install-deps.d/61-containers.sh podman podman-compose runc mmdebstrap curl
+require_commands 61-cluster-deploy scripts/install-deps.d/61-containers.sh podman podman-compose runc mmdebstrap curl \
+    ip nsenter
 [ "$(id -u)" -eq 0 ] || fail "run as root (mmdebstrap and rootful podman)"
 python=$(e2e_python)
 
@@ -36,6 +43,8 @@ project="courtside-ci-$$"
 images=(docker.io/library/debian:bookworm-slim docker.io/library/redis:7 docker.io/library/caddy:2
     localhost/courtside:latest)
 builder_pid=
+single_project="courtside-single-$$"
+netns=  # the single-node recipe's network namespace, once made
 compose() {
     (cd "$work/cluster" && timeout -k 5 180 podman-compose -p "$project" -f compose.yaml "$@")
 }
@@ -54,12 +63,32 @@ stop_stack() {
     [ -z "$(podman ps -aq --filter "label=io.podman.compose.project=$project")" ]
 }
 
+# in_netns COMMAND...: COMMAND in the single-node recipe's network namespace (only the network: podman's mounts
+# stay where every other podman command sees them).
+in_netns() { nsenter --net="/run/netns/$netns" "$@"; }
+
+# stop_single: the single-node recipe's container with its volumes, its network (in its namespace, where netavark
+# set it up), then the namespace.
+stop_single() {
+    local containers
+    containers=$(podman ps -aq --filter "label=io.podman.compose.project=$single_project")
+    [ -z "$containers" ] || in_netns podman rm -f -v -t 2 $containers >"$work/single-down.log" 2>&1 ||
+        cat "$work/single-down.log" >&2
+    in_netns podman network rm -f "${single_project}_default" >/dev/null 2>&1 || true
+    podman volume ls -q --filter "label=io.podman.compose.project=$single_project" |
+        xargs -r podman volume rm -f >/dev/null 2>&1 || true
+    ip netns delete "$netns" 2>/dev/null || true
+    netns=
+    [ -z "$(podman ps -aq --filter "label=io.podman.compose.project=$single_project")" ]
+}
+
 cleanup() {
     if [ -n "$builder_pid" ]; then
         kill -TERM -- "-$builder_pid" 2>/dev/null || true
         wait "$builder_pid" 2>/dev/null || true
     fi
     [ ! -f "$work/cluster/compose.yaml" ] || stop_stack || true
+    [ -z "$netns" ] || stop_single || true
     # COURTSIDE_KEEP_IMAGES=1 keeps them, to run the stack again by hand.
     [ "${COURTSIDE_KEEP_IMAGES:-}" = 1 ] ||
         podman rmi -f "${images[@]}" "docker.io/library/swift:${swift_tag:-none}" >/dev/null 2>&1 || true
@@ -165,5 +194,57 @@ if [ "$game_status" -ne 0 ]; then
 fi
 down_started=$(date +%s)
 stop_stack || fail "the stack's containers did not stop"
+single_started=$(date +%s)
+
+# --- 4. the single-node recipe, restarted -----------------------------------------------------------------------
+mkdir -p "$work/single"
+cp deploy/compose.yaml "$work/single/compose.yaml"
+single_token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+# nproc too: a container's own ulimits replace podman's default list (containers.conf, 61-containers.sh), and
+# podman's own nproc default is above this machine's hard limit (runc: "error setting rlimit type 6"); docker sets
+# none. Only maps and scalars: podman-compose 1.0.3 merges maps key by key and replaces scalars, but appends lists.
+hard_nproc=$(ulimit -Hu)
+[ "$hard_nproc" = unlimited ] && hard_nproc=4096
+cat >"$work/single/override.yaml" <<YAML
+services:
+  courtside:
+    environment:
+      COURTSIDE_ADMIN_TOKEN: "$single_token"
+    ulimits:
+      nofile: $COURTSIDE_NOFILE
+      nproc: $((hard_nproc < 4096 ? hard_nproc : 4096))
+YAML
+ip netns add "courtside-single-$$" || fail "ip netns add courtside-single-$$"
+netns="courtside-single-$$"
+ip -n "$netns" link set lo up || fail "ip -n $netns link set lo up"
+container="${single_project}_courtside_1"
+(cd "$work/single" && timeout -k 5 180 nsenter --net="/run/netns/$netns" \
+    podman-compose -p "$single_project" -f compose.yaml -f override.yaml up -d) >"$work/single-up.log" 2>&1 || {
+    cat "$work/single-up.log" >&2
+    project=$single_project show_stack_logs
+    fail "podman-compose up -d (deploy/compose.yaml with the override)"
+}
+[ "$(podman inspect -f '{{.State.Running}}' "$container" 2>/dev/null)" = true ] || {
+    tail -n 15 "$work/single-up.log" >&2
+    project=$single_project show_stack_logs
+    fail "$container is not running after podman-compose up"
+}
+# The override took: the open-file limit inside, the recipe's port as written.
+nofile_inside=$(podman exec "$container" sh -c 'ulimit -n' 2>&1)
+[ "$nofile_inside" = "$COURTSIDE_NOFILE" ] ||
+    fail "$container: ulimit -n is $nofile_inside, the override sets $COURTSIDE_NOFILE"
+published=$(podman port "$container" 8080/tcp 2>&1)
+[ "$published" = "0.0.0.0:8080" ] || fail "$container: 8080/tcp published on \"$published\", the recipe says 8080:8080"
+game_status=0
+timeout -k 5 300 nsenter --net="/run/netns/$netns" "$python" Tests/deploy/single_node.py \
+    --url "http://127.0.0.1:8080" --admin-token "$single_token" --container "$container" || game_status=$?
+if [ "$game_status" -ne 0 ]; then
+    project=$single_project show_stack_logs
+    fail "the game through deploy/compose.yaml did not survive podman restart (status $game_status)"
+fi
+stop_single || fail "the single-node recipe's container did not stop"
+say "single node: deploy/compose.yaml up, a game, podman restart, play on, removed in" \
+    "$(($(date +%s) - single_started)) s"
 say "passed in $(($(date +%s) - step_started)) s: $((images_ready - step_started)) s waiting for the images," \
-    "$((down_started - images_ready)) s for the stack and the game, $(($(date +%s) - down_started)) s to stop it"
+    "$((down_started - images_ready)) s for the stack and the game, $((single_started - down_started)) s to stop it," \
+    "$(($(date +%s) - single_started)) s for the single-node recipe"

@@ -13,7 +13,8 @@ set -euo pipefail
 
 # shellcheck source=scripts/lib/python.sh
 source "$(dirname "$0")/../lib/python.sh"  # apt_install
-apt_install podman podman-compose runc netavark aardvark-dns iptables mmdebstrap busybox-static
+# iproute2: `ip netns`, the network namespace the step's single-node recipe runs in.
+apt_install podman podman-compose runc netavark aardvark-dns iptables mmdebstrap busybox-static iproute2
 
 # podman's settings (measured, ../shared/research/containers-offline.md):
 # - runc, not crun: crun refuses this VM's hybrid cgroup layout ("cgroups in hybrid mode not supported");
