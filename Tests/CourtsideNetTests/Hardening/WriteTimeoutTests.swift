@@ -75,14 +75,17 @@ struct WriteTimeoutTests {
     @Test("a slow reader that keeps making progress is not reset")
     func slowReaderKeepsConnection() async throws {
         let answered = try await offPool {
-            let configure: (inout HTTPServer.Configuration) -> Void = { $0.writeTimeout = .milliseconds(300) }
+            // A second without progress, against a read every 100 ms: a margin of ten, so a client thread the
+            // scheduler holds back on a loaded machine (hundreds of milliseconds on two busy cores) is not taken
+            // for a stalled one.
+            let configure: (inout HTTPServer.Configuration) -> Void = { $0.writeTimeout = .seconds(1) }
             return try withBlockingServer(router: BigResponseRouter(), configure: configure) { server in
                 let client = try TestClient(port: server.localAddress.port, receiveBufferBytes: 2048)
                 let count = 40
                 try client.send((0..<count).map { _ in "GET /big HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
                 var answered = 0
                 for _ in 0..<count {
-                    // 5 KB per 100 ms: slower than the server writes, but never 300 ms without progress.
+                    // 5 KB per 100 ms: slower than the server writes, but never a second without progress.
                     usleep(100_000)
                     guard try client.readResponse().body == BigResponseRouter.body else { break }
                     answered += 1

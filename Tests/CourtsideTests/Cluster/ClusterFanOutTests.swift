@@ -41,8 +41,8 @@ struct ClusterFanOutTests {
         }
         #expect(acks == Array(1...total))
         for seq in 1...total {
-            let fromA = try onA.readFrame()
-            let fromB = try onB.readFrame()
+            let fromA = try onA.readPatchFrame()
+            let fromB = try onB.readPatchFrame()
             #expect(fromA.payload == fromB.payload, "patch \(seq) differs between the nodes")
             #expect(try JSONValue(parsing: fromB.payload)["seq"]?.intValue == seq)
         }
@@ -57,8 +57,8 @@ struct ClusterFanOutTests {
         var answer = try scorerB.readJSON()
         while answer["type"] == "patch" || answer["type"] == "snapshot" { answer = try scorerB.readJSON() }
         #expect(answer["type"] == "ack" && answer["seq"]?.intValue == total + 1, "\(answer)")
-        let fromA = try onA.readFrame()
-        let fromB = try onB.readFrame()
+        let fromA = try onA.readPatchFrame()
+        let fromB = try onB.readPatchFrame()
         #expect(fromA.payload == fromB.payload)
         #expect(try nodeA.waitForGame(game.id, seq: total + 1)["state"] == (try nodeB.snapshot(game.id))["state"])
     }

@@ -77,6 +77,15 @@ final class WebSocketClient {
         return Frame(opcode: header[0] & 0x0F, payload: try socket.take(length, "frame payload"))
     }
 
+    /// The next frame that is not a viewer count: those go out on each node's own timer, so on a slow machine one
+    /// can fall between two patches on one node and not on another.
+    func readPatchFrame() throws -> Frame {
+        while true {
+            let frame = try readFrame()
+            if (try? JSONValue(parsing: frame.payload))?["type"] != "viewers" { return frame }
+        }
+    }
+
     /// The next text message as JSON (skipping pings).
     func readJSON() throws -> JSONValue {
         while true {
