@@ -178,7 +178,8 @@ extension CourtsideRouter {
                 guard court.joining == .code, let digest = court.displayKeySHA256 else {
                     return respond(CourtRequestError.joiningByAdmin(id).response)
                 }
-                guard isAdmin || SecretToken.hex(SecretToken.sha256(token)) == digest else {
+                let presented = Array(SecretToken.hex(SecretToken.sha256(token)).utf8)
+                guard isAdmin || SecretToken.constantTimeEqual(presented, Array(digest.utf8)) else {
                     core.authenticationFailed(
                         client: client, route: request.head.path, credential: "display key", now: now)
                     return respond(APIResponse.error(.forbidden, "forbidden", "wrong display key for court \(id)"))
