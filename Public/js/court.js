@@ -70,3 +70,30 @@ export function queueWords(court) {
   const streak = court?.streak ? `${court.streak.team.name}: ${court.streak.wins} ${court.streak.wins === 1 ? "win" : "wins"} in a row` : "";
   return { next, streak };
 }
+
+/**
+ * Shows the court's join code in `node` and keeps it current: "Join at HOST/join.html?court=ID with code 123456".
+ * The display reads it with the court's display key, given in the address's fragment (`#key=…`, which never
+ * reaches the server in a URL); without a key, or for a court that takes teams at the desk, `node` stays empty.
+ */
+export function showJoinCode(courtID, key, node) {
+  async function refresh() {
+    let waitMs = 30_000;
+    try {
+      const response = await fetch(`/api/courts/${encodeURIComponent(courtID)}/code`, { headers: { Authorization: `Bearer ${key}` } });
+      if (response.ok) {
+        const { code, expiresAt } = await response.json();
+        node.textContent = `Join at ${location.host}/join.html?court=${courtID} with code ${code}`;
+        node.dataset.code = code;
+        // Just after the code turns over, but at least once a minute (the TV's clock may be off).
+        waitMs = Math.max(1_000, Math.min(60_000, expiresAt - Date.now() + 500));
+      } else {
+        node.textContent = "";
+      }
+    } catch {
+      // No connection: try again in 30 s; the court's socket shows the connection's state.
+    }
+    setTimeout(refresh, waitMs);
+  }
+  refresh();
+}

@@ -7,7 +7,7 @@
 import { followGame, winnerWords } from "./game-view.js";
 import { bindAll, param, keepScreenAwake } from "./ui.js";
 import { buildFiba, renderFiba } from "./fiba.js";
-import { delayWithBadge, followCourt, leaveGameUnless, queueWords } from "./court.js";
+import { delayWithBadge, followCourt, leaveGameUnless, queueWords, showJoinCode } from "./court.js";
 
 buildFiba(document, { fouls: "F", timeouts: "TO" });
 
@@ -95,6 +95,8 @@ if (courtID) {
       document.getElementById("streak").textContent = words.streak;
     },
   });
+  const key = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (key) showJoinCode(courtID, key, document.getElementById("join-code"));
   keepScreenAwake();
 } else if (!id) {
   status.textContent = "Add ?id=<game> (or ?court=<court>) to the address";

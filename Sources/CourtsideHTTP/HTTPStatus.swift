@@ -35,6 +35,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     public static let lengthRequired = HTTPStatus(code: 411, reasonPhrase: "Length Required")
     public static let contentTooLarge = HTTPStatus(code: 413, reasonPhrase: "Content Too Large")
     public static let uriTooLong = HTTPStatus(code: 414, reasonPhrase: "URI Too Long")
+    public static let unsupportedMediaType = HTTPStatus(code: 415, reasonPhrase: "Unsupported Media Type")
     public static let upgradeRequired = HTTPStatus(code: 426, reasonPhrase: "Upgrade Required")
     public static let tooManyRequests = HTTPStatus(code: 429, reasonPhrase: "Too Many Requests")
     public static let requestHeaderFieldsTooLarge = HTTPStatus(

@@ -1,12 +1,11 @@
 /// Everything a game starts from: its id, the two teams and the rules. A game is its setup plus its events.
 ///
-/// Names are trimmed of surrounding whitespace and validated here, so every `Game` has two named teams whose
-/// player count the rules allow (`RosterRules`), with distinct valid numbers where given. Decoding runs the same
-/// validation.
+/// Names are trimmed of surrounding whitespace and validated here (`DisplayName`, the rule of every name), so every
+/// `Game` has two named teams whose player count the rules allow (`RosterRules`), with distinct valid numbers where
+/// given. Decoding runs the same validation.
 public struct GameSetup: Sendable, Hashable {
-    /// The longest team or player name, in characters: long enough for real names, short enough to fit a scoreboard
-    /// line and to bound what every broadcast message carries.
-    public static let maxNameLength = 40
+    /// The longest team or player name, in Unicode scalars (`DisplayName`, the rule every name follows).
+    public static let maxNameLength = DisplayName.maxScalars
 
     public let id: GameID
     public let homeTeam: Team
@@ -55,9 +54,16 @@ public struct GameSetup: Sendable, Hashable {
     private static func validatedTeam(
         _ side: TeamSide, name: String, roster: [RosterEntry], rules: Rules, branding: TeamBranding
     ) throws(GameSetupError) -> Team {
-        let teamName = trimmed(name)
-        if teamName.isEmpty { throw .emptyTeamName(side) }
-        if teamName.count > maxNameLength { throw .teamNameTooLong(side, limit: maxNameLength) }
+        let teamName: String
+        do throws(DisplayNameError) {
+            teamName = try DisplayName.validated(name)
+        } catch {
+            switch error {
+            case .empty: throw .emptyTeamName(side)
+            case .tooLong(let limit): throw .teamNameTooLong(side, limit: limit)
+            default: throw .invalidTeamName(side, error)
+            }
+        }
         let allowed = rules.roster.players
         if !allowed.contains(roster.count) {
             throw .wrongPlayerCount(side, count: roster.count, allowed: allowed)
@@ -65,10 +71,15 @@ public struct GameSetup: Sendable, Hashable {
         var entries: [RosterEntry] = []
         var numbers: Set<String> = []
         for (index, raw) in roster.enumerated() {
-            let playerName = trimmed(raw.name)
-            if playerName.isEmpty { throw .emptyPlayerName(side, index: index) }
-            if playerName.count > maxNameLength {
-                throw .playerNameTooLong(side, index: index, limit: maxNameLength)
+            let playerName: String
+            do throws(DisplayNameError) {
+                playerName = try DisplayName.validated(raw.name)
+            } catch {
+                switch error {
+                case .empty: throw .emptyPlayerName(side, index: index)
+                case .tooLong(let limit): throw .playerNameTooLong(side, index: index, limit: limit)
+                default: throw .invalidPlayerName(side, index: index, error)
+                }
             }
             let number = raw.number.map(trimmed).flatMap { $0.isEmpty ? nil : $0 }
             if let number {

@@ -6,6 +6,10 @@ public enum GameSetupError: Error, Sendable, Hashable {
     case wrongPlayerCount(TeamSide, count: Int, allowed: ClosedRange<Int>)
     case emptyPlayerName(TeamSide, index: Int)
     case playerNameTooLong(TeamSide, index: Int, limit: Int)
+    /// The team's name breaks another rule of `DisplayName` (bytes, marks, control or invisible characters).
+    case invalidTeamName(TeamSide, DisplayNameError)
+    /// A player's name breaks another rule of `DisplayName`.
+    case invalidPlayerName(TeamSide, index: Int, DisplayNameError)
     /// The number is not one or two digits.
     case invalidPlayerNumber(TeamSide, index: Int, number: String)
     /// Another player of the team already wears this number.
@@ -18,12 +22,13 @@ public enum GameSetupError: Error, Sendable, Hashable {
     /// The input at fault: `homeTeam`, `awayPlayers`, `homePlayers[1]`, `homeColor`, `awayShort`, …
     public var field: String {
         switch self {
-        case .emptyTeamName(let side), .teamNameTooLong(let side, _):
+        case .emptyTeamName(let side), .teamNameTooLong(let side, _), .invalidTeamName(let side, _):
             return "\(side.rawValue)Team"
         case .wrongPlayerCount(let side, _, _):
             return "\(side.rawValue)Players"
         case .emptyPlayerName(let side, let index), .playerNameTooLong(let side, let index, _),
-            .invalidPlayerNumber(let side, let index, _), .duplicatePlayerNumber(let side, let index, _):
+            .invalidPlayerName(let side, let index, _), .invalidPlayerNumber(let side, let index, _),
+            .duplicatePlayerNumber(let side, let index, _):
             return "\(side.rawValue)Players[\(index)]"
         case .invalidColor(let side, _):
             return "\(side.rawValue)Color"

@@ -17,9 +17,13 @@ struct CourtTests {
         #expect(try empty.json["fields"]?["name"] == "Enter the court's name")
         let created = try app.request("POST", "/api/courts", headers: Self.auth, json: ["name": "Court 2"])
         #expect(created.status == 201)
+        var json = try created.json.objectValue ?? [:]
+        let key = try #require(json["displayKey"]?.stringValue)
+        #expect(key.count == 32)
+        json["displayKey"] = nil
         #expect(
-            try created.json == [
-                "id": "court-1", "name": "Court 2",
+            JSONValue.object(json) == [
+                "id": "court-1", "name": "Court 2", "joining": "code",
                 "links": [
                     "display": "/display.html?court=court-1", "spectator": "/game.html?court=court-1",
                     "join": "/join.html?court=court-1",
@@ -118,19 +122,17 @@ struct PickupQueueTests {
     @Test("teams join the queue (validated, rate-limited); next game keeps the winners on against the first team")
     func queueAndNext() throws {
         let app = try TestApp()
-        _ = try app.request("POST", "/api/courts", headers: CourtTests.auth, json: ["name": "Park"])
-        let bad = try app.request("POST", "/api/courts/court-1/queue", json: ["name": "Owls", "players": ["a", ""]])
+        let park = try app.createCourt("Park")
+        let code = try app.joinCode(park)
+        let bad = try app.join("court-1", name: "Owls", players: ["a", ""], code: code)
         #expect(bad.status == 400)
         #expect(try bad.json["code"] == "invalid_team")
-        let joined = try app.request(
-            "POST", "/api/courts/court-1/queue", json: ["name": "Owls", "players": ["Ann", "Bo", "Cy"]])
+        let joined = try app.join("court-1", name: "Owls", code: code)
         #expect(joined.status == 200)
         #expect(try joined.json["next"]?["name"] == "Owls")
         // The burst of 3 is spent (one refused, one accepted, one more): the next is refused.
-        _ = try app.request("POST", "/api/courts/court-1/queue", json: ["name": "Elks", "players": ["D", "E", "F"]])
-        #expect(
-            try app.request("POST", "/api/courts/court-1/queue", json: ["name": "X", "players": ["G", "H", "I"]]).status
-                == 429)
+        _ = try app.join("court-1", name: "Elks", players: ["D", "E", "F"], code: code)
+        #expect(try app.join("court-1", name: "X", players: ["G", "H", "I"], code: code).status == 429)
         var body = ArchiveTests.shortGame.objectValue ?? [:]
         body["court"] = "court-1"
         let game = try app.createGame(.object(body))

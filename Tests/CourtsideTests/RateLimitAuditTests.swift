@@ -112,10 +112,10 @@ struct RateLimitAuditTests {
             "POST", "/api/games/\(game.id)/commands", headers: ["Authorization": "Bearer \(game.token)"],
             json: command("c2"))
         #expect(applied.status == 200)
-        // /next with the right token is checked (the game is not finished), not refused as a guess.
+        // /next with the right token is checked (nobody waits on the court yet), not refused as a guess.
         let early = try app.request(
             "POST", "/api/courts/court-1/next", headers: ["Authorization": "Bearer \(game.token)"], json: [:])
-        #expect(try early.json["code"] == "game_not_finished")
+        #expect(try early.json["code"] == "queue_empty")
         // The admin token was never guessed: no wait there.
         #expect(
             try app.request(

@@ -8,6 +8,14 @@ Attacks (each from 127.0.0.2, so the per-address cap they run into is theirs, no
   ws-sender         one spectator socket sending tiny text frames (each earns a read_only error), never reading
   compression-bomb  scorer sockets whose first message is 15 MiB of JSON compressed to ~15 KiB, one after another
   connection-flood  thousands of plain connections (bounded by the descriptor limit), sending nothing
+  name-bomb         queue joins whose names are a letter and 16,000 combining marks, from 40 addresses, while 20
+                    readers fetch /api/courts: every join refused (400/413), the court's document stays small
+  queue-flood       joins with the court's join code (a team in the hall) from 200 addresses 127.0.0.x, names as
+                    long as the rules allow, while 20 readers fetch /api/courts: the queue stops at 32 teams (409), each
+                    address at its rate (429), and the court's document stays under 32 KiB
+  cross-origin-join joins as another site's page would send them (text/plain, a foreign Origin): none gets in
+  next-race         a finished game on the court and 12 parallel /next calls with its scorer token, round after round:
+                    each round makes exactly one game
 
 Passes when, during every attack: the server's RSS grows by at most 16 MiB per attacking connection (and at most
 64 MiB in all), every `/healthz` answers 200 (see the budget below), the spectator receives patches and the scorer acks with no
@@ -43,6 +51,9 @@ MIB = 1 << 20
 RSS_PER_CONNECTION = 16 * MIB
 RSS_TOTAL_CAP = 64 * MIB
 ATTACKER_ADDRESS = "127.0.0.2"
+# The venue's court, made by `run` before the attackers fork (they inherit it): id, display key and the admin token.
+VENUE = {}
+COURT_DOCUMENT_LIMIT = 32 * 1024
 SAMPLE_INTERVAL_S = 0.1
 
 
@@ -308,12 +319,185 @@ def attack_connection_flood(port, game, deadline):
     }
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# Venue attacks: the pickup queue and /next, over plain HTTP from chosen loopback addresses
+
+
+def http(port, method, path, body=None, headers=None, source=ATTACKER_ADDRESS, raw=None):
+    """One request on a fresh connection from `source`: (status, parsed JSON body or None)."""
+    payload = raw if raw is not None else (json.dumps(body).encode() if body is not None else b"")
+    lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close", f"Content-Length: {len(payload)}"]
+    for name, value in (headers or {}).items():
+        lines.append(f"{name}: {value}")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind((source, 0))
+    sock.settimeout(10)
+    try:
+        sock.connect(("127.0.0.1", port))
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + payload)
+        data = b""
+        for _ in range(100_000):
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        sock.close()
+    head, _, rest = data.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/1.1 ") else 0
+    try:
+        return status, json.loads(rest) if rest else None
+    except ValueError:
+        return status, None
+
+
+JSON_TYPE = {"Content-Type": "application/json"}
+
+
+def admin_headers():
+    return {"Authorization": f"Bearer {VENUE['admin_token']}", **JSON_TYPE}
+
+
+def court_bytes(port):
+    _, document = http(port, "GET", f"/api/courts/{VENUE['court']}", source="127.0.0.1")
+    return len(json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()), document
+
+
+def readers(port, deadline, count=20):
+    """`count` threads fetching GET /api/courts until `deadline` (the anonymous readers of the venue's pages)."""
+    stop = threading.Event()
+
+    def read(index):
+        for _ in range(10_000):
+            if stop.is_set() or time.monotonic() >= deadline:
+                return
+            try:
+                http(port, "GET", "/api/courts", source=f"127.0.1.{index + 1}")
+            except OSError:
+                pass
+
+    threads = [threading.Thread(target=read, args=(i,), daemon=True) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    return stop, threads
+
+
+def clear_queue(port):
+    http(port, "DELETE", f"/api/courts/{VENUE['court']}/queue", headers=admin_headers(), source="127.0.0.1")
+
+
+def attack_name_bomb(port, game, deadline):
+    stop, threads = readers(port, deadline)
+    bomb = "A" + "\u0301" * 16_000
+    statuses = []
+    for index in range(40):
+        if time.monotonic() >= deadline:
+            break
+        body = {"name": bomb, "players": [bomb, bomb, bomb], "code": "000000"}
+        statuses.append(http(port, "POST", f"/api/courts/{VENUE['court']}/queue", body, JSON_TYPE, f"127.0.0.{index + 2}")[0])
+    time.sleep(max(0.0, deadline - time.monotonic()))
+    stop.set()
+    size, document = court_bytes(port)
+    return {
+        "connections": 1,
+        "joins": len(statuses),
+        "statuses": sorted(set(statuses)),
+        "court_bytes": size,
+        "defended": bool(statuses) and set(statuses) <= {400, 413} and not document["queue"],
+    }
+
+
+def attack_queue_flood(port, game, deadline):
+    _, shown = http(port, "GET", f"/api/courts/{VENUE['court']}/code", headers={"Authorization": f"Bearer {VENUE['display_key']}"}, source="127.0.0.1")
+    code = shown["code"]
+    stop, threads = readers(port, deadline)
+    longest = "\U0001D49C" * 40  # 40 scalars of 4 bytes: the largest name the rules allow
+    statuses = []
+    for round_ in range(4):
+        for index in range(200):
+            if time.monotonic() >= deadline:
+                break
+            body = {"name": longest, "players": [longest] * 3, "code": code}
+            statuses.append(http(port, "POST", f"/api/courts/{VENUE['court']}/queue", body, JSON_TYPE, f"127.0.0.{index + 2}")[0])
+    time.sleep(max(0.0, deadline - time.monotonic()))
+    stop.set()
+    size, document = court_bytes(port)
+    queued = len(document["queue"])
+    clear_queue(port)
+    return {
+        "connections": 1,
+        "joins": len(statuses),
+        "accepted": statuses.count(200),
+        "queue_full_409": statuses.count(409),
+        "rate_limited_429": statuses.count(429),
+        "queued": queued,
+        "court_bytes": size,
+        "defended": queued <= 32 and size <= COURT_DOCUMENT_LIMIT and set(statuses) <= {200, 409, 429} and 409 in statuses,
+    }
+
+
+def attack_cross_origin_join(port, game, deadline):
+    body = {"name": "Spam", "players": ["A", "B", "C"], "code": "000000"}
+    statuses = []
+    for index in range(500):
+        if time.monotonic() >= deadline:
+            break
+        source = f"127.0.0.{index % 200 + 2}"
+        path = f"/api/courts/{VENUE['court']}/queue"
+        # A form or a no-cors fetch: text/plain, which needs no preflight.
+        statuses.append(http(port, "POST", path, raw=json.dumps(body).encode(), headers={"Content-Type": "text/plain", "Origin": "https://evil.example"}, source=source)[0])
+        # JSON from another site's page (the preflight would fail in a browser; sent directly here).
+        statuses.append(http(port, "POST", path, body, {**JSON_TYPE, "Origin": "https://evil.example"}, source)[0])
+    _, document = court_bytes(port)
+    return {
+        "connections": 1,
+        "joins": len(statuses),
+        "statuses": sorted(set(statuses)),
+        "defended": bool(statuses) and set(statuses) <= {403, 415, 429} and not document["queue"],
+    }
+
+
+def attack_next_race(port, game, deadline):
+    court = VENUE["court"]
+    rounds = []
+    for round_ in range(10):
+        if time.monotonic() >= deadline - 0.5:
+            break
+        body = {"homeTeam": "A", "homePlayers": ["a", "b", "c"], "awayTeam": "B", "awayPlayers": ["d", "e", "f"],
+                "rules": {"preset": "custom", "targetScore": 2}, "court": court}
+        _, created = http(port, "POST", "/api/games", body, admin_headers(), "127.0.0.1")
+        token = created["scorerToken"]
+        http(port, "POST", f"/api/courts/{court}/queue", {"name": f"Round {round_}", "players": ["x", "y", "z"]}, admin_headers(), "127.0.0.1")
+        http(port, "POST", f"/api/games/{created['id']}/commands", {"type": "move", "id": "c1", "player": "home-0", "move": "twoPoints"},
+             {"Authorization": f"Bearer {token}", **JSON_TYPE}, "127.0.0.1")
+        statuses = []
+        lock = threading.Lock()
+
+        def call(index):
+            status, _ = http(port, "POST", f"/api/courts/{court}/next", {}, {"Authorization": f"Bearer {token}", **JSON_TYPE}, f"127.0.2.{index + 1}")
+            with lock:
+                statuses.append(status)
+
+        threads = [threading.Thread(target=call, args=(i,)) for i in range(12)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(10)
+        rounds.append(statuses.count(201))
+        clear_queue(port)
+    return {"connections": 1, "rounds": len(rounds), "games_per_round": rounds, "defended": bool(rounds) and set(rounds) == {1}}
+
+
 ATTACKS = {
     "ping-flood": attack_ping_flood,
     "pipelining-http": attack_pipelining_http,
     "ws-sender": attack_ws_sender,
     "compression-bomb": attack_compression_bomb,
     "connection-flood": attack_connection_flood,
+    "name-bomb": attack_name_bomb,
+    "queue-flood": attack_queue_flood,
+    "cross-origin-join": attack_cross_origin_join,
+    "next-race": attack_next_race,
 }
 
 
@@ -357,9 +541,23 @@ def gaps(times, start, end):
     return max(b - a for a, b in zip(inside, inside[1:]))
 
 
+def create_court(base, admin_token):
+    """A court whose teams join with its code; `VENUE` holds what the venue attacks need."""
+    request = urllib.request.Request(
+        base + "/api/courts",
+        data=json.dumps({"name": "Abuse court", "joining": "code"}).encode(),
+        method="POST",
+        headers={"Authorization": f"Bearer {admin_token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        created = json.loads(response.read())
+    VENUE.update(court=created["id"], display_key=created["displayKey"], admin_token=admin_token)
+
+
 async def run(args):
     base = f"http://127.0.0.1:{args.port}"
     game, token = await asyncio.to_thread(create_game, base, args.admin_token)
+    await asyncio.to_thread(create_court, base, args.admin_token)
     obs = Observations()
     stop = asyncio.Event()
     ws_base = f"ws://127.0.0.1:{args.port}"

@@ -41,7 +41,8 @@ def test_court_display_follows_games_and_shows_the_queue(server, browsers, scree
     assert status == 201, court
     display = browsers["display"]
     set_viewport(display, 1920, 1080)
-    display.get(server.base + court["links"]["display"])
+    # The display key rides in the fragment (never sent in a URL): the display shows the rotating join code.
+    display.get(server.base + court["links"]["display"] + "#key=" + court["displayKey"])
     wait_until(lambda: page_text(display, "status") == "Next game soon", 10, what="next game soon")
     display.execute_script("window.reloadMarker = 'same page'")
     first = create(server, {"homeTeam": {"name": "Hawks", "players": ["A", "B", "C"], "color": "#FFD700", "short": "HAW"},
@@ -52,8 +53,19 @@ def test_court_display_follows_games_and_shows_the_queue(server, browsers, scree
     ink = display.execute_script("return getComputedStyle(document.querySelector('.home .name')).color")
     background = display.execute_script("return getComputedStyle(document.querySelector('.home .name')).backgroundColor")
     assert background == "rgb(255, 215, 0)" and ink == "rgb(0, 0, 0)", (background, ink)
-    status, _ = server.request("POST", f"/api/courts/{court['id']}/queue", {"name": "Elks", "players": ["G", "H", "I"]})
-    assert status == 200
+    code = wait_until(lambda: display.execute_script("return document.getElementById('join-code').dataset.code"), 5, what="the join code on the display")
+    assert f"/join.html?court={court['id']} with code {code}" in page_text(display, "join-code")
+    status, answer = server.request("POST", f"/api/courts/{court['id']}/queue", {"name": "Elks", "players": ["G", "H", "I"]})
+    assert status == 403 and answer["code"] == "wrong_join_code", (status, answer)
+    # A phone joins on the join page with the code read off the TV.
+    phone = browsers["phone"]
+    set_viewport(phone, 390, 844)
+    phone.get(server.base + court["links"]["join"])
+    wait_until(lambda: page_text(phone, "court-title") == "Court 2", 5, what="the join page's court")
+    for field, value in (("code", code), ("name", "Elks"), ("player0", "G"), ("player1", "H"), ("player2", "I")):
+        phone.find_element("id", field).send_keys(value)
+    phone.find_element("id", "join-button").click()
+    wait_until(lambda: "number 1" in page_text(phone, "joined"), 5, what="joined on the phone")
     wait_until(lambda: page_text(display, "next-up") == "Next up: Elks", 5, what="next up on the display")
     command(server, first, {"type": "move", "id": "c1", "player": "home-0", "move": "twoPoints"})
     second = create(server, {"homeTeam": "Bulls", "homePlayers": ["J", "K", "L"], "awayTeam": "Knicks", "awayPlayers": ["M", "N", "O"]})

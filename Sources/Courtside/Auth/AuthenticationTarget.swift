@@ -9,12 +9,15 @@ enum AuthenticationTarget: Hashable, Sendable, CustomStringConvertible {
     case admin
     /// One game's scorer token: its commands, its scorer socket, `/next` on its court.
     case game(GameID)
+    /// One court's display key: the join code its display shows.
+    case court(CourtID)
 
     /// Which credential it is, for the log and the refusal.
     var credential: String {
         switch self {
         case .admin: "admin token"
         case .game: "scorer token"
+        case .court: "display key"
         }
     }
 
@@ -22,6 +25,7 @@ enum AuthenticationTarget: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .admin: "admin"
         case .game(let id): "game:\(id.rawValue)"
+        case .court(let id): "court:\(id)"
         }
     }
 }

@@ -50,3 +50,20 @@ extension Substring {
         return String(self.drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
     }
 }
+
+extension ClientAddress {
+    /// The key a per-address rate limit counts this client under: the address itself for IPv4, its /64 for IPv6.
+    /// One IPv6 subscriber is given a whole /64 (RFC 6177 recommends at least that per site; most ISPs delegate a
+    /// /56 or more), so counting exact addresses would let one client rotate through 2^64 of them.
+    var rateKey: String { Self.rateKey(address) }
+
+    static func rateKey(_ address: String) -> String {
+        // `addressBytes` gives an IPv4-mapped address (::ffff:a.b.c.d) as its four IPv4 bytes.
+        guard let bytes = IPAddressRange.addressBytes(address) else { return address }
+        guard bytes.count == 16 else { return bytes.map(String.init).joined(separator: ".") }
+        let groups = stride(from: 0, to: 8, by: 2).map {
+            String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16)
+        }
+        return groups.joined(separator: ":") + "::/64"
+    }
+}

@@ -14,6 +14,20 @@ struct OriginPolicy: Sendable {
         return allowed.contains(Self.normalize(origin))
     }
 
+    /// Whether a state-changing request (POST, PUT, DELETE under `/api`) with this `Origin` may proceed. A browser
+    /// sends `Origin` with every such request (Fetch standard, "append a request `Origin` header"), so a page of
+    /// another site that makes its visitors' browsers post here is refused: the origin must be the server's own
+    /// (its authority equals the request's `Host`, whatever the scheme, as a TLS-terminating proxy may stand in
+    /// between) or one of the allowed origins. `null` (sandboxed frames, local files) is refused; a request without
+    /// `Origin` is not a browser's and proceeds (it still needs whatever token the route asks for).
+    func allowsStateChange(_ origin: String?, host: String?) -> Bool {
+        guard let origin else { return true }
+        let normalized = Self.normalize(origin)
+        if allowed.contains(normalized) { return true }
+        guard let host, let separator = normalized.firstRange(of: "://") else { return false }
+        return normalized[separator.upperBound...] == host.lowercased()
+    }
+
     /// Origins compare case-insensitively in scheme and host (RFC 6454 §4), without a trailing slash.
     private static func normalize(_ origin: String) -> String {
         var text = origin.lowercased()

@@ -133,8 +133,10 @@ extension ServeOption {
         },
         ServeOption(
             name: "allowed-origins", environmentVariable: "COURTSIDE_ALLOWED_ORIGINS", valueName: "ORIGINS",
-            defaultDescription: "any",
-            summary: "Comma-separated origins (https://host[:port]) allowed to open a scorer socket."
+            defaultDescription: "any socket; own origin for /api changes",
+            summary:
+                "Comma-separated origins (https://host[:port]) allowed to open a scorer socket and, besides the"
+                + " server's own (Origin matching Host), to POST, PUT or DELETE under /api from a browser."
         ) { options, value, source throws(CLIError) in
             options.configuration.allowedOrigins = try origins(value, source)
         },

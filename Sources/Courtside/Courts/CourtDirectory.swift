@@ -1,19 +1,52 @@
 import CourtsideModel
 import Synchronization
 
-/// The ids of the server's courts, Sendable: a route on any loop checks a court exists (404 before a WebSocket
-/// upgrade, 400 for a game created on no such court) without a hop to the courts' loop. `CourtsOwner` adds each
-/// court once it is stored; courts are never removed.
+/// The ids of the server's courts and their documents as encoded JSON, Sendable: a route on any loop checks a court
+/// exists (404 before a WebSocket upgrade, 400 for a game created on no such court) and answers `GET /api/courts`
+/// and `GET /api/courts/{id}` without a hop to the courts' loop (the lobby's), which the anonymous reads could
+/// otherwise keep busy. `CourtsOwner` adds each court once it is stored and replaces its bytes on each published
+/// change: each version of a court is encoded once, however many read it. Courts are never removed.
 final class CourtDirectory: Sendable {
-    private let ids = Mutex<Set<CourtID>>([])
+    private struct Contents {
+        var ids: Set<CourtID> = []
+        var order: [CourtID] = []
+        /// COURT, per court.
+        var documents: [CourtID: [UInt8]] = [:]
+        /// COURT with `links`, per court: an element of the list.
+        var listed: [CourtID: [UInt8]] = [:]
+        /// `{"courts":[…]}`, rebuilt from `listed` on each change.
+        var list: [UInt8] = Array(#"{"courts":[]}"#.utf8)
+    }
+
+    private let contents = Mutex(Contents())
 
     init() {}
 
     func contains(_ id: CourtID) -> Bool {
-        ids.withLock { $0.contains(id) }
+        contents.withLock { $0.ids.contains(id) }
     }
 
-    func insert(_ id: CourtID) {
-        _ = ids.withLock { $0.insert(id) }
+    /// The body of `GET /api/courts`.
+    var listBytes: [UInt8] { contents.withLock { $0.list } }
+
+    /// The body of `GET /api/courts/{id}`, or nil for an unknown court.
+    func documentBytes(_ id: CourtID) -> [UInt8]? {
+        contents.withLock { $0.documents[id] }
+    }
+
+    /// Adds the court or replaces its bytes: `document` is COURT, `listed` COURT with its links.
+    func publish(_ id: CourtID, document: [UInt8], listed: [UInt8]) {
+        contents.withLock { contents in
+            if contents.ids.insert(id).inserted { contents.order.append(id) }
+            contents.documents[id] = document
+            contents.listed[id] = listed
+            var list = Array(#"{"courts":["#.utf8)
+            for (index, court) in contents.order.enumerated() {
+                if index > 0 { list.append(UInt8(ascii: ",")) }
+                list += contents.listed[court] ?? []
+            }
+            list += Array("]}".utf8)
+            contents.list = list
+        }
     }
 }

@@ -14,6 +14,19 @@ enum CourtRequestError: Error, Sendable, Equatable {
     /// "Next game" while the court's game is not finished, or with no game on the court.
     case gameNotFinished(CourtID)
     case noGame(CourtID)
+    /// "Next game" while the court's next game is being made by an earlier call.
+    case nextInProgress(CourtID)
+    /// "Next game" after the court's game was archived: its scorer is done with it.
+    case gameArchived(GameID)
+    /// The court's game changed while its next game was made (the admin put another one on): the game made is not
+    /// put on the court.
+    case notCurrentGame(CourtID, made: GameID)
+    /// The court takes teams only from the admin (`"joining":"admin"`).
+    case joiningByAdmin(CourtID)
+    /// The join code is missing, or not the one the court's display shows.
+    case wrongJoinCode(CourtID)
+    /// `POST /api/courts` past `CourtsOwner.maxCourts`.
+    case tooManyCourts(limit: Int)
 
     var response: HTTPResponse {
         switch self {
@@ -26,6 +39,16 @@ enum CourtRequestError: Error, Sendable, Equatable {
             return APIResponse.error(
                 .badRequest, "invalid_court", "the court's name is too long",
                 fields: ["name": .string("Use at most \(limit) characters")])
+        case .invalid(.invalidName(let problem)):
+            return APIResponse.error(
+                .badRequest, "invalid_court", "the court's name is not valid: \(problem.sentence)",
+                fields: ["name": .string(problem.sentence)])
+        case .invalid(.noDisplayKey(let id)):
+            return APIResponse.error(
+                .conflict, "no_display_key", "court \(id) has no display key to show a join code")
+        case .invalid(.noQueueEntry(let id, let position, let count)):
+            return APIResponse.error(
+                .notFound, "no_queue_entry", "court \(id) has no team at position \(position) (\(count) waiting)")
         case .invalid(.queueFull(let id, let limit)):
             return APIResponse.error(.conflict, "queue_full", "court \(id) already has \(limit) teams waiting")
         case .invalid(.queueEmpty(let id)):
@@ -45,6 +68,23 @@ enum CourtRequestError: Error, Sendable, Equatable {
             return APIResponse.error(.conflict, "game_not_finished", "the game on court \(id) is not finished")
         case .noGame(let id):
             return APIResponse.error(.conflict, "no_game", "court \(id) has no game to follow")
+        case .nextInProgress(let id):
+            return APIResponse.error(.conflict, "next_in_progress", "the next game of court \(id) is being made")
+        case .gameArchived(let game):
+            return APIResponse.error(.conflict, "game_archived", "game \(game) is archived: its scorer is done")
+        case .notCurrentGame(let id, let made):
+            return APIResponse.error(
+                .conflict, "not_current_game",
+                "another game was put on court \(id) while its next game was made; \(made) was not put on it")
+        case .joiningByAdmin(let id):
+            return APIResponse.error(
+                .forbidden, "joining_by_admin", "court \(id) takes teams from the staff only: ask at the desk")
+        case .wrongJoinCode(let id):
+            return APIResponse.error(
+                .forbidden, "wrong_join_code", "send the join code shown on court \(id)'s display",
+                fields: ["code": "Enter the code shown on the court's display"])
+        case .tooManyCourts(let limit):
+            return APIResponse.error(.conflict, "too_many_courts", "the server already has \(limit) courts")
         }
     }
 }

@@ -10,7 +10,13 @@ import CourtsideViewModels
 /// the presenter publish it and the request get its answer. Changes to one court made while an earlier one is
 /// being stored start from the value being stored (`pending`), and the store keeps their order (one queue), so no
 /// change is lost. Without a store (`--redis`) every change is refused. Loop-confined.
+///
+/// Reads do not come here: each published version of a court is encoded once into the `CourtDirectory`, which any
+/// loop answers from. A court weighs at most `Court.maxDocumentBytes` and there are at most `maxCourts`, so what the
+/// courts hold in memory and send is bounded.
 final class CourtsOwner {
+    /// Courts a server keeps: more than a venue has, few enough that the list stays small (2 MiB at most).
+    static let maxCourts = 64
     let context: LoopContext
     private let store: (any CourtStore)?
     private let group: EventLoopGroup
@@ -20,6 +26,9 @@ final class CourtsOwner {
     private var order: [CourtID] = []
     private var pending: [CourtID: Court] = [:]
     private var nextNumber = 1
+    /// Courts whose "next game" is being made (between the check and the new game on the court): another "next"
+    /// for them is refused, so one finished game makes one next game.
+    private(set) var makingNext: Set<CourtID> = []
 
     private final class CourtEntry {
         let presenter: CourtPresenter
@@ -54,9 +63,18 @@ final class CourtsOwner {
         courts[id]?.presenter.court
     }
 
-    /// `{"courts":[COURT,…]}` in creation order: the body of `GET /api/courts`.
-    func listJSON() -> JSONValue {
-        ["courts": .array(order.compactMap { courts[$0].map { Self.listed($0.presenter) } })]
+    /// The court with `id` as the next change will find it (a change being stored included), or nil.
+    func current(_ id: CourtID) -> Court? {
+        pending[id] ?? courts[id]?.presenter.court
+    }
+
+    /// Marks the court's "next game" as being made; false when it already is.
+    func beginNext(_ id: CourtID) -> Bool {
+        makingNext.insert(id).inserted
+    }
+
+    func endNext(_ id: CourtID) {
+        makingNext.remove(id)
     }
 
     /// COURT with the court's page links.
@@ -75,13 +93,20 @@ final class CourtsOwner {
         ]
     }
 
-    /// Creates a court named `name`; `completion` runs on this loop once it is stored.
-    func create(name: String, completion: @escaping (Result<Court, CourtRequestError>) -> Void) {
+    /// Creates a court named `name` whose displays show the join code with the key of digest `displayKeySHA256`
+    /// (nil: teams join through the admin); `completion` runs on this loop once it is stored.
+    func create(
+        name: String, joining: QueueJoining, displayKeySHA256: String?,
+        completion: @escaping (Result<Court, CourtRequestError>) -> Void
+    ) {
         guard store != nil else { return completion(.failure(.notStoredInRedis)) }
+        guard order.count + pending.keys.filter({ courts[$0] == nil }).count < Self.maxCourts else {
+            return completion(.failure(.tooManyCourts(limit: Self.maxCourts)))
+        }
         let id = CourtID("court-\(nextNumber)")
         let court: Court
         do {
-            court = try Court(id: id, name: name)
+            court = try Court(id: id, name: name, joining: joining, displayKeySHA256: displayKeySHA256)
         } catch {
             return completion(.failure(.invalid(error)))
         }
@@ -111,6 +136,7 @@ final class CourtsOwner {
         save(court) { [unowned self] result in
             if case .success = result, let entry = courts[id], let patch = entry.presenter.update(court) {
                 entry.feed.publish(FeedMessage(patch), context: context)
+                publishBytes(entry.presenter)
             }
             completion(result.map { court })
         }
@@ -134,10 +160,17 @@ final class CourtsOwner {
         courts[court.id] = CourtEntry(
             presenter: CourtPresenter(court: court, clock: clock), feed: GameFeed(group: group, metrics: metrics))
         order.append(court.id)
-        directory.insert(court.id)
+        if let entry = courts[court.id] { publishBytes(entry.presenter) }
         if court.id.rawValue.hasPrefix("court-"), let number = Int(court.id.rawValue.dropFirst(6)) {
             nextNumber = max(nextNumber, number + 1)
         }
+    }
+
+    /// Encodes the court's document once for every reader (`CourtDirectory`).
+    private func publishBytes(_ presenter: CourtPresenter) {
+        directory.publish(
+            presenter.court.id, document: presenter.document.canonicalBytes,
+            listed: Self.listed(presenter).canonicalBytes)
     }
 
     private func save(_ court: Court, then: @escaping (Result<Void, CourtRequestError>) -> Void) {

@@ -46,6 +46,10 @@ enum APIResponse {
             return error(.forbidden, "forbidden", "wrong admin token")
         case (.wrong, .game(let id)):
             return error(.forbidden, "forbidden", "wrong scorer token for game \(id)")
+        case (.missing, .court):
+            return error(.unauthorized, "unauthorized", "send the court's display key as Authorization: Bearer")
+        case (.wrong, .court(let id)):
+            return error(.forbidden, "forbidden", "wrong display key for court \(id)")
         case (.throttled(let wait), _):
             return authenticationThrottled(wait: wait)
         }

@@ -71,6 +71,17 @@ struct CourtsideRouter: HTTPRouter {
 
     private func api(_ request: HTTPRequest, segments: [Substring], context: RouteContext) -> Route {
         let head = request.head
+        // A state-changing request from a browser page of another site is refused before anything else looks at it
+        // (`OriginPolicy.allowsStateChange`): the pickup queue needs no token, and the others need not be guessed at.
+        if head.method != .GET, head.method != .HEAD,
+            !core.origins.allowsStateChange(head.headers["Origin"], host: head.headers["Host"])
+        {
+            return .respond(
+                APIResponse.error(
+                    .forbidden, "origin_not_allowed",
+                    "origin \(head.headers["Origin"] ?? "") may not change anything here (not this server's own, nor"
+                        + " in --allowed-origins)"))
+        }
         if segments.first == "courts" {
             return courtsAPI(request, segments: Array(segments.dropFirst()), context: context)
         }

@@ -63,10 +63,12 @@ extension GameCreatorViewModel {
     /// The form field a setup error belongs to.
     static func field(of error: GameSetupError) -> GameCreatorField {
         switch error {
-        case .emptyTeamName(let side), .teamNameTooLong(let side, _): side == .home ? .homeTeam : .awayTeam
+        case .emptyTeamName(let side), .teamNameTooLong(let side, _), .invalidTeamName(let side, _):
+            side == .home ? .homeTeam : .awayTeam
         case .wrongPlayerCount(let side, _, _): .roster(side)
         case .emptyPlayerName(let side, let index), .playerNameTooLong(let side, let index, _),
-            .invalidPlayerNumber(let side, let index, _), .duplicatePlayerNumber(let side, let index, _):
+            .invalidPlayerName(let side, let index, _), .invalidPlayerNumber(let side, let index, _),
+            .duplicatePlayerNumber(let side, let index, _):
             .player(side, index)
         case .invalidColor(let side, _): .color(side)
         case .invalidShortName(let side, _): .short(side)
@@ -83,6 +85,7 @@ extension GameCreatorViewModel {
                 : "A team has \(allowed.lowerBound) to \(allowed.upperBound) players"
         case .emptyPlayerName: "Enter the player's name"
         case .playerNameTooLong(_, _, let limit): "Use at most \(limit) characters"
+        case .invalidTeamName(_, let problem), .invalidPlayerName(_, _, let problem): problem.sentence
         case .invalidPlayerNumber: "Use a number of one or two digits"
         case .duplicatePlayerNumber(_, _, let number): "Number \(number) is taken"
         case .invalidColor: "Use a colour as #RRGGBB (six hexadecimal digits)"

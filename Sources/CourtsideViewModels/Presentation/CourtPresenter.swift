@@ -9,7 +9,7 @@ public final class CourtPresenter {
     public private(set) var court: Court
     private let publisher: DocumentPublisher
     private let clock: () -> Timestamp
-    private static let members = ["name", "game", "next", "queue", "streak"]
+    private static let members = ["name", "game", "next", "queue", "streak", "joining"]
 
     /// A presenter of `court` numbered from `seq`; `clock` dates the patches (`at`, Unix milliseconds).
     public init(court: Court, seq: Int = 0, clock: @escaping () -> Timestamp) {
@@ -42,10 +42,11 @@ public final class CourtPresenter {
         return publisher.commit(seq: publisher.seq + 1, at: clock())
     }
 
-    /// COURT: `{"id","name","game","next","queue","streak"}`.
+    /// COURT: `{"id","name","game","next","queue","streak","joining"}`. Never the display key's digest: the document
+    /// is public, and the join code is derived from it.
     public static func json(_ court: Court) -> JSONValue {
         [
-            "id": .string(court.id.rawValue), "name": .string(court.name),
+            "id": .string(court.id.rawValue), "name": .string(court.name), "joining": .string(court.joining.rawValue),
             "game": court.game.map { .string($0.rawValue) } ?? .null,
             "next": court.queue.first.map(teamJSON) ?? .null,
             "queue": .array(court.queue.map(teamJSON)),

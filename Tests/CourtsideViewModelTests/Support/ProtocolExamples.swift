@@ -85,7 +85,8 @@ enum ProtocolExamples {
         examples["lobby-patch-remove"] = try message(lobbyPatches.last!.bytes)
 
         // A court (issue 13): created empty, then game-1 goes on it while a team joins the queue.
-        var court = try Court(id: "court-1", name: "Court 2")
+        var court = try Court(
+            id: "court-1", name: "Court 2", joining: .code, displayKeySHA256: String(repeating: "0", count: 64))
         let courtPresenter = CourtPresenter(court: court, clock: { start.advanced(byMilliseconds: 40_000) })
         examples["court-snapshot"] = try message(courtPresenter.snapshot().bytes)
         court.put("game-1")

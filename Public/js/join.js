@@ -1,0 +1,66 @@
+// The pickup queue's phone page (join.html?court=ID): a team types the code shown on the court's display, its name
+// and its three players, and joins the queue. The server checks everything (docs/protocol.md, "Courts"); this page
+// only shows its answers beside the fields.
+import { param } from "./ui.js";
+
+const courtID = param("court");
+const form = document.getElementById("join-form");
+const formError = document.getElementById("form-error");
+const joined = document.getElementById("joined");
+
+function showErrors(answer) {
+  for (const node of form.querySelectorAll("[data-error-for]")) node.textContent = answer?.fields?.[node.dataset.errorFor] ?? "";
+  const fieldsShown = answer?.fields && Object.keys(answer.fields).some((name) => form.querySelector(`[data-error-for="${CSS.escape(name)}"]`));
+  formError.hidden = !answer || fieldsShown;
+  formError.textContent = answer?.message ?? "";
+}
+
+async function loadCourt() {
+  const response = await fetch(`/api/courts/${encodeURIComponent(courtID)}`);
+  if (!response.ok) {
+    showErrors({ message: `No court "${courtID}" here` });
+    form.hidden = true;
+    return;
+  }
+  const court = await response.json();
+  document.getElementById("court-title").textContent = court.name;
+  document.getElementById("queue-words").textContent =
+    court.queue.length === 0 ? "Nobody is waiting: you would be next." : `${court.queue.length} ${court.queue.length === 1 ? "team" : "teams"} waiting.`;
+  if (court.joining === "admin") {
+    form.hidden = true;
+    joined.hidden = false;
+    joined.textContent = "This court takes teams at the desk: ask the staff to add yours.";
+  }
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  showErrors(null);
+  const value = (id) => document.getElementById(id).value;
+  const body = { code: value("code").trim(), name: value("name"), players: [value("player0"), value("player1"), value("player2")] };
+  const button = document.getElementById("join-button");
+  button.disabled = true;
+  try {
+    const response = await fetch(`/api/courts/${encodeURIComponent(courtID)}/queue`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const answer = await response.json().catch(() => null);
+    if (!response.ok) {
+      showErrors(answer ?? { message: `The server answered ${response.status}` });
+      return;
+    }
+    const place = answer.queue.length;
+    form.hidden = true;
+    joined.hidden = false;
+    joined.textContent = `${body.name.trim()} is in the queue, number ${place}. Watch the court's screen for your turn.`;
+  } catch {
+    showErrors({ message: "No connection to the court: try again" });
+  } finally {
+    button.disabled = false;
+  }
+});
+
+if (courtID) loadCourt();
+else showErrors({ message: "Add ?court=<court> to the address (the court's screen shows it)" });
