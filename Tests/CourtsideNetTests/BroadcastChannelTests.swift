@@ -125,7 +125,9 @@ struct BroadcastChannelTests {
             #expect(await server.resyncs.wait(for: 1) == ["resyncing"])
             for seq in 240..<400 { server.channel.publish(text: patchMessage(seq)) }
 
-            func check(_ client: DeflateTestClient, from start: Int, _ name: String) throws -> [Int] {
+            // `start` nil: wherever the stream began for this client (a resync on a busy machine may come before
+            // any frame went out, and then drops all of them).
+            func check(_ client: DeflateTestClient, from start: Int?, _ name: String) throws -> [Int] {
                 var seqs: [Int] = []
                 while seqs.last != 399 {
                     let message = try client.readMessage()
@@ -133,14 +135,14 @@ struct BroadcastChannelTests {
                     #expect(message.text == patchMessage(seq), "\(name) decodes \(seq) exactly")
                     seqs.append(seq)
                 }
-                #expect(seqs.first == start, "\(name)")
+                if let start { #expect(seqs.first == start, "\(name)") }
                 return seqs
             }
             #expect(try check(first, from: 0, "first") == Array(0..<400))
             #expect(try check(narrow, from: 0, "narrow") == Array(0..<400))
             #expect(try check(joiner, from: 120, "joiner") == Array(120..<400))
             // A resync may drop frames that had not started going out: a gap, then everything from the re-join.
-            let seqs = try check(resyncing, from: 0, "resyncing")
+            let seqs = try check(resyncing, from: nil, "resyncing")
             #expect(seqs == seqs.sorted() && Set(seqs).count == seqs.count)
             #expect(Set(240..<400).isSubset(of: Set(seqs)))
             #expect(joiner.compressedCount > 100, "the joiner reached the shared stream at a sync point")
