@@ -202,15 +202,17 @@ struct CourtSecurityTests {
         }
         let all = statuses.withLock { $0 }
         #expect(all.filter { $0 == 201 }.count == 1, "\(all)")
-        #expect(all.allSatisfy { [201, 403, 409].contains($0) }, "\(all)")
+        // Calls that arrive once the next game is on the court present a token that is not its game's: each is a
+        // wrong token for that game (403), and past five from one address the throttle answers 429.
+        #expect(all.allSatisfy { [201, 403, 409, 429].contains($0) }, "\(all)")
         let document = try app.request("GET", "/api/courts/\(court)").json
         #expect(document["queue"]?.arrayValue?.count == 4)
         #expect(document["streak"]?["wins"] == 1)
         #expect(try app.request("GET", "/api/games").json["games"]?.arrayValue?.count == 2)
-        // The old token is no longer the court's game's.
+        // The old token is no longer the court's game's: refused as a wrong one (or throttled, after the race's).
         let again = try app.request(
             "POST", "/api/courts/\(court)/next", headers: ["Authorization": "Bearer \(game.token)"], json: [:])
-        #expect(again.status == 403)
+        #expect([403, 429].contains(again.status), "\(again.status)")
     }
 
     @Test("an archived game's scorer token cannot call /next")
