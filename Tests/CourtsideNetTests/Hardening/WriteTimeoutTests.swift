@@ -75,17 +75,18 @@ struct WriteTimeoutTests {
     @Test("a slow reader that keeps making progress is not reset")
     func slowReaderKeepsConnection() async throws {
         let answered = try await offPool {
-            // A second without progress, against a read every 100 ms: a margin of ten, so a client thread the
-            // scheduler holds back on a loaded machine (hundreds of milliseconds on two busy cores) is not taken
-            // for a stalled one.
-            let configure: (inout HTTPServer.Configuration) -> Void = { $0.writeTimeout = .seconds(1) }
+            // Three seconds without progress, against a read every 100 ms: a client thread the scheduler holds back
+            // on a loaded machine (past a second on two oversubscribed cores) is not taken for a stalled one, and
+            // the whole transfer (40 reads, over 4 s) still outlasts the timeout, so a server that timed the whole
+            // write instead of its progress would fail here.
+            let configure: (inout HTTPServer.Configuration) -> Void = { $0.writeTimeout = .seconds(3) }
             return try withBlockingServer(router: BigResponseRouter(), configure: configure) { server in
                 let client = try TestClient(port: server.localAddress.port, receiveBufferBytes: 2048)
                 let count = 40
                 try client.send((0..<count).map { _ in "GET /big HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
                 var answered = 0
                 for _ in 0..<count {
-                    // 5 KB per 100 ms: slower than the server writes, but never a second without progress.
+                    // 5 KB per 100 ms: slower than the server writes, but never long without progress.
                     usleep(100_000)
                     guard try client.readResponse().body == BigResponseRouter.body else { break }
                     answered += 1
