@@ -408,11 +408,14 @@ class Replay:
                 if not self.check.expect(player is not None, f"boxscore {side}: a row for no player: {row}"):
                     differences += 1
                     continue
-                for member, value in player["stats"].items():
-                    if row.get(member, row.get("stats", {}).get(member)) != value:
-                        differences += 1
-                        self.check.expect(False, f"boxscore {side} {row.get('id')}: {member} is "
-                                                 f"{row.get(member)!r}, the document's stats say {value!r}")
+                shown = row.get("stats") if isinstance(row.get("stats"), dict) else row
+                wrong = [f"{member} {shown.get(member)!r} (stats {value!r})"
+                         for member, value in player["stats"].items() if shown.get(member) != value]
+                if wrong:
+                    differences += len(wrong)
+                    self.check.expect(False, f"boxscore {side} {row.get('id')}: {len(wrong)} of "
+                                             f"{len(player['stats'])} members differ from the document's stats: "
+                                             f"{', '.join(wrong)}")
         return differences
 
     async def check_everyone(self):
