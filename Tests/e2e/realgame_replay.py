@@ -398,6 +398,7 @@ class Replay:
         self.check.fatal(result.status == 200, f"GET /api/games/{self.id}/boxscore: {result}")
         box = result.json()
         differences = 0
+        absent, absent_totals = set(), set()
         for side in ("home", "away"):
             team = box.get(f"{side}Team") or {}
             document = {p["id"]: p for p in self.state[f"{side}Players"]}
@@ -409,13 +410,27 @@ class Replay:
                     differences += 1
                     continue
                 shown = row.get("stats") if isinstance(row.get("stats"), dict) else row
-                wrong = [f"{member} {shown.get(member)!r} (stats {value!r})"
-                         for member, value in player["stats"].items() if shown.get(member) != value]
+                absent |= {member for member in player["stats"] if member not in shown}
+                wrong = [f"{member} {shown[member]!r} (stats {value!r})"
+                         for member, value in player["stats"].items() if member in shown and shown[member] != value]
                 if wrong:
                     differences += len(wrong)
-                    self.check.expect(False, f"boxscore {side} {row.get('id')}: {len(wrong)} of "
-                                             f"{len(player['stats'])} members differ from the document's stats: "
-                                             f"{', '.join(wrong)}")
+                    self.check.expect(False, f"boxscore {side} {row.get('id')}: {', '.join(wrong)}")
+            totals, stats = team.get("totals") or {}, self.state[f"{side}Stats"]
+            absent_totals |= {member for member in stats if member not in totals}
+            wrong = [f"{member} {totals[member]!r} ({side}Stats {value!r})"
+                     for member, value in stats.items() if member in totals and totals[member] != value]
+            if wrong:
+                differences += len(wrong)
+                self.check.expect(False, f"boxscore {side} totals: {', '.join(wrong)}")
+        if absent_totals:
+            differences += len(absent_totals)
+            self.check.expect(False, f"GET /api/games/{self.id}/boxscore: the team totals lack "
+                                     f"{', '.join(sorted(absent_totals))} (members of homeStats/awayStats)")
+        if absent:
+            differences += len(absent)
+            self.check.expect(False, f"GET /api/games/{self.id}/boxscore: the player rows lack "
+                                     f"{', '.join(sorted(absent))} (members of the document's stats)")
         return differences
 
     async def check_everyone(self):
