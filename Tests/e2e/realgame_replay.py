@@ -96,6 +96,30 @@ NOT_KEPT = {
 
 OTHER = {"home": "away", "away": "home"}
 
+# The server's command rate per scorer token (docs/protocol.md, "Scorers"): a burst of 100, then 50 a second. The
+# replay sends faster than a person, so it paces itself a little under that, as a scripted scorer must.
+COMMAND_BURST = 100
+COMMANDS_PER_SECOND = 45
+
+
+class Pacer:
+    """A token bucket like the server's: `wait` returns once one more command stays within the rate."""
+
+    def __init__(self, burst, per_second):
+        self.burst = burst
+        self.per_second = per_second
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    async def wait(self):
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.per_second)
+        self.last = now
+        if self.tokens < 1:
+            await asyncio.sleep((1 - self.tokens) / self.per_second)
+            self.tokens, self.last = 1.0, time.monotonic()
+        self.tokens -= 1
+
 
 def seconds(minutes):
     """'16:18' -> 978; 'DNP' (did not play) -> 0."""
@@ -249,6 +273,8 @@ class Replay:
         self.number = 0
         self.commands = 0
         self.refused = 0
+        self.rate_limited = 0
+        self.pacer = Pacer(COMMAND_BURST, COMMANDS_PER_SECOND)
         self.published_score = {"home": 0, "away": 0}
         self.rosters = {side: [p for p in game["players"] if p["team"] == side] for side in ("home", "away")}
         self.ids = {}
@@ -291,11 +317,20 @@ class Replay:
         return self.scorer.document.state
 
     async def send(self, command, rows):
-        """Sends one command; a refusal is a failure naming the rows, and the replay goes on (up to a limit)."""
-        self.number += 1
-        command = dict(command, id=f"rg-{self.number}")
-        answer = await self.scorer.command(command)
-        self.commands += 1
+        """Sends one command; a refusal is a failure naming the rows, and the replay goes on (up to a limit).
+        `rate_limited` applied nothing and remembers its id (docs/protocol.md): sent again, with a new id, after a
+        second, three times at most."""
+        for attempt in range(4):
+            await self.pacer.wait()
+            self.number += 1
+            sent = dict(command, id=f"rg-{self.number}")
+            answer = await self.scorer.command(sent)
+            self.commands += 1
+            if answer.get("code") != "rate_limited" or attempt == 3:
+                break
+            self.rate_limited += 1
+            await asyncio.sleep(1)
+        command = sent
         if answer.get("type") != "ack":
             self.refused += 1
             self.check.expect(False, f"{describe(rows[0])}: {jsonpatch.canonical(command)} answered "
@@ -472,7 +507,8 @@ async def run(args, game):
     differences = replay.check_document_stats(final["state"])
     differences += await replay.check_box_score()
     players = len(game["box_score"]["players"])
-    print(f"realgame: {replay.commands} commands ({replay.refused} refused), seq {final['seq']}, score "
+    print(f"realgame: {replay.commands} commands ({replay.refused} refused, {replay.rate_limited} sent again "
+          f"after rate_limited), seq {final['seq']}, score "
           f"{final['state']['score']}; box score: {players} players x {len(STAT_COLUMNS) + 1} columns and both "
           f"teams, {differences} differences ({time.monotonic() - started:.1f}s)", flush=True)
     return check.problems
