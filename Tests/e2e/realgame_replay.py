@@ -428,7 +428,8 @@ class Replay:
 
     async def check_box_score(self):
         """GET /api/games/{id}/boxscore: its player rows equal the document's stats (checked against the published
-        box score above), its team rows the document's team stats."""
+        box score above) and print the same minutes, its team totals the document's team stats, its points per
+        period the document's."""
         result = await http_call(self.args.url, "GET", f"/api/games/{self.id}/boxscore")
         self.check.fatal(result.status == 200, f"GET /api/games/{self.id}/boxscore: {result}")
         box = result.json()
@@ -446,6 +447,13 @@ class Replay:
                     continue
                 shown = row.get("stats") if isinstance(row.get("stats"), dict) else row
                 absent |= {member for member in player["stats"] if member not in shown}
+                # MIN as the box score prints it (mm:ss) must read as the seconds played.
+                if "minutes" not in row:
+                    absent.add("minutes")
+                elif not isinstance(row["minutes"], str) or seconds(row["minutes"]) != player["stats"]["secondsPlayed"]:
+                    differences += 1
+                    self.check.expect(False, f"boxscore {side} {row.get('id')}: minutes {row['minutes']!r}, "
+                                             f"stats secondsPlayed {player['stats']['secondsPlayed']}")
                 wrong = [f"{member} {shown[member]!r} (stats {value!r})"
                          for member, value in player["stats"].items() if member in shown and shown[member] != value]
                 if wrong:
@@ -458,6 +466,10 @@ class Replay:
             if wrong:
                 differences += len(wrong)
                 self.check.expect(False, f"boxscore {side} totals: {', '.join(wrong)}")
+        if box.get("periodScores") != self.state.get("periodScores"):
+            differences += 1
+            self.check.expect(False, f"boxscore periodScores {box.get('periodScores')}, the document's "
+                                     f"{self.state.get('periodScores')}")
         if absent_totals:
             differences += len(absent_totals)
             self.check.expect(False, f"GET /api/games/{self.id}/boxscore: the team totals lack "
@@ -465,7 +477,7 @@ class Replay:
         if absent:
             differences += len(absent)
             self.check.expect(False, f"GET /api/games/{self.id}/boxscore: the player rows lack "
-                                     f"{', '.join(sorted(absent))} (members of the document's stats)")
+                                     f"{', '.join(sorted(absent))} (the document's stats members, and MIN as minutes)")
         return differences
 
     async def check_everyone(self):
