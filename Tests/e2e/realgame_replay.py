@@ -508,7 +508,8 @@ async def run(args, game):
     print(f"realgame: {game['source']['home']['name']} {game['source']['final_score']['home']}-"
           f"{game['source']['final_score']['away']} {game['source']['away']['name']} "
           f"({game['source']['competition']}, {game['source']['date']}): {rows} rows, {len(steps)} steps", flush=True)
-    print(f"realgame: {len(skipped)} rows Courtside cannot express (none counts in a compared column):", flush=True)
+    print(f"realgame: {len(skipped)} rows Courtside cannot express (fouls drawn and shots blocked enter only the "
+          f"valuation check; no other row changes a compared number):", flush=True)
     for line in skipped:
         print(f"  - {line}", flush=True)
     check.fatal(rows == len(game["events"]), f"the plan covers {rows} of {len(game['events'])} rows")
