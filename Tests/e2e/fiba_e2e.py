@@ -31,7 +31,7 @@ import jsonpatch
 from courtside_client import EventStreamReader, configure_transport, http_call, ws_url
 from game_e2e import Check, Connection, Failures, Scorer, get_game
 
-MOVE_POINTS = {"onePoint": 1, "twoPoints": 2, "assist": 0, "rebound": 0, "foul": 0}
+MOVE_POINTS = {"onePoint": 1, "twoPoints": 2, "threePoints": 3, "freeThrow": 1, "assist": 0, "rebound": 0, "foul": 0}
 
 
 class Game:
@@ -296,8 +296,8 @@ async def fiba5x5(args, check):
     await game.send({"type": "substitute", "team": "away", "out": "away-0", "in": "home-7"}, "wrong_team")
     await game.send({"type": "substitute", "team": "away", "out": "away-1", "in": "away-5"})
     check.expect("home-6" in on_court("home") and "home-4" not in on_court("home"), "5x5: substitution not shown")
-    for player, move in [("home-6", "twoPoints"), ("away-5", "twoPoints"), ("home-6", "assist"), ("away-2", "onePoint"),
-                         ("home-1", "rebound"), ("home-3", "twoPoints")]:
+    for player, move in [("home-6", "twoPoints"), ("away-5", "twoPoints"), ("home-6", "assist"), ("away-2", "freeThrow"),
+                         ("home-1", "rebound"), ("home-3", "threePoints")]:
         await game.move(player, move)
     await game.send({"type": "shotClock", "action": "reset", "ms": 14000})
     check.expect(game.state["shotClock"]["remainingMs"] == 14000, f"5x5 shot clock {game.state['shotClock']}")
@@ -312,7 +312,8 @@ async def fiba5x5(args, check):
     await game.wait_until(lambda s: s["period"] == 2, "the end of the first quarter", 15)
     game.expect_state("in the second quarter", isOvertime=False, awayTeamFouls=0, homeTeamFouls=0, time="00:00.0")
     check.expect(game.state["clock"]["periodLengthMs"] == 600_000, "5x5 second quarter length")
-    await game.move("home-4", "onePoint")
+    await game.move("home-4", "onePoint", "move_not_in_rules")
+    await game.move("home-4", "freeThrow")
     final = await game.check_everyone()
     print(f"5x5: {len(game.acks)} commands acked, {final['state']['score']} in period {final['state']['period']}, "
           f"seq {final['seq']}", flush=True)
