@@ -36,6 +36,9 @@ struct RandomReplayTests {
         #expect(coverage.corrections > 50)
         #expect(coverage.periods > 20)
         #expect(coverage.reopened > 5)
+        #expect(coverage.teamMoves > 50)
+        #expect(coverage.periodsEndedByHand > 20)
+        #expect(coverage.notEligible > 5)
     }
 
     /// How often the random sequences reached the states worth testing.
@@ -49,6 +52,9 @@ struct RandomReplayTests {
         var corrections = 0
         var periods = 0
         var reopened = 0
+        var teamMoves = 0
+        var periodsEndedByHand = 0
+        var notEligible = 0
     }
 
     /// Plays one random sequence, checking after each step that a replica fed the new events stays equal,
@@ -93,10 +99,13 @@ struct RandomReplayTests {
                     usedIDs.append(id)
                     switch command.action {
                     case .editPlay, .deletePlay, .setClock: coverage.corrections += outcome.isDuplicate ? 0 : 1
+                    case .teamMove: coverage.teamMoves += 1
+                    case .endPeriod: coverage.periodsEndedByHand += 1
                     default: break
                     }
                 } catch {
                     coverage.refusals += 1
+                    if case .playerNotEligible? = error as? GameError { coverage.notEligible += 1 }
                     try expect(game == before, "refused \(command) changed the game: \(error)")
                 }
             }
@@ -127,11 +136,13 @@ struct RandomReplayTests {
         // One player in twenty is one the game does not have (rosters here have 3 or 6 players).
         let player = PlayerID(
             side: side, index: Int.random(in: 0..<20, using: &rng) == 0 ? 6 : Int.random(in: 0..<6, using: &rng))
+        // Half the moves score (a three or a one-point field goal is refused by some rules); the others are every
+        // other move, fouls of every kind included.
         let move: PlayerMove =
             Bool.random(using: &rng)
-            ? [.onePoint, .twoPoints].randomElement(using: &rng)!
-            : [.assist, .rebound, .foul].randomElement(using: &rng)!
-        switch Int.random(in: 0..<100, using: &rng) {
+            ? [.onePoint, .twoPoints, .threePoints, .freeThrow].randomElement(using: &rng)!
+            : PlayerMove.allCases.filter { $0.points == 0 }.randomElement(using: &rng)!
+        switch Int.random(in: 0..<106, using: &rng) {
         case 0..<45: return .move(player: player, move: move)
         case 45..<57: return .clock(.start)
         case 57..<66: return .clock(.pause)
@@ -150,7 +161,9 @@ struct RandomReplayTests {
             return .substitute(team: side, playerOut: player, playerIn: other)
         case 89..<94: return .editPlay(play: Int.random(in: 0...12, using: &rng), player: player, move: move)
         case 94..<98: return .deletePlay(play: Int.random(in: 0...12, using: &rng))
-        default: return .final
+        case 98..<100: return .final
+        case 100..<104: return .teamMove(team: side, move: TeamMove.allCases.randomElement(using: &rng)!)
+        default: return .endPeriod
         }
     }
 
@@ -174,12 +187,26 @@ struct RandomReplayTests {
         if let foulRules = game.rules.teamFouls {
             for side in TeamSide.allCases {
                 let fouls = livePlays.filter {
-                    $0.team == side && $0.move == .foul
+                    $0.team == side && $0.move.isPlayerFoul
                         && (!foulRules.resetsEachPeriod
                             || min($0.period, game.rules.periodCount) == min(game.period, game.rules.periodCount))
                 }
                 try expect(fouls.count == game.teamFouls[side], "team fouls equal the live fouls of the window")
             }
+        }
+        for side in TeamSide.allCases {
+            // The box score's points are the score; so are the periods' points.
+            let stats = game.teamStats(side, at: at(now))
+            try expect(stats.players.points == game.score(for: side), "box score points equal the score")
+            try expect(
+                game.periodScores.reduce(0) { $0 + $1[side] } == game.score(for: side), "period scores add up")
+            // Everybody on court has the same plus-minus change per basket: the team's sum is the lineup's size
+            // times the score difference.
+            let lineup = game.rules.roster.onCourt ?? game.team(side).players.count
+            let difference = game.score(for: side) - game.score(for: side.opponent)
+            try expect(stats.players.plusMinus == lineup * difference, "plus-minus sums to the lineup × the margin")
+            try expect(
+                game.team(side).players.filter { game.isOnCourt($0.id) }.count == lineup, "the lineup is on court")
         }
         if let onCourt = game.rules.roster.onCourt {
             try expect(game.onCourt.home.count == onCourt && game.onCourt.away.count == onCourt, "five on court")

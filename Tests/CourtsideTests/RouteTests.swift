@@ -72,6 +72,23 @@ struct RouteTests {
         #expect(try app.snapshot(game.id)["state"]?["awayTeam"] == "Knicks")
     }
 
+    @Test("POST /api/games takes each team's starters in the nested shape: they begin on court")
+    func createNestedStarters() throws {
+        let app = try TestApp()
+        let players: [JSONValue] = ["A", "B", "C", "D", "E", "F", "G"]
+        let game = try app.createGame([
+            "homeTeam": ["name": "Bulls", "players": .array(players), "starters": [2, 3, 4, 5, 6]],
+            "awayTeam": ["name": "Knicks", "players": .array(players)], "rules": ["preset": "fiba5x5"],
+        ])
+        let state = try app.snapshot(game.id)["state"]
+        let onCourt = { (side: String) in
+            (state?["\(side)Players"]?.arrayValue ?? []).filter { $0["onCourt"] == true }.compactMap(
+                \.["id"]?.stringValue)
+        }
+        #expect(onCourt("home") == ["home-2", "home-3", "home-4", "home-5", "home-6"])
+        #expect(onCourt("away") == ["away-0", "away-1", "away-2", "away-3", "away-4"])
+    }
+
     @Test("invalid games are answered 400 with the creator view model's error per field")
     func createInvalid() throws {
         let app = try TestApp()

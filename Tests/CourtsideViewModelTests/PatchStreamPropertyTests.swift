@@ -67,6 +67,16 @@ struct PatchStreamPropertyTests {
             #expect(patches.count - before == viewModel.revision.value - revisionBefore)
             #expect(patches.count <= before + 1)
             documents[presenter.seq] = presenter.document
+            // The box score's points always equal the score, and the periods' points add up to it.
+            for side in ["home", "away"] {
+                let score = presenter.document["\(side)Score"]?.intValue
+                #expect(presenter.document["\(side)Stats"]?["points"]?.intValue == score)
+                let periods = presenter.document["periodScores"]?.arrayValue ?? []
+                let index = side == "home" ? 0 : 1
+                #expect(periods.reduce(0) { $0 + ($1.arrayValue?[index].intValue ?? 0) } == score)
+                let players = presenter.document["\(side)Players"]?.arrayValue ?? []
+                #expect(players.reduce(0) { $0 + ($1["stats"]?["points"]?.intValue ?? 0) } == score)
+            }
             if viewModel.revision.value != revisionBefore { lastBatch = now }
         }
 
@@ -123,7 +133,7 @@ struct PatchStreamPropertyTests {
         let player = PlayerID(side: side, index: index)
         let move = PlayerMove.allCases.randomElement(using: &random)!
         let action: GameCommand.Action
-        switch Int.random(in: 0..<24, using: &random) {
+        switch Int.random(in: 0..<27, using: &random) {
         case 0, 1: action = .clock(.start)
         case 2: action = .clock(.pause)
         case 3: action = .undo
@@ -138,6 +148,8 @@ struct PatchStreamPropertyTests {
         case 9, 10: action = .editPlay(play: Int.random(in: 1...6, using: &random), player: player, move: move)
         case 11: action = .deletePlay(play: Int.random(in: 1...6, using: &random))
         case 12: action = .final
+        case 13, 14: action = .teamMove(team: side, move: TeamMove.allCases.randomElement(using: &random)!)
+        case 15: action = .endPeriod
         default: action = .move(player: player, move: move)
         }
         return GameCommand(id: id, action: action)

@@ -5,7 +5,7 @@ import CourtsideViewModels
 /// The body of `POST /api/games` (docs/protocol.md, "Creating a game"): the new-game form as JSON.
 ///
 /// Both shapes are read: the protocol's flat one (`"homeTeam":"Lakers","homePlayers":[…]`) and the nested one
-/// (`"homeTeam":{"name":"Lakers","players":[…]}`).
+/// (`"homeTeam":{"name":"Lakers","players":[…],"starters":[…]}`).
 public struct GameCreationRequest: Sendable, Equatable {
     /// The request in the protocol's flat shape.
     public var json: JSONValue
@@ -19,6 +19,9 @@ public struct GameCreationRequest: Sendable, Equatable {
                 if members["\(side)Players"] == nil { members["\(side)Players"] = team["players"] ?? .null }
                 if members["\(side)Color"] == nil, let color = team["color"] { members["\(side)Color"] = color }
                 if members["\(side)Short"] == nil, let short = team["short"] { members["\(side)Short"] = short }
+                if members["\(side)Starters"] == nil, let starters = team["starters"] {
+                    members["\(side)Starters"] = starters
+                }
             }
         }
         self.json = json.objectValue == nil ? json : .object(members)
