@@ -75,7 +75,7 @@ def test_f_fiba_controls_reach_spectator_and_display(server, browsers):
     field.send_keys("7:30")
     press(scorer, scorer.find_element(By.CSS_SELECTOR, "#set-clock-form button[type=submit]"))
     within_a_second(
-        lambda: shown(spectator, "[data-clock-remaining]") == "07:30.0" and shown(display, "[data-clock-remaining]") == "07:30.0",
+        lambda: shown(spectator, "[data-clock-remaining]") == "07:30.0" and shown(display, "[data-countdown]") == "07:30",
         "the corrected clock on the spectator page and the display",
     )
     assert page_state(spectator)["clock"]["elapsedMs"] == 150_000
