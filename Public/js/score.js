@@ -66,7 +66,8 @@ function showError(text) {
 
 /** The tutorial's moves keep their count members on the button; the others are counted from the plays. */
 const TUTORIAL_COUNT = Object.fromEntries(MOVES.map((m) => [m.move, m.count]));
-const ROW_NAMES = { made: "Made", missed: "Missed", other: "Rebounds, assists, steals, blocks, turnovers", fouls: "Fouls" };
+const ROW_GROUPS = { shots: ["made", "missed"], other: ["other"], fouls: ["fouls"] };
+const ROW_NAMES = { shots: "Shots made and missed", other: "Rebounds, assists, steals, blocks, turnovers", fouls: "Fouls" };
 
 function moveButton(side, i, player, m) {
   const count = TUTORIAL_COUNT[m.move];
@@ -107,8 +108,8 @@ function buildPlayers(s) {
               ),
               el("span", { class: "player-points" }, el("span", { "data-bind": `${side}Players.${i}.points`, "data-flash": true }), " pts"),
             ),
-            ...["made", "missed", "other", "fouls"].map((row) =>
-              el("div", { class: `moves moves-${row}`, role: "group", "aria-label": ROW_NAMES[row] }, ...moves.filter((m) => m.row === row).map((m) => moveButton(side, i, player, m))),
+            ...Object.entries(ROW_GROUPS).map(([group, rows]) =>
+              el("div", { class: `moves moves-${group}`, role: "group", "aria-label": ROW_NAMES[group] }, ...moves.filter((m) => rows.includes(m.row)).map((m) => moveButton(side, i, player, m))),
             ),
           ),
         ),
