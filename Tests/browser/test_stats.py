@@ -105,7 +105,7 @@ def test_s_every_statistic_by_keyboard_in_at_most_two_presses(server, browsers):
     wait_until(lambda: stats(page_state(scorer), "home-0")["disqualified"], 3, what="the disqualification")
     card = scorer.find_element(By.CSS_SELECTOR, 'article.player[data-player="home-0"]')
     wait_until(lambda: "out" in card.get_attribute("class"), 2, what="the disqualified player greyed")
-    assert "Disqualified" in card.text
+    assert "Disqualified" in card.get_attribute("textContent")
     assert all(b.get_attribute("disabled") is not None for b in card.find_elements(By.CSS_SELECTOR, "button.move"))
     # The same moves by button, for another player: every button records its move and shows its count.
     for move in ("threePoints", "twoPointsMissed", "freeThrowMissed", "offensiveRebound", "steal", "block", "turnover"):
@@ -137,7 +137,7 @@ def test_s_foul_trouble_end_period_and_the_display(server, browsers, screenshot_
     click_move(scorer, "home-2", "foul")
     acked(scorer)
     wait_until(lambda: "out" in card.get_attribute("class"), 2, what="the fouled-out player greyed")
-    assert "Fouled out" in card.text and "substitute" in card.text
+    assert "Fouled out" in card.get_attribute("textContent") and "substitute" in card.get_attribute("textContent")
     wait_until(lambda: display.find_elements(By.CSS_SELECTOR, '[data-fouls-of="home-2"].out'), 2, what="5 fouls on the display")
     # Leaders between plays.
     click_move(scorer, "away-0", "threePoints")
@@ -205,12 +205,20 @@ def test_s_a_made_three_with_an_assist_reaches_the_box_score_within_a_second(ser
     assert order()[-2:] == ["home-1", "home-0"], order()
     assert spectator.find_element(By.CSS_SELECTOR, '[data-box="home"] th[aria-sort]').get_attribute("aria-sort") == "ascending"
     press(spectator, spectator.find_element(By.CSS_SELECTOR, '[data-box="home"] [data-sort="pts"]'))
-    # More of a game for the screenshots.
+    # More of a game for the screenshots, with a few seconds on the clock for the minutes.
+    press(scorer, scorer.find_element(By.ID, "clock-button"))
     click_clock_and_play(scorer)
+    time.sleep(2.5)
+    press(scorer, scorer.find_element(By.ID, "clock-button"))
+    acked(scorer)
+    # The minutes of those on court: the server's, once the clock stopped.
+    played = stats(server.snapshot(gid)["state"], "home-0")["secondsPlayed"]
+    assert played >= 2, played
+    wait_until(lambda: spectator.find_element(By.CSS_SELECTOR, '#boxscore tr[data-player="home-0"] [data-col="min"]').text == f"00:{played:02d}", 2, what="the minutes in the box score")
     written = []
     for width, height in ((390, 844), (1920, 1080)):
-        written.append(take(spectator, screenshot_dir, "spectator-boxscore", width, height))
-        written.append(take(scorer, screenshot_dir, "scorer-stats", width, height))
+        written.append(take_scrolled(spectator, screenshot_dir, "spectator-boxscore", width, height, ".tabs" if width < 600 else ".scoreboard"))
+        written.append(take_scrolled(scorer, screenshot_dir, "scorer-stats", width, height, "#team-actions"))
     for path in written:
         assert path.stat().st_size > 5000, path
     copy_screenshots(written)
@@ -218,6 +226,16 @@ def test_s_a_made_three_with_an_assist_reaches_the_box_score_within_a_second(ser
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     assert_page_matches_server(spectator, server, gid)
     assert_no_console_errors(browsers)
+
+
+def take_scrolled(driver, directory, name, width, height, css):
+    """A screenshot at this size with `css` at the top of the window (under the sticky bar)."""
+    set_viewport(driver, width, height, mobile=width < 600)
+    driver.execute_script("const n = document.querySelector(arguments[0]); scrollTo(0, n.getBoundingClientRect().top + scrollY - 60)", css)
+    time.sleep(0.6)
+    path = directory / f"{name}-{width}x{height}.png"
+    driver.save_screenshot(str(path))
+    return path
 
 
 def click_clock_and_play(scorer):
