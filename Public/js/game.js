@@ -135,7 +135,7 @@ function renderBoxScore(state) {
           ...sortedPlayers(state[`${side}Players`], now, state).map((p) =>
             el(
               "tr",
-              { "data-player": p.id, class: p.onCourt === false ? "bench" : p.onCourt ? "on" : null },
+              { "data-box-player": p.id, class: p.onCourt === false ? "bench" : p.onCourt ? "on" : null },
               el("th", { scope: "row" }, p.number ? el("span", { class: "number", text: `#${p.number} ` }) : null, p.playerName, foulBadge(state, p)),
               ...BOX_COLUMNS.map((c) => el("td", { "data-col": c.key, text: String(c.text(p.stats, secondsPlayedNow(state, p, now))) })),
             ),
@@ -170,8 +170,8 @@ setInterval(() => {
   if (!state?.clock?.running || boxscore.hidden || !state.homePlayers?.[0]?.stats) return;
   const now = serverNow();
   const min = boxColumns(state.rules).find((c) => c.key === "min");
-  for (const row of boxscore.querySelectorAll("tbody tr[data-player]")) {
-    const player = [...state.homePlayers, ...state.awayPlayers].find((p) => p.id === row.dataset.player);
+  for (const row of boxscore.querySelectorAll("tbody tr[data-box-player]")) {
+    const player = [...state.homePlayers, ...state.awayPlayers].find((p) => p.id === row.dataset.boxPlayer);
     const cell = row.querySelector('[data-col="min"]');
     if (player && cell) setText(cell, min.text(player.stats, secondsPlayedNow(state, player, now)));
   }

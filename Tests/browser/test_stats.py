@@ -179,11 +179,11 @@ def test_s_a_made_three_with_an_assist_reaches_the_box_score_within_a_second(ser
         if move == "twoPoints":
             press(scorer, scorer.find_element(By.ID, "assist-skip"))
     acked(scorer)
-    wait_until(lambda: spectator.find_element(By.CSS_SELECTOR, '#boxscore tr[data-player="home-1"] [data-col="pts"]').text == "2", 2, what="the first basket")
+    wait_until(lambda: spectator.find_element(By.CSS_SELECTOR, '#boxscore tr[data-box-player="home-1"] [data-col="pts"]').text == "2", 2, what="the first basket")
     spectator.execute_script("""
         window.threeAt = null; window.assistAt = null;
         new MutationObserver(() => {
-          const cell = (id, col) => document.querySelector(`#boxscore tr[data-player="${id}"] [data-col="${col}"]`);
+          const cell = (id, col) => document.querySelector(`#boxscore tr[data-box-player="${id}"] [data-col="${col}"]`);
           if (window.threeAt === null && cell('home-0', 'pts')?.textContent === '3' && cell('home-0', 'arc')?.textContent === '1-1') window.threeAt = Date.now();
           if (window.assistAt === null && cell('home-1', 'ast')?.textContent === '1') window.assistAt = Date.now();
         }).observe(document.getElementById('boxscore'), {childList: true, characterData: true, subtree: true});""")
@@ -199,7 +199,7 @@ def test_s_a_made_three_with_an_assist_reaches_the_box_score_within_a_second(ser
     wait_until(lambda: "#4 Ann 3PT made (Bo assists), 5–1" in spectator.find_element(By.ID, "plays").text, 2, what="the play in words")
     # Sortable: by points, most first; again, fewest first.
     press(spectator, spectator.find_element(By.CSS_SELECTOR, '[data-box="home"] [data-sort="pts"]'))
-    order = lambda: [row.get_attribute("data-player") for row in spectator.find_elements(By.CSS_SELECTOR, '[data-box="home"] tbody tr')]
+    order = lambda: [row.get_attribute("data-box-player") for row in spectator.find_elements(By.CSS_SELECTOR, '[data-box="home"] tbody tr')]
     assert order()[:2] == ["home-0", "home-1"], order()
     press(spectator, spectator.find_element(By.CSS_SELECTOR, '[data-box="home"] [data-sort="pts"]'))
     assert order()[-2:] == ["home-1", "home-0"], order()
@@ -214,7 +214,7 @@ def test_s_a_made_three_with_an_assist_reaches_the_box_score_within_a_second(ser
     # The minutes of those on court: the server's, once the clock stopped.
     played = stats(server.snapshot(gid)["state"], "home-0")["secondsPlayed"]
     assert played >= 2, played
-    wait_until(lambda: spectator.find_element(By.CSS_SELECTOR, '#boxscore tr[data-player="home-0"] [data-col="min"]').text == f"00:{played:02d}", 2, what="the minutes in the box score")
+    wait_until(lambda: spectator.find_element(By.CSS_SELECTOR, '#boxscore tr[data-box-player="home-0"] [data-col="min"]').text == f"00:{played:02d}", 2, what="the minutes in the box score")
     written = []
     for width, height in ((390, 844), (1920, 1080)):
         written.append(take_scrolled(spectator, screenshot_dir, "spectator-boxscore", width, height, ".tabs" if width < 600 else ".scoreboard"))
