@@ -62,16 +62,24 @@ extension Game {
     func rejection(of action: GameCommand.Action, at: Timestamp) -> GameError? {
         if isLocked { return .gameLocked }
         switch action {
-        case .move(let player, _):
+        case .move(let player, let move):
             if setup.side(of: player) == nil { return .unknownPlayer(player) }
             if let winner { return .moveAfterFinish(winner: winner) }
+            if !rules.allows(move) { return .moveNotInRules(move) }
+            if !isEligible(player) { return .playerNotEligible(player) }
+        case .teamMove(_, let move):
+            if let winner { return .moveAfterFinish(winner: winner) }
+            if !rules.allows(move) { return .teamMoveNotInRules(move) }
+        case .endPeriod:
+            if let winner { return .afterFinish(winner: winner) }
+            if periodLengthMs == nil { return .notInRules(.timedPeriods) }
         case .clock(.start):
             if let winner { return .clockStartAfterFinish(winner: winner) }
             if clock.isRunning { return .clockAlreadyRunning }
         case .clock(.pause):
             if !clock.isRunning { return .clockNotRunning }
         case .undo:
-            if undoablePlays.isEmpty { return .nothingToUndo }
+            if undoable.isEmpty { return .nothingToUndo }
         case .timeout(let side):
             guard rules.timeouts != nil else { return .notInRules(.timeouts) }
             if let winner { return .afterFinish(winner: winner) }
@@ -92,9 +100,11 @@ extension Game {
             }
             if !onCourt[team].contains(playerOut) { return .notOnCourt(playerOut) }
             if onCourt[team].contains(playerIn) { return .alreadyOnCourt(playerIn) }
-        case .editPlay(let number, let player, _):
+            if !isEligible(playerIn) { return .playerNotEligible(playerIn) }
+        case .editPlay(let number, let player, let move):
             if let error = playRejection(number) { return error }
             if setup.side(of: player) == nil { return .unknownPlayer(player) }
+            if !rules.allows(move) { return .moveNotInRules(move) }
         case .deletePlay(let number):
             return playRejection(number)
         case .final:
@@ -149,12 +159,13 @@ extension Game {
             }
             return append(.clock(action), commandID: id, at: at)
         case .undo:
-            // `rejection(of:at:)` refused an undo with no play left.
-            guard let number = undoablePlays.last else { preconditionFailure("Invalid state: undo with no play") }
-            let sequence = plays[number - 1].sequence
-            strike(play: number)
+            let sequence = undoLatest()
             decideWinner(at: at)
             return append(.undo(undoes: sequence), commandID: id, at: at)
+        case .teamMove(let team, let move):
+            return recordTeamAction(team: team, move: move, commandID: id, at: at)
+        case .endPeriod:
+            return endPeriodByHand(commandID: id, at: at)
         case .timeout(let side):
             timeoutsLeft[side] -= 1
             stopClocks(at: at)
@@ -165,6 +176,11 @@ extension Game {
         case .setClock(let elapsedMs):
             clock.set(elapsedMs: elapsedMs, at: at)
         case .substitute(let team, let playerOut, let playerIn):
+            let elapsed = elapsedMs(at: at)
+            if let entered = enteredAtMs.removeValue(forKey: playerOut) {
+                bankedPlayedMs[playerOut, default: 0] += max(0, elapsed - entered)
+            }
+            enteredAtMs[playerIn] = elapsed
             onCourt[team].remove(playerOut)
             onCourt[team].insert(playerIn)
         case .editPlay(let number, let player, let move):

@@ -32,7 +32,7 @@ extension Game {
         if acceptedCommands[command.id] != nil { throw .duplicateCommandID(event) }
         if pendingTimeLimit(at: event.at) != nil { throw .missingTimeLimit(event) }
         if let error = rejection(of: command.action, at: event.at) { throw .rejected(event, error) }
-        if case .undo(let undoes) = event.kind, undoablePlays.last.map({ plays[$0 - 1].sequence }) != undoes {
+        if case .undo(let undoes) = event.kind, undoable.last.map(sequence(of:)) != undoes {
             throw .inconsistent(event)
         }
         let recorded = perform(command, at: event.at)

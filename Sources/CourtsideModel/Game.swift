@@ -5,15 +5,25 @@
 /// the instant from the caller, so the same setup and events always give an equal game (`Game(setup:replaying:)`).
 ///
 /// Decisions the model makes:
-/// - Undo reverts the most recent *move* not yet undone or deleted, with everything derived from it (score, count,
-///   team fouls, winner, the scores at the ends of deciding periods). Clock, shot clock, timeout, possession and
+/// - Undo reverts the most recent *move* (a player's or a team's) not yet undone or deleted, with everything derived
+///   from it (score, count, team fouls, winner, the scores at the ends of deciding periods). Clock, shot clock, timeout, possession and
 ///   correction commands are not undoable: a scorer fixes them with their own commands (`setClock`, `editPlay`).
 /// - `editPlay` and `deletePlay` correct any play, not only the last: everything derived from the play changes with
 ///   it in the same event. The possession a 10th team foul gave in 3x3 is not taken back by a correction.
 /// - Finishing stops the clocks. A correction that takes the winning lead away reopens the game with the clock
 ///   stopped where the game ended (or, when the lead was decided at the end of a period, in the next period).
 /// - Moves are accepted whether or not the clock runs (free throws happen on a stopped clock), and from any player
-///   of the roster, on court or not (technical fouls are charged to the bench).
+///   of the roster, on court or not (a technical foul can be charged to a player on the bench), unless the player
+///   fouled out or was disqualified (`PlayerFoulRules`): they get no more moves and cannot come back on court.
+///   Such a player may stay on court until substituted (the scorer's next command), and counts there for minutes
+///   and plus-minus meanwhile.
+/// - Minutes are game-clock time: a player on court gains the clock's elapsed time from entering (the start of the
+///   period, or the substitution) to leaving (a substitution, the end of the period). A correction of the clock
+///   (`setClock`) moves it for those on court. Rules without substitutions have every player on court.
+/// - Plus-minus is the points scored for minus the points scored against while the player was on court: each play
+///   keeps who was on court when it was recorded, so a correction of an earlier play corrects it too.
+/// - `endPeriod` ends the period at once, exactly as the clock reaching the period's length would (the clock is
+///   set to the length first).
 /// - A period ends when the game clock reaches its length: `timeLimitReached` stops the clocks, and the next
 ///   period (with a fresh clock when it is timed) begins at once unless the game is decided.
 /// - The game clock starts the shot clock with it and stops it with it; the shot clock can also run on its own.
@@ -55,13 +65,27 @@ public struct Game: Sendable, Hashable {
     public internal(set) var plays: [Play] = []
     /// The players on court, when the rules have substitutions (empty otherwise).
     public internal(set) var onCourt = TeamPair<Set<PlayerID>>(both: [])
+    /// Every team move recorded, oldest first (an undo marks one deleted).
+    public internal(set) var teamActions: [TeamAction] = []
+    /// Points scored in each period so far, from period 1 (the current period last).
+    public internal(set) var periodScores: [ScoreLine] = [ScoreLine()]
 
     /// Scores at the ends of the periods that could decide the game, oldest first.
     var decidingEnds: [DecidingEnd] = []
     /// Each player's move counts; every player has an entry from the start.
     var moveCounts: [PlayerID: MoveCounts]
-    /// Numbers of the plays neither undone nor deleted, oldest first: undo takes the last.
-    var undoablePlays: [Int] = []
+    /// The moves (plays and team moves) neither undone nor deleted, oldest first: undo takes the last.
+    var undoable: [Undoable] = []
+    /// Each team's move counts.
+    var teamMoveCounts = TeamPair(both: TeamMoveCounts())
+    /// Game-clock milliseconds each player played before entering the court the last time (or before the current
+    /// period began).
+    var bankedPlayedMs: [PlayerID: Int64] = [:]
+    /// For each player on court (every player when the rules have no substitutions): the elapsed game time of the
+    /// current period when they came on (0 for those on court when it began).
+    var enteredAtMs: [PlayerID: Int64] = [:]
+    /// Each player's plus-minus.
+    var plusMinus: [PlayerID: Int] = [:]
     /// The sequence of the event recording each accepted command id: the idempotency record.
     var acceptedCommands: [CommandID: Int] = [:]
 
@@ -77,10 +101,13 @@ public struct Game: Sendable, Hashable {
         self.timeoutsLeft = TeamPair(both: rules.timeouts?.atStart ?? 0)
         self.shotClock = rules.shotClock.map { ShotClock(fullMs: $0.lengthMs) }
         if let onCourtCount = rules.roster.onCourt {
-            // The first players listed start (a roster is given in that order).
+            // The starters given, or the first players listed (a roster is given in that order).
             onCourt = TeamPair(
-                home: Set(setup.homeTeam.players.prefix(onCourtCount).map(\.id)),
-                away: Set(setup.awayTeam.players.prefix(onCourtCount).map(\.id)))
+                home: Set(setup.homeTeam.starterIDs(onCourt: onCourtCount)),
+                away: Set(setup.awayTeam.starterIDs(onCourt: onCourtCount)))
+        }
+        for side in TeamSide.allCases {
+            for player in lineup(side) { enteredAtMs[player] = 0 }
         }
     }
 
@@ -102,7 +129,7 @@ public struct Game: Sendable, Hashable {
     /// The score when regulation ended (adjusted when a move from before it is corrected), or nil before.
     public var scoreAtTimeLimit: ScoreLine? { decidingEnds.first?.score }
     /// Whether there is a move that `undo` would revert.
-    public var canUndo: Bool { !undoablePlays.isEmpty }
+    public var canUndo: Bool { !undoable.isEmpty }
     /// When the latest event happened, or nil before the first.
     public var lastEventTime: Timestamp? { events.last?.at }
     /// The game-clock length of the current period, or nil when it is untimed.

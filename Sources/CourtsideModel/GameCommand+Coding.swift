@@ -20,6 +20,8 @@ extension GameCommand.Action {
         case .editPlay: "editPlay"
         case .deletePlay: "deletePlay"
         case .final: "final"
+        case .teamMove: "teamMove"
+        case .endPeriod: "endPeriod"
         }
     }
 
@@ -62,6 +64,12 @@ extension GameCommand.Action {
             self = .deletePlay(play: try container.decode(Int.self, forKey: .play))
         case "final":
             self = .final
+        case "teamMove":
+            self = .teamMove(
+                team: try container.decode(TeamSide.self, forKey: .team),
+                move: try container.decode(TeamMove.self, forKey: .move))
+        case "endPeriod":
+            self = .endPeriod
         default:
             return nil
         }
@@ -89,7 +97,10 @@ extension GameCommand.Action {
             try container.encode(playerIn, forKey: .playerIn)
         case .deletePlay(let play):
             try container.encode(play, forKey: .play)
-        case .undo, .final:
+        case .teamMove(let team, let move):
+            try container.encode(team, forKey: .team)
+            try container.encode(move, forKey: .move)
+        case .undo, .final, .endPeriod:
             break
         }
     }

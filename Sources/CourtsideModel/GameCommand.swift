@@ -5,7 +5,8 @@
 /// "team":"home"}`, `{"type":"shotClock","id":CID,"action":"reset","ms":14000}`, `{"type":"possession","id":CID,
 /// "team":"away"}`, `{"type":"setClock","id":CID,"elapsedMs":N}`, `{"type":"substitute","id":CID,"team":"home",
 /// "out":PID,"in":PID}`, `{"type":"editPlay","id":CID,"play":P,"player":PID,"move":M}`, `{"type":"deletePlay",
-/// "id":CID,"play":P}`, `{"type":"final","id":CID}`.
+/// "id":CID,"play":P}`, `{"type":"final","id":CID}`, `{"type":"teamMove","id":CID,"team":"home","move":M}`,
+/// `{"type":"endPeriod","id":CID}`.
 public struct GameCommand: Sendable, Hashable {
     /// What the command asks for.
     public enum Action: Sendable, Hashable {
@@ -31,6 +32,10 @@ public struct GameCommand: Sendable, Hashable {
         case deletePlay(play: Int)
         /// Confirm the result: the game takes no more commands until an administrator reopens it.
         case final
+        /// Record `move` for `team` with no player (a team rebound or turnover, a coach's or bench's foul).
+        case teamMove(team: TeamSide, move: TeamMove)
+        /// End the current period now, exactly as the game clock reaching its length would.
+        case endPeriod
     }
 
     public let id: CommandID

@@ -6,6 +6,8 @@ public enum GameError: Error, Sendable, Hashable {
         case timeouts
         case possession
         case substitutions
+        /// Ending a period by hand: an untimed game (or untimed overtime) has no period to end.
+        case timedPeriods = "timed periods"
     }
 
     /// A move arrived after `winner` won.
@@ -50,6 +52,12 @@ public enum GameError: Error, Sendable, Hashable {
     case alreadyOnCourt(PlayerID)
     /// A reopen of a game that is not locked.
     case notLocked
+    /// The game's rules do not have this player move (a three-pointer where the arc is worth 2).
+    case moveNotInRules(PlayerMove)
+    /// The game's rules do not have this team move (a coach's technical foul where there is no coach).
+    case teamMoveNotInRules(TeamMove)
+    /// The player fouled out or was disqualified: no more moves, and they cannot come back on court.
+    case playerNotEligible(PlayerID)
 
     /// The stable code the wire carries for this error.
     public var code: ModelErrorCode {
@@ -73,6 +81,8 @@ public enum GameError: Error, Sendable, Hashable {
         case .notOnCourt: return .notOnCourt
         case .alreadyOnCourt: return .alreadyOnCourt
         case .notLocked: return .notLocked
+        case .moveNotInRules, .teamMoveNotInRules: return .moveNotInRules
+        case .playerNotEligible: return .playerNotEligible
         }
     }
 }

@@ -31,6 +31,9 @@ public struct GameEvent: Sendable, Hashable {
         case editPlay(play: Int, player: PlayerID, move: PlayerMove)
         case deletePlay(play: Int)
         case final
+        case teamMove(team: TeamSide, move: TeamMove)
+        /// A scorer ended the period by hand: the same effects as `timeLimitReached`.
+        case endPeriod
         /// An administrator reopened the locked game.
         case reopened
 
@@ -51,6 +54,8 @@ public struct GameEvent: Sendable, Hashable {
             case .editPlay(let play, let player, let move): self = .editPlay(play: play, player: player, move: move)
             case .deletePlay(let play): self = .deletePlay(play: play)
             case .final: self = .final
+            case .teamMove(let team, let move): self = .teamMove(team: team, move: move)
+            case .endPeriod: self = .endPeriod
             }
         }
 
@@ -70,6 +75,8 @@ public struct GameEvent: Sendable, Hashable {
             case .editPlay(let play, let player, let move): .editPlay(play: play, player: player, move: move)
             case .deletePlay(let play): .deletePlay(play: play)
             case .final: .final
+            case .teamMove(let team, let move): .teamMove(team: team, move: move)
+            case .endPeriod: .endPeriod
             }
         }
     }

@@ -25,13 +25,14 @@ public struct GameSetup: Sendable, Hashable {
     /// A setup from rosters that may carry shirt numbers, and brandings validated by `TeamBranding`.
     public init(
         id: GameID, homeTeam: String, homeRoster: [RosterEntry], awayTeam: String, awayRoster: [RosterEntry],
-        rules: Rules = .pickup, homeBranding: TeamBranding = .none, awayBranding: TeamBranding = .none
+        rules: Rules = .pickup, homeBranding: TeamBranding = .none, awayBranding: TeamBranding = .none,
+        homeStarters: [Int]? = nil, awayStarters: [Int]? = nil
     ) throws(GameSetupError) {
         self.id = id
         self.homeTeam = try Self.validatedTeam(
-            .home, name: homeTeam, roster: homeRoster, rules: rules, branding: homeBranding)
+            .home, name: homeTeam, roster: homeRoster, rules: rules, branding: homeBranding, starters: homeStarters)
         self.awayTeam = try Self.validatedTeam(
-            .away, name: awayTeam, roster: awayRoster, rules: rules, branding: awayBranding)
+            .away, name: awayTeam, roster: awayRoster, rules: rules, branding: awayBranding, starters: awayStarters)
         self.rules = rules
     }
 
@@ -53,7 +54,8 @@ public struct GameSetup: Sendable, Hashable {
     }
 
     private static func validatedTeam(
-        _ side: TeamSide, name: String, roster: [RosterEntry], rules: Rules, branding: TeamBranding
+        _ side: TeamSide, name: String, roster: [RosterEntry], rules: Rules, branding: TeamBranding,
+        starters: [Int]?
     ) throws(GameSetupError) -> Team {
         let teamName = trimmed(name)
         if teamName.isEmpty { throw .emptyTeamName(side) }
@@ -81,7 +83,12 @@ public struct GameSetup: Sendable, Hashable {
             }
             entries.append(RosterEntry(name: playerName, number: number))
         }
-        return Team(side: side, name: teamName, entries: entries, branding: branding)
+        if let starters {
+            guard let onCourt = rules.roster.onCourt, starters.count == onCourt, Set(starters).count == onCourt,
+                starters.allSatisfy(roster.indices.contains)
+            else { throw .invalidStarters(side, starters) }
+        }
+        return Team(side: side, name: teamName, entries: entries, branding: branding, starters: starters)
     }
 
     private static func trimmed(_ text: String) -> String {
@@ -94,6 +101,8 @@ extension GameSetup: Codable {
         case id, homeTeam, homePlayers, awayTeam, awayPlayers, rules
         // Absent in setups stored before issue 13, and when not given.
         case homeColor, homeShort, awayColor, awayShort
+        // Absent when the first players listed start.
+        case homeStarters, awayStarters
     }
 
     public init(from decoder: any Decoder) throws {
@@ -111,7 +120,9 @@ extension GameSetup: Codable {
                     short: container.decodeIfPresent(String.self, forKey: .homeShort), side: .home),
                 awayBranding: TeamBranding(
                     color: container.decodeIfPresent(String.self, forKey: .awayColor),
-                    short: container.decodeIfPresent(String.self, forKey: .awayShort), side: .away))
+                    short: container.decodeIfPresent(String.self, forKey: .awayShort), side: .away),
+                homeStarters: container.decodeIfPresent([Int].self, forKey: .homeStarters),
+                awayStarters: container.decodeIfPresent([Int].self, forKey: .awayStarters))
         } catch let error as GameSetupError {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: decoder.codingPath, debugDescription: "Invalid game setup: \(error)"))
@@ -130,5 +141,7 @@ extension GameSetup: Codable {
         try container.encodeIfPresent(homeTeam.branding.short, forKey: .homeShort)
         try container.encodeIfPresent(awayTeam.branding.color, forKey: .awayColor)
         try container.encodeIfPresent(awayTeam.branding.short, forKey: .awayShort)
+        try container.encodeIfPresent(homeTeam.starters, forKey: .homeStarters)
+        try container.encodeIfPresent(awayTeam.starters, forKey: .awayStarters)
     }
 }

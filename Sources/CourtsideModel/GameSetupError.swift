@@ -14,6 +14,9 @@ public enum GameSetupError: Error, Sendable, Hashable {
     case invalidColor(TeamSide, String)
     /// The short name is not 2–4 letters A–Z.
     case invalidShortName(TeamSide, String)
+    /// The starters are not as many distinct roster indexes as the rules put on court (or the rules have no
+    /// substitutions, so everybody plays).
+    case invalidStarters(TeamSide, [Int])
 
     /// The input at fault: `homeTeam`, `awayPlayers`, `homePlayers[1]`, `homeColor`, `awayShort`, …
     public var field: String {
@@ -29,6 +32,8 @@ public enum GameSetupError: Error, Sendable, Hashable {
             return "\(side.rawValue)Color"
         case .invalidShortName(let side, _):
             return "\(side.rawValue)Short"
+        case .invalidStarters(let side, _):
+            return "\(side.rawValue)Starters"
         }
     }
 }

@@ -24,4 +24,6 @@ public enum ModelErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
     case notOnCourt = "not_on_court"
     case alreadyOnCourt = "already_on_court"
     case notLocked = "not_locked"
+    case moveNotInRules = "move_not_in_rules"
+    case playerNotEligible = "player_not_eligible"
 }

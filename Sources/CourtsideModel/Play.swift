@@ -16,6 +16,8 @@ public struct Play: Sendable, Hashable {
     public let elapsedMs: Int64
     /// When it was recorded, on the caller's clock.
     public let at: Timestamp
+    /// Who was on court for each team when it was recorded: whose plus-minus its points count in.
+    public let lineup: TeamPair<Set<PlayerID>>
     public internal(set) var player: PlayerID
     public internal(set) var team: TeamSide
     public internal(set) var move: PlayerMove

@@ -46,11 +46,17 @@ public struct Rules: Sendable, Hashable {
     /// Whether the possession (who has the ball; the alternating arrow) is kept.
     public let tracksPossession: Bool
     public let roster: RosterRules
+    /// Whether field goals are worth 1 and 2 points (inside and beyond the arc: pickup, FIBA 3x3 rules art. 5,
+    /// custom) rather than 2 and 3 (FIBA art. 16.1.2).
+    public let scoresOnesAndTwos: Bool
+    /// Foul-outs and disqualifications, or nil when fouls never put a player out (pickup, custom).
+    public let playerFouls: PlayerFoulRules?
 
     private init(
         preset: Preset, targetScore: Int?, winBy: Int, timeLimitMs: Int64?, periodCount: Int = 1,
         overtimeLengthMs: Int64? = nil, shotClock: ShotClockRules? = nil, teamFouls: TeamFoulRules? = nil,
-        timeouts: TimeoutRules? = nil, tracksPossession: Bool = false, roster: RosterRules = .standard
+        timeouts: TimeoutRules? = nil, tracksPossession: Bool = false, roster: RosterRules = .standard,
+        scoresOnesAndTwos: Bool = true, playerFouls: PlayerFoulRules? = nil
     ) {
         self.preset = preset
         self.targetScore = targetScore
@@ -63,6 +69,8 @@ public struct Rules: Sendable, Hashable {
         self.timeouts = timeouts
         self.tracksPossession = tracksPossession
         self.roster = roster
+        self.scoresOnesAndTwos = scoresOnesAndTwos
+        self.playerFouls = playerFouls
     }
 
     /// The tutorial's game and the default: first to 15 with a lead of at least 2, no time limit.
@@ -74,7 +82,7 @@ public struct Rules: Sendable, Hashable {
         preset: .fiba3x3, targetScore: 21, winBy: 1, timeLimitMs: 10 * 60 * 1000,
         shotClock: ShotClockRules(lengthMs: 12_000),
         teamFouls: TeamFoulRules(penaltyFrom: 7, possessionFrom: 10, resetsEachPeriod: false),
-        timeouts: .perGame(1), tracksPossession: true)
+        timeouts: .perGame(1), tracksPossession: true, playerFouls: .fiba3x3)
 
     /// FIBA 5x5: four 10:00 quarters and 5:00 overtimes until the tie is broken, a 24-second shot clock with the
     /// 14-second reset, team fouls per quarter with the penalty from the 5th, timeouts 2 + 3 (+1 per overtime),
@@ -84,7 +92,8 @@ public struct Rules: Sendable, Hashable {
         overtimeLengthMs: 5 * 60 * 1000, shotClock: ShotClockRules(lengthMs: 24_000, shortResetMs: 14_000),
         teamFouls: TeamFoulRules(penaltyFrom: 5, resetsEachPeriod: true),
         timeouts: .perHalf(firstHalf: 2, secondHalf: 3, perOvertime: 1), tracksPossession: true,
-        roster: RosterRules(players: 5...RosterRules.maxPlayers, onCourt: 5))
+        roster: RosterRules(players: 5...RosterRules.maxPlayers, onCourt: 5), scoresOnesAndTwos: false,
+        playerFouls: .fiba5x5)
 
     /// Rules of your own, validated: `targetScore` and `winBy` in 1…`maxScore`, `timeLimitMs` (when given) in
     /// 1…`maxTimeLimitMs`.
@@ -95,6 +104,21 @@ public struct Rules: Sendable, Hashable {
             throw .timeLimitOutOfRange(timeLimitMs)
         }
         return Rules(preset: .custom, targetScore: targetScore, winBy: winBy, timeLimitMs: timeLimitMs)
+    }
+
+    /// Whether a game under these rules records `move`: field goals of the values its court has (no three-pointer
+    /// where the arc is worth 2, no one-point field goal in 5x5).
+    public func allows(_ move: PlayerMove) -> Bool {
+        switch move.fieldGoalValue {
+        case 1: scoresOnesAndTwos
+        case 3: !scoresOnesAndTwos
+        default: true
+        }
+    }
+
+    /// Whether a game under these rules records `move`: fouls charged to a coach need a coach (5x5).
+    public func allows(_ move: TeamMove) -> Bool {
+        !move.isCoachFoul || playerFouls?.hasCoach == true
     }
 
     /// Whether the game clock ends periods (and so the game has periods and maybe overtime).

@@ -9,12 +9,18 @@ public struct Team: Sendable, Hashable, Codable {
     public let players: [Player]
     /// The colour and short name given at creation (issue 13 §4).
     public let branding: TeamBranding
+    /// The indexes of the players who start on court, as given at creation; nil for the default (the first
+    /// players listed).
+    public let starters: [Int]?
 
-    /// A team whose names and numbers were already validated by `GameSetup`.
-    init(side: TeamSide, name: String, entries: [RosterEntry], branding: TeamBranding = .none) {
+    /// A team whose names, numbers and starters were already validated by `GameSetup`.
+    init(
+        side: TeamSide, name: String, entries: [RosterEntry], branding: TeamBranding = .none, starters: [Int]? = nil
+    ) {
         self.side = side
         self.name = name
         self.branding = branding
+        self.starters = starters
         self.players = entries.enumerated().map { index, entry in
             Player(id: PlayerID(side: side, index: index), name: entry.name, number: entry.number)
         }
@@ -29,6 +35,11 @@ public struct Team: Sendable, Hashable, Codable {
     /// The player with `id`, or nil when the team has none.
     public func player(_ id: PlayerID) -> Player? {
         players.first { $0.id == id }
+    }
+
+    /// The players who start on court when the rules put `onCourt` of them there.
+    func starterIDs(onCourt: Int) -> [PlayerID] {
+        (starters ?? Array(players.indices.prefix(onCourt))).map { players[$0].id }
     }
 
     /// The roster as it was given.

@@ -69,8 +69,21 @@ struct CodableShapeTests {
 
     @Test("every move keeps the tutorial's name on the wire")
     func moveNames() {
-        #expect(PlayerMove.allCases.map(\.rawValue) == ["onePoint", "twoPoints", "assist", "rebound", "foul"])
-        #expect(PlayerMove.allCases.map(\.points) == [1, 2, 0, 0, 0])
+        #expect(
+            PlayerMove.allCases.prefix(5).map(\.rawValue) == ["onePoint", "twoPoints", "assist", "rebound", "foul"])
+        #expect(PlayerMove.allCases.prefix(5).map(\.points) == [1, 2, 0, 0, 0])
+        #expect(
+            PlayerMove.allCases.dropFirst(5).map(\.rawValue) == [
+                "threePoints", "freeThrow", "onePointMissed", "twoPointsMissed", "threePointsMissed",
+                "freeThrowMissed", "offensiveRebound", "defensiveRebound", "steal", "block", "turnover",
+                "offensiveFoul", "technicalFoul", "unsportsmanlikeFoul", "disqualifyingFoul",
+            ])
+        #expect(PlayerMove.allCases.filter { $0.points > 0 } == [.onePoint, .twoPoints, .threePoints, .freeThrow])
+        #expect(
+            TeamMove.allCases.map(\.rawValue) == [
+                "rebound", "offensiveRebound", "defensiveRebound", "turnover", "coachTechnical", "benchTechnical",
+                "coachDisqualifying",
+            ])
     }
 
     @Test("an event names the command it records")

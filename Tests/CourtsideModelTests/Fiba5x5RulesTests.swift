@@ -54,7 +54,7 @@ struct Fiba5x5RulesTests {
         now += overtimeLength
         game.advance(to: at(now))
         #expect(game.period == 6, "a tied overtime brings another")
-        try game.move(PlayerID(side: .away, index: 1), .onePoint, at: now)
+        try game.move(PlayerID(side: .away, index: 1), .freeThrow, at: now)
         #expect(game.winner == nil, "a basket does not end a timed overtime")
         try game.run(.clock(.start), at: now)
         now += overtimeLength
@@ -66,8 +66,11 @@ struct Fiba5x5RulesTests {
     @Test("team fouls count per quarter from the 5th, and an overtime continues the 4th quarter's count")
     func teamFoulsPerQuarter() throws {
         var game = makeGame5x5()
+        // Each player commits at most 4 fouls: the 5th would put them out (art. 40).
         let fouler = PlayerID(side: .home, index: 2)
-        for foul in 1...5 { try game.move(fouler, .foul, at: Int64(foul)) }
+        let other = PlayerID(side: .home, index: 3)
+        for foul in 1...4 { try game.move(fouler, .foul, at: Int64(foul)) }
+        try game.move(other, .foul, at: 5)
         #expect(game.isInPenalty(.home) == true)
         try game.run(.clock(.start), at: 10)
         game.advance(to: at(10 + quarter))
@@ -81,11 +84,10 @@ struct Fiba5x5RulesTests {
             game.advance(to: at(now))
         }
         #expect(game.period == 5)
-        try game.move(fouler, .foul, at: now)
-        for _ in 1...3 { try game.move(fouler, .foul, at: now) }
+        for index in 0...3 { try game.move(PlayerID(side: .home, index: index == 2 ? 4 : index), .foul, at: now) }
         #expect(game.teamFouls.home == 4)
         #expect(game.isInPenalty(.home) == false)
-        try game.move(fouler, .foul, at: now)
+        try game.move(other, .foul, at: now)
         #expect(game.isInPenalty(.home) == true)
         #expect(try game.rebuilt() == game)
     }

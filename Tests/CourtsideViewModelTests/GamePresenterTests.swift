@@ -30,6 +30,28 @@ struct GamePresenterTests {
                 == #"{"at":5,"game":"g1","ops":["#
                 + #"{"op":"replace","path":"/score","value":"2 - 0"},"#
                 + #"{"op":"replace","path":"/homeScore","value":2},"#
+                // The scorer's line, everybody's plus-minus (a pickup game has everybody on court), the sums.
+                + #"{"op":"replace","path":"/homePlayers/0/stats/plusMinus","value":2},"#
+                + #"{"op":"replace","path":"/homePlayers/1/stats/efficiency","value":2},"#
+                + #"{"op":"replace","path":"/homePlayers/1/stats/fieldGoalsAttempted","value":1},"#
+                + #"{"op":"replace","path":"/homePlayers/1/stats/fieldGoalsMade","value":1},"#
+                + #"{"op":"replace","path":"/homePlayers/1/stats/plusMinus","value":2},"#
+                + #"{"op":"replace","path":"/homePlayers/1/stats/points","value":2},"#
+                + #"{"op":"replace","path":"/homePlayers/1/stats/twoPointersAttempted","value":1},"#
+                + #"{"op":"replace","path":"/homePlayers/1/stats/twoPointersMade","value":1},"#
+                + #"{"op":"replace","path":"/homePlayers/2/stats/plusMinus","value":2},"#
+                + #"{"op":"replace","path":"/awayPlayers/0/stats/plusMinus","value":-2},"#
+                + #"{"op":"replace","path":"/awayPlayers/1/stats/plusMinus","value":-2},"#
+                + #"{"op":"replace","path":"/awayPlayers/2/stats/plusMinus","value":-2},"#
+                + #"{"op":"replace","path":"/homeStats/efficiency","value":2},"#
+                + #"{"op":"replace","path":"/homeStats/fieldGoalsAttempted","value":1},"#
+                + #"{"op":"replace","path":"/homeStats/fieldGoalsMade","value":1},"#
+                + #"{"op":"replace","path":"/homeStats/plusMinus","value":6},"#
+                + #"{"op":"replace","path":"/homeStats/points","value":2},"#
+                + #"{"op":"replace","path":"/homeStats/twoPointersAttempted","value":1},"#
+                + #"{"op":"replace","path":"/homeStats/twoPointersMade","value":1},"#
+                + #"{"op":"replace","path":"/awayStats/plusMinus","value":-6},"#
+                + #"{"op":"replace","path":"/periodScores/0/0","value":2},"#
                 + #"{"op":"add","path":"/plays/0","value":{"at":5,"deleted":false,"edited":false,"elapsedMs":0,"#
                 + #""move":"twoPoints","period":null,"play":1,"player":"home-1","seq":1,"team":"home"}},"#
                 + #"{"op":"replace","path":"/homePlayers/1/twoPointMoveCount","value":"1"},"#
@@ -102,7 +124,9 @@ struct GamePresenterTests {
         #expect(
             String(decoding: bad.bytes, as: UTF8.self)
                 == #"{"code":"bad_command","id":"c10","message":"unknown move \"dunk\" (expected onePoint, "#
-                + #"twoPoints, assist, rebound or foul)","type":"error","v":1}"#)
+                + #"twoPoints, assist, rebound, foul, threePoints, freeThrow, onePointMissed, twoPointsMissed, "#
+                + #"threePointsMissed, freeThrowMissed, offensiveRebound, defensiveRebound, steal, block, turnover, "#
+                + #"offensiveFoul, technicalFoul, unsportsmanlikeFoul, disqualifyingFoul)","type":"error","v":1}"#)
         #expect(recorder.messages.count == 1)
     }
 
@@ -149,7 +173,7 @@ struct GamePresenterTests {
                     "isFinished", "winner", "rules", "homePlayers", "awayPlayers", "period", "isOvertime", "shotClock",
                     "homeTeamFouls", "awayTeamFouls", "homeInPenalty", "awayInPenalty", "homeTimeoutsLeft",
                     "awayTimeoutsLeft", "possession", "isLocked", "plays", "homeColor", "awayColor", "homeShort",
-                    "awayShort",
+                    "awayShort", "homeStats", "awayStats", "periodScores",
                 ])
         // A pickup game uses none of the FIBA features: they are present, and null.
         for key in [
@@ -166,8 +190,20 @@ struct GamePresenterTests {
             Set(player.keys)
                 == [
                     "id", "playerName", "onePointMoveCount", "twoPointMoveCount", "assistMoveCount",
-                    "reboundMoveCount", "foulMoveCount", "points", "number", "onCourt",
+                    "reboundMoveCount", "foulMoveCount", "points", "number", "onCourt", "stats", "playedMs",
                 ])
+        #expect(
+            Set(player["stats"]?.objectValue?.keys ?? [:].keys)
+                == [
+                    "points", "fieldGoalsMade", "fieldGoalsAttempted", "twoPointersMade", "twoPointersAttempted",
+                    "threePointersMade", "threePointersAttempted", "freeThrowsMade", "freeThrowsAttempted",
+                    "offensiveRebounds", "defensiveRebounds", "rebounds", "assists", "steals", "blocks", "turnovers",
+                    "fouls", "technicalFouls", "unsportsmanlikeFouls", "plusMinus", "secondsPlayed", "efficiency",
+                    "fouledOut", "disqualified",
+                ])
+        #expect(state["periodScores"] == [[0, 0]])
+        #expect(state["homeStats"]?["teamRebounds"] == 0)
+        #expect(state["homeStats"]?["coachTechnicals"] == 0)
         #expect(player["id"] == "away-2")
         #expect(
             state["rules"]

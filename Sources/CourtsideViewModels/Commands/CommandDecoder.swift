@@ -114,9 +114,15 @@ public struct CommandDecoder: Sendable {
         case "deletePlay":
             try onlyFields(["type", "id", "play"], in: members)
             return .deletePlay(play: try integer("play", in: members))
-        case "final":
+        case "final", "endPeriod":
             try onlyFields(["type", "id"], in: members)
-            return .final
+            return type == "final" ? .final : .endPeriod
+        case "teamMove":
+            try onlyFields(["type", "id", "team", "move"], in: members)
+            let team = try side("team", in: members)
+            let moveName = try string("move", in: members)
+            guard let move = TeamMove(rawValue: moveName) else { throw .unknownTeamMove(moveName) }
+            return .teamMove(team: team, move: move)
         default:
             throw .unknownType(type)
         }

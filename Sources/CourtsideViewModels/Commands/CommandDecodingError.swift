@@ -17,6 +17,8 @@ public enum CommandDecodingError: Error, Equatable, Sendable {
     case unknownType(String)
     /// `move` names no move.
     case unknownMove(String)
+    /// `move` names no team move.
+    case unknownTeamMove(String)
     /// `action` names no clock action.
     case unknownClockAction(String)
     /// `action` names no shot clock action.
@@ -40,11 +42,14 @@ public enum CommandDecodingError: Error, Equatable, Sendable {
         case .wrongType(let field, let expected): "\"\(field)\" must be \(expected)"
         case .unknownType(let type):
             "unknown command type \"\(type)\" (expected move, clock, undo, timeout, shotClock, possession, setClock, "
-                + "substitute, editPlay, deletePlay or final)"
+                + "substitute, editPlay, deletePlay, final, teamMove or endPeriod)"
         case .unknownShotClockAction(let action):
             "unknown shot clock action \"\(action)\" (expected \(ShotClockAction.names.joined(separator: ", ")))"
         case .unknownTeam(let team): "unknown team \"\(team)\" (expected home or away)"
-        case .unknownMove(let move): "unknown move \"\(move)\" (expected onePoint, twoPoints, assist, rebound or foul)"
+        case .unknownMove(let move):
+            "unknown move \"\(move)\" (expected \(PlayerMove.allCases.map(\.rawValue).joined(separator: ", ")))"
+        case .unknownTeamMove(let move):
+            "unknown team move \"\(move)\" (expected \(TeamMove.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .unknownClockAction(let action): "unknown clock action \"\(action)\" (expected start or pause)"
         case .invalidCommandID(let length, let limit): "\"id\" must have 1 to \(limit) characters, not \(length)"
         case .invalidCommandIDCharacters: "\"id\" may only contain letters, digits, \"-\", \"_\", \".\" and \":\""

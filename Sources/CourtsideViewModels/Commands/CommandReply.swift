@@ -72,6 +72,9 @@ public struct CommandFailure: Error, Equatable, Sendable {
         case .notOnCourt(let player): "\(player) is not on court"
         case .alreadyOnCourt(let player): "\(player) is already on court"
         case .notLocked: "the game is not locked"
+        case .moveNotInRules(let move): "this game's rules have no \(move) move"
+        case .teamMoveNotInRules(let move): "this game's rules have no \(move) team move"
+        case .playerNotEligible(let player): "\(player) fouled out or is disqualified and must be substituted"
         }
     }
 }

@@ -10,8 +10,11 @@ extension GameCommand {
             members["move"] = .string(move.rawValue)
         case .clock(let clockAction):
             members["action"] = .string(clockAction.rawValue)
-        case .undo, .final:
+        case .undo, .final, .endPeriod:
             break
+        case .teamMove(let team, let move):
+            members["team"] = .string(team.rawValue)
+            members["move"] = .string(move.rawValue)
         case .timeout(let team), .possession(let team):
             members["team"] = .string(team.rawValue)
         case .shotClock(let shotClockAction):

@@ -28,7 +28,7 @@ public struct WireErrorCode: RawRepresentable, Hashable, Sendable, CustomStringC
     public init(_ error: CommandDecodingError) {
         switch error {
         case .tooLarge, .malformedJSON: self = .badJSON
-        case .notAnObject, .missingField, .wrongType, .unknownType, .unknownMove, .unknownClockAction,
+        case .notAnObject, .missingField, .wrongType, .unknownType, .unknownMove, .unknownTeamMove, .unknownClockAction,
             .unknownShotClockAction, .unknownTeam,
             .invalidCommandID, .invalidCommandIDCharacters, .unexpectedField:
             self = .badCommand

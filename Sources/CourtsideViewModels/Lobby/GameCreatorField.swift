@@ -13,6 +13,8 @@ public enum GameCreatorField: Hashable, Sendable, CustomStringConvertible {
     case color(TeamSide)
     /// A team's short name, 2–4 letters (issue 13).
     case short(TeamSide)
+    /// The indexes of a team's starters (rules with substitutions).
+    case starters(TeamSide)
     case preset
     case targetScore
     case winBy
@@ -26,6 +28,7 @@ public enum GameCreatorField: Hashable, Sendable, CustomStringConvertible {
         case .roster(let side): "\(side.rawValue)Players"
         case .color(let side): "\(side.rawValue)Color"
         case .short(let side): "\(side.rawValue)Short"
+        case .starters(let side): "\(side.rawValue)Starters"
         case .preset: "preset"
         case .targetScore: "targetScore"
         case .winBy: "winBy"

@@ -70,6 +70,7 @@ extension GameCreatorViewModel {
             .player(side, index)
         case .invalidColor(let side, _): .color(side)
         case .invalidShortName(let side, _): .short(side)
+        case .invalidStarters(let side, _): .starters(side)
         }
     }
 
@@ -88,6 +89,8 @@ extension GameCreatorViewModel {
         case .invalidColor: "Use a colour as #RRGGBB (six hexadecimal digits)"
         case .invalidShortName:
             "Use \(TeamBranding.shortNameLengths.lowerBound) to \(TeamBranding.shortNameLengths.upperBound) letters A-Z"
+        case .invalidStarters:
+            "List as many different player indexes as the rules put on court (rules with substitutions only)"
         }
     }
 

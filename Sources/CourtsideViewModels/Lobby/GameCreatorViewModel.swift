@@ -17,6 +17,9 @@ public final class GameCreatorViewModel {
     /// 2–4 letters or empty (made from the team's name).
     public let homeShort = MutableDynamic("")
     public let awayShort = MutableDynamic("")
+    /// The indexes of the players who start, or nil for the first players listed (a request's `homeStarters`).
+    public let homeStarters = MutableDynamic<[Int]?>(nil)
+    public let awayStarters = MutableDynamic<[Int]?>(nil)
     /// One name input per player: three to start with, as many as a request fills (``fill(from:)``).
     public private(set) var homePlayerNames: [MutableDynamic<String>] = []
     public private(set) var awayPlayerNames: [MutableDynamic<String>] = []
@@ -49,6 +52,8 @@ public final class GameCreatorViewModel {
             input.bind(onChange).store(in: bindings)
         }
         preset.bind(onChange).store(in: bindings)
+        homeStarters.bind(onChange).store(in: bindings)
+        awayStarters.bind(onChange).store(in: bindings)
         for side in TeamSide.allCases { resize(side, to: Team.playerCount) }
         revalidate()
     }
@@ -105,6 +110,12 @@ public final class GameCreatorViewModel {
                 let entry: JSONValue? = index < entries.count ? entries[index] : nil
                 names[index].value = entry?.objectValue == nil ? text(entry) : text(entry?["name"])
                 numbers[index].value = entry?.objectValue == nil ? "" : text(entry?["number"])
+            }
+        }
+        for (side, starters) in [(TeamSide.home, homeStarters), (.away, awayStarters)] {
+            // An index that is not a whole number is kept as -1, which no roster has: the field's error says why.
+            starters.value = request["\(side.rawValue)Starters"].map { value in
+                (value.arrayValue ?? [.null]).map { $0.intValue ?? -1 }
             }
         }
         let rules = request["rules"]
@@ -194,7 +205,8 @@ public final class GameCreatorViewModel {
             id: id, homeTeam: homeTeamName.value, homeRoster: roster(homePlayerNames, homePlayerNumbers),
             awayTeam: awayTeamName.value, awayRoster: roster(awayPlayerNames, awayPlayerNumbers), rules: rules,
             homeBranding: TeamBranding(color: homeColor.value, short: homeShort.value, side: .home),
-            awayBranding: TeamBranding(color: awayColor.value, short: awayShort.value, side: .away))
+            awayBranding: TeamBranding(color: awayColor.value, short: awayShort.value, side: .away),
+            homeStarters: homeStarters.value, awayStarters: awayStarters.value)
     }
 
     private func validateRules() -> (Rules?, [GameCreatorField: String]) {

@@ -93,6 +93,19 @@ public final class GamePresenter {
                 }
             }
         }.store(in: bindings)
+        viewModel.stats.bindAndFire { [unowned self] stats in
+            for (key, players) in [("homePlayers", viewModel.homePlayers), ("awayPlayers", viewModel.awayPlayers)] {
+                for (index, player) in players.enumerated() {
+                    guard let line = stats.players[player.playerID] else { continue }
+                    let path = JSONPointer(tokens: [key, String(index)])
+                    publisher.set(GameDocument.statsJSON(line), at: path.appending("stats"))
+                    publisher.set(.int(Int(line.playedMs)), at: path.appending("playedMs"))
+                }
+            }
+            publisher.set(GameDocument.teamStatsJSON(stats.teams.home), at: GameDocument.homeStats)
+            publisher.set(GameDocument.teamStatsJSON(stats.teams.away), at: GameDocument.awayStats)
+            publisher.set(GameDocument.periodScoresJSON(stats.periodScores), at: GameDocument.periodScores)
+        }.store(in: bindings)
         // Only the plays a batch changed are written, each at its index (a new one appends), so a long game's
         // play-by-play costs one operation per play, not a diff of the whole list.
         let writePlays = { [unowned self] (rows: [PlayRow]) in

@@ -40,6 +40,9 @@ public final class GameScoreboardEditorViewModel {
     public var clock: Dynamic<ClockData> { mutableClock }
     /// Period, shot clock, team fouls, timeouts, possession, the lock and who is on court.
     public var status: Dynamic<GameStatus> { mutableStatus }
+    /// Every player's statistics, the teams' totals and the points per period (minutes as of the clock's latest
+    /// reading: see ``StatsData``).
+    public var stats: Dynamic<StatsData> { mutableStats }
     /// The play-by-play, oldest first (row `i` is play `i + 1`).
     public private(set) var plays: [PlayRow]
     /// The rows the latest batch added or changed (every row at creation; a presenter starts from ``plays``): what a
@@ -69,6 +72,7 @@ public final class GameScoreboardEditorViewModel {
     private let mutableWinner: MutableDynamic<TeamSide?>
     private let mutableClock: MutableDynamic<ClockData>
     private let mutableStatus: MutableDynamic<GameStatus>
+    private let mutableStats: MutableDynamic<StatsData>
     private let mutableChangedPlays: MutableDynamic<[PlayRow]>
     private let mutableSummary: MutableDynamic<GameSummary>
     private let mutableRevision: MutableDynamic<Int>
@@ -105,6 +109,7 @@ public final class GameScoreboardEditorViewModel {
         self.mutableClock = MutableDynamic(clockData)
         self.acceptedRevisions = acceptedRevisions
         self.mutableStatus = MutableDynamic(GameStatus(game: game))
+        self.mutableStats = MutableDynamic(StatsData(game: game))
         self.plays = Self.playRows(of: game, seqs: acceptedRevisions, nextSeq: nil)
         self.mutableChangedPlays = MutableDynamic(plays)
         self.mutableSummary = MutableDynamic(GameSummary(game: game))
@@ -251,6 +256,7 @@ public final class GameScoreboardEditorViewModel {
         changed = mutableWinner.update(game.winner) || changed
         changed = mutableClock.update(Self.clockData(of: game, now: now, previous: mutableClock.value)) || changed
         changed = mutableStatus.update(GameStatus(game: game)) || changed
+        changed = mutableStats.update(StatsData(game: game)) || changed
         changed = refreshPlays(after: events) || changed
         for player in homePlayers + awayPlayers {
             changed = player.refresh(from: game.moveCounts(for: player.playerID) ?? MoveCounts()) || changed
