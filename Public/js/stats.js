@@ -106,17 +106,21 @@ export function outWords(player) {
 }
 
 /**
- * Seconds played now. The document's `secondsPlayed` counts up to the clock's reading `clock.elapsedMs`; a player on
- * court while the clock runs has also played the time since `asOf` (docs/protocol.md), added here as the clock's
- * tenths are, so minutes cost no traffic.
+ * Seconds played now (docs/protocol.md, "Statistics"): the document's `playedMs` is the time played as of the
+ * clock's reading `clock.elapsedMs`; a player on court (or in rules without substitutions, where everybody plays)
+ * has also played the running clock's time since, added here as the clock's tenths are, so minutes cost no
+ * traffic. Without `playedMs` (an older server) the whole seconds of `stats.secondsPlayed` are the base.
  */
 export function secondsPlayedNow(state, player, serverNow) {
-  const base = player?.stats?.secondsPlayed ?? 0;
   const clock = state?.clock;
-  if (!player?.onCourt || !clock?.running || !Number.isFinite(serverNow)) return base;
-  let extra = Math.max(0, serverNow - clock.asOf);
-  if (clock.periodLengthMs !== null && clock.periodLengthMs !== undefined) extra = Math.min(extra, Math.max(0, clock.periodLengthMs - clock.elapsedMs));
-  return base + Math.floor(extra / 1000);
+  const onCourt = player?.onCourt !== false;
+  let extra = 0;
+  if (onCourt && clock?.running && Number.isFinite(serverNow)) {
+    extra = Math.max(0, serverNow - clock.asOf);
+    if (clock.periodLengthMs !== null && clock.periodLengthMs !== undefined) extra = Math.min(extra, Math.max(0, clock.periodLengthMs - clock.elapsedMs));
+  }
+  if (Number.isFinite(player?.playedMs)) return Math.floor(Math.max(0, player.playedMs + extra) / 1000);
+  return (player?.stats?.secondsPlayed ?? 0) + Math.floor(extra / 1000);
 }
 
 /** Seconds → "mm:ss". */
