@@ -104,7 +104,9 @@ function statusWords(state) {
   const period = periodWords(state);
   const left = remainingReading(state.clock, game.clock.now());
   const clock = left === null ? formatClock(state.clock?.elapsedMs ?? 0) : `${formatClock(left)} left`;
-  return `Live · ${[period, clock, clockStateWords(state)].filter(Boolean).join(" · ")}`;
+  // Between periods the new period's clock reads 0 but the game has started.
+  const words = !state.clock?.running && (state.period ?? 1) > 1 && !state.clock?.elapsedMs ? "Break" : clockStateWords(state);
+  return `Live · ${[period, clock, words].filter(Boolean).join(" · ")}`;
 }
 
 function render(state) {
