@@ -50,6 +50,13 @@ struct ReportRouteTests {
         #expect(box["awayTeam"]?["totals"]?["points"] == 1)
         #expect(box["homeTeam"]?["teamFouls"] == 1)
         #expect(box["homeTeam"]?["players"]?.arrayValue?[0]["number"] == "7")
+        #expect(box["homeTeam"]?["players"]?.arrayValue?[1]["points"] == 1)
+        #expect(box["homeTeam"]?["players"]?.arrayValue?[1]["fieldGoalsAttempted"] == 1)
+        #expect(box["homeTeam"]?["players"]?.arrayValue?[1]["fouls"] == 1)
+        #expect(box["homeTeam"]?["players"]?.arrayValue?[1]["minutes"] == "00:00")
+        #expect(box["periodScores"] == [[1, 1]])
+        #expect(list[0]["homeScore"] == 1 && list[0]["awayScore"] == 0, "the score after the play")
+        #expect(list[1]["homeScore"] == 1 && list[1]["awayScore"] == 1)
         #expect(try app.request("POST", "/api/games/\(game.id)/boxscore").status == 405)
         #expect(try app.request("GET", "/api/games/nope/plays").status == 404)
     }
@@ -65,17 +72,29 @@ struct ReportRouteTests {
         #expect(box.header("Content-Type") == "text/csv; charset=utf-8; header=present")
         #expect(box.header("Content-Disposition") == "attachment; filename=\"\(game.id)-boxscore.csv\"")
         let text = box.text
-        #expect(text.hasPrefix("\u{FEFF}Team,Number,Player,1PT,2PT,PTS,AST,REB,FOUL,TEAM FOULS\r\n"))
-        #expect(text.contains("\r\nLakers,7,\"'=HYPERLINK(\"\"x\"\")\",0,1,2,0,0,0,\r\n"))
-        #expect(text.contains("\r\nLakers,,\"Bo, Jr.\",0,0,0,0,0,0,\r\n"))
-        #expect(text.contains("\r\nCeltics,,\"Flo \"\"The Flash\"\"\",1,0,1,0,0,0,\r\n"))
-        #expect(text.contains("\r\nLakers,,TOTAL,0,1,2,0,0,0,0\r\n"))
-        #expect(text.contains("\r\nCeltics,,TOTAL,1,0,1,0,0,0,0\r\n"))
+        #expect(
+            text.hasPrefix(
+                "\u{FEFF}Team,Number,Player,MIN,PTS,FGM-A,FG%,2PM-A,3PM-A,FTM-A,OREB,DREB,REB,AST,TOV,STL,BLK,PF,'+/-,EFF\r\n"
+            ))
+        // A 3x3 game: 3 on court all the time, so everybody's plus-minus follows the score (2 - 1).
+        #expect(
+            text.contains(
+                "\r\nLakers,7,\"'=HYPERLINK(\"\"x\"\")\",00:00,2,1-1,100.0,1-1,0-0,0-0,0,0,0,0,0,0,0,0,1,2\r\n"))
+        #expect(text.contains("\r\nLakers,,\"Bo, Jr.\",00:00,0,0-0,,0-0,0-0,0-0,0,0,0,0,0,0,0,0,1,0\r\n"))
+        #expect(
+            text.contains(
+                "\r\nCeltics,,\"Flo \"\"The Flash\"\"\",00:00,1,1-1,100.0,0-0,0-0,0-0,0,0,0,0,0,0,0,0,-1,1\r\n"))
+        #expect(text.contains("\r\nLakers,,TEAM,,,,,,,,,,0,,0,,,0,,\r\n"))
+        #expect(text.contains("\r\nLakers,,TOTAL,00:00,2,1-1,100.0,1-1,0-0,0-0,0,0,0,0,0,0,0,0,3,2\r\n"))
+        #expect(text.contains("\r\nCeltics,,TOTAL,00:00,1,1-1,100.0,0-0,0-0,0-0,0,0,0,0,0,0,0,0,-3,1\r\n"))
+        #expect(text.contains("\r\nLakers,,PERIOD 1,,2,,,,,,,,,,,,,,,\r\n"))
         let plays = try app.request("GET", "/api/games/\(game.id)/plays.csv").text
         let lines = plays.components(separatedBy: "\r\n")
-        #expect(lines[0] == "\u{FEFF}Play,Seq,Period,Clock,Time (Unix ms),Team,Number,Player,Move,Edited,Deleted")
+        #expect(
+            lines[0] == "\u{FEFF}Play,Seq,Period,Clock,Time (Unix ms),Team,Number,Player,Move,Edited,Deleted,Score")
         #expect(lines[1].hasPrefix("1,1,1,00:00.0,"))
-        #expect(lines[1].hasSuffix(",Lakers,7,\"'=HYPERLINK(\"\"x\"\")\",twoPoints,no,no"))
+        #expect(lines[1].hasSuffix(",Lakers,7,\"'=HYPERLINK(\"\"x\"\")\",twoPoints,no,no,2 - 0"))
+        #expect(lines[2].hasSuffix(",onePoint,no,no,2 - 1"))
         #expect(lines.count == 4)
     }
 

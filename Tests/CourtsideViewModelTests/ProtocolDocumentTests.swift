@@ -46,6 +46,9 @@ struct ProtocolDocumentTests {
         "command-edit-play": GameCommand(id: "c8", action: .editPlay(play: 2, player: "away-1", move: .twoPoints)),
         "command-delete-play": GameCommand(id: "c16", action: .deletePlay(play: 2)),
         "command-final": GameCommand(id: "c12", action: .final),
+        "command-move-three": .move("home-2", .threePoints, id: "f3"),
+        "command-team-move": GameCommand(id: "f4", action: .teamMove(team: .away, move: .defensiveRebound)),
+        "command-end-period": GameCommand(id: "f6", action: .endPeriod),
     ]
 
     @Test("every server message in the document is exactly what the code produces, and every one is shown")

@@ -257,7 +257,8 @@ struct CourtsideRouter: HTTPRouter {
 
     private func report(_ report: GameReport, of game: GameHandle, _ context: RouteContext) -> Route {
         later(context) { respond in
-            game.withOwner(from: nil) { owner in respond(report.response(owner.viewModel)) }
+            game.withOwner(from: nil) { owner in respond(report.response(owner.viewModel, now: owner.services.clock()))
+            }
         }
     }
 

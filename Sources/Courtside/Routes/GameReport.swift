@@ -1,3 +1,4 @@
+import CourtsideModel
 import CourtsideNet
 import CourtsideViewModels
 
@@ -9,8 +10,8 @@ enum GameReport: String {
     case boxScore = "boxscore"
     case boxScoreCSV = "boxscore.csv"
 
-    /// The report of the game as its view model shows it now (run on the game's loop).
-    func response(_ viewModel: GameScoreboardEditorViewModel) -> HTTPResponse {
+    /// The report of the game as its view model shows it at `now` (run on the game's loop).
+    func response(_ viewModel: GameScoreboardEditorViewModel, now: Timestamp) -> HTTPResponse {
         let game = viewModel.game
         switch self {
         case .plays:
@@ -18,9 +19,9 @@ enum GameReport: String {
         case .playsCSV:
             return csv(PlayByPlay(game: game, rows: viewModel.plays).csv, name: "\(game.id)-plays.csv")
         case .boxScore:
-            return APIResponse.json(.ok, BoxScore(game: game).json)
+            return APIResponse.json(.ok, BoxScore(game: game, at: now).json)
         case .boxScoreCSV:
-            return csv(BoxScore(game: game).csv, name: "\(game.id)-boxscore.csv")
+            return csv(BoxScore(game: game, at: now).csv, name: "\(game.id)-boxscore.csv")
         }
     }
 

@@ -1,8 +1,8 @@
 import CourtsideModel
 
 /// The play-by-play of a game as JSON (`GET /api/games/{id}/plays`) and CSV (`/plays.csv`): every play with its
-/// number, the `seq` that first showed it, period, game clock, wall time, team, player, move, and whether it was
-/// edited or deleted.
+/// number, the `seq` that first showed it, period, game clock, wall time, team, player, move, whether it was
+/// edited or deleted, and the score after it (as the record stands: a deleted play leaves the score as it was).
 public struct PlayByPlay: Sendable, Equatable {
     public let game: Game
     public let rows: [PlayRow]
@@ -12,10 +12,22 @@ public struct PlayByPlay: Sendable, Equatable {
         self.rows = rows
     }
 
-    /// `{"game","plays":[PLAY…]}`, PLAY as in the document plus `playerName` and `number`.
+    /// The score after each row's play, in row order.
+    var scoresAfter: [ScoreLine] {
+        var score = ScoreLine()
+        return rows.map { row in
+            if !row.play.isDeleted { score[row.play.team] += row.play.move.points }
+            return score
+        }
+    }
+
+    /// `{"game","plays":[PLAY…]}`, PLAY as in the document plus `playerName`, `number`, and `homeScore` and
+    /// `awayScore` after the play.
     public var json: JSONValue {
-        let plays: [JSONValue] = rows.map { row in
+        let plays: [JSONValue] = zip(rows, scoresAfter).map { row, score in
             var members = GameDocument.playJSON(row).objectValue ?? [:]
+            members["homeScore"] = .int(score.home)
+            members["awayScore"] = .int(score.away)
             let player = game.player(row.play.player)
             members["playerName"] = player.map { .string($0.name) } ?? .null
             members["number"] = player?.number.map { .string($0) } ?? .null
@@ -28,9 +40,9 @@ public struct PlayByPlay: Sendable, Equatable {
         var table = CSVTable(
             header: [
                 "Play", "Seq", "Period", "Clock", "Time (Unix ms)", "Team", "Number", "Player", "Move", "Edited",
-                "Deleted",
+                "Deleted", "Score",
             ])
-        for row in rows {
+        for (row, score) in zip(rows, scoresAfter) {
             let play = row.play
             let player = game.player(play.player)
             table.rows.append([
@@ -38,7 +50,7 @@ public struct PlayByPlay: Sendable, Equatable {
                 .text(TimeFormatting.label(elapsedMs: play.elapsedMs)), .number(Int(play.at.milliseconds)),
                 .text(game.team(play.team).name), player?.number.map { .text($0) } ?? .empty,
                 .text(player?.name ?? play.player.rawValue), .text(play.move.rawValue),
-                .text(play.isEdited ? "yes" : "no"), .text(play.isDeleted ? "yes" : "no"),
+                .text(play.isEdited ? "yes" : "no"), .text(play.isDeleted ? "yes" : "no"), .text(score.description),
             ])
         }
         return table

@@ -101,6 +101,38 @@ enum ProtocolExamples {
                     + #""awayPlayers":["Di","Ed","Flo"],"homeColor":"blue","awayShort":"C","#
                     + #""rules":{"preset":"custom","targetScore":0,"winBy":2}}"#))
         examples["create-errors"] = GameCreatorErrors(fields: creator.errors.value).json
+        try statisticsExamples(into: &examples)
         return examples
+    }
+
+    /// A FIBA 5x5 game with starters: a three-pointer, a team rebound, a foul-out and a period ended by hand.
+    static func statisticsExamples(into examples: inout [String: JSONValue]) throws {
+        let names = ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay"]
+        let setup = try GameSetup(
+            id: "game-5", homeTeam: "Lakers", homeRoster: names.map { RosterEntry(name: $0) }, awayTeam: "Celtics",
+            awayRoster: names.map { RosterEntry(name: $0) }, rules: .fiba5x5, awayStarters: [1, 2, 3, 4, 5])
+        let viewModel = GameScoreboardEditorViewModel(game: Game(setup: setup), now: start, clock: { start })
+        let presenter = GamePresenter(viewModel: viewModel)
+        var patches: [PresentationMessage] = []
+        presenter.latestPatch.bind { if let patch = $0 { patches.append(patch) } }
+        @discardableResult
+        func handle(_ command: String, atMs offset: Int64) -> CommandReply {
+            presenter.handle(commandBytes: Array(command.utf8), now: start.advanced(byMilliseconds: offset))
+        }
+        handle(#"{"type":"clock","id":"f1","action":"start"}"#, atMs: 0)
+        handle(#"{"type":"clock","id":"f2","action":"pause"}"#, atMs: 65_000)
+        handle(#"{"type":"move","id":"f3","player":"home-2","move":"threePoints"}"#, atMs: 66_000)
+        examples["patch-three"] = try JSONValue(parsing: patches.last!.bytes)
+        handle(#"{"type":"teamMove","id":"f4","team":"away","move":"defensiveRebound"}"#, atMs: 67_000)
+        examples["patch-team-move"] = try JSONValue(parsing: patches.last!.bytes)
+        examples["error-move-not-in-rules"] =
+            handle(#"{"type":"move","id":"f5","player":"home-0","move":"onePoint"}"#, atMs: 68_000).json
+        handle(#"{"type":"endPeriod","id":"f6"}"#, atMs: 70_000)
+        examples["patch-end-period"] = try JSONValue(parsing: patches.last!.bytes)
+        for index in 1...5 {
+            handle(#"{"type":"move","id":"p\#(index)","player":"away-3","move":"foul"}"#, atMs: 71_000)
+        }
+        examples["error-not-eligible"] =
+            handle(#"{"type":"move","id":"f7","player":"away-3","move":"steal"}"#, atMs: 72_000).json
     }
 }
