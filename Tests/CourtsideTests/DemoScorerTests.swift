@@ -39,23 +39,28 @@ struct DemoScorerTests {
         #expect(
             DemoScorer.next(for: game, draw: draw(kind: 5, move: 0, player: 1))
                 == .command(.move(player: home1, move: .twoPoints)))
+        #expect(game.homeTeam.shortName != game.awayTeam.shortName, "the two demo teams are told apart")
         try apply(.move(player: home1, move: .twoPoints), to: &game, number: 2)
         #expect(DemoScorer.next(for: game, draw: draw(kind: 5)) == .command(.undo))
         let away2 = game.awayTeam.players[2].id
         #expect(
             DemoScorer.next(for: game, draw: draw(kind: 50, move: 99, player: 5))
-                == .command(.move(player: away2, move: .foul)))
+                == .command(.move(player: away2, move: .rebound)))
     }
 
     @Test("the move bands follow their weights")
     func moveBands() {
         #expect(DemoScorer.move(for: 0) == .twoPoints)
-        #expect(DemoScorer.move(for: 29) == .twoPoints)
-        #expect(DemoScorer.move(for: 30) == .onePoint)
-        #expect(DemoScorer.move(for: 44) == .rebound)
-        #expect(DemoScorer.move(for: 70) == .assist)
-        #expect(DemoScorer.move(for: 86) == .foul)
-        #expect(DemoScorer.move(for: 99) == .foul)
+        #expect(DemoScorer.move(for: 15) == .twoPoints)
+        #expect(DemoScorer.move(for: 16) == .onePoint)
+        #expect(DemoScorer.move(for: 28) == .twoPointsMissed)
+        #expect(DemoScorer.move(for: 46) == .defensiveRebound)
+        #expect(DemoScorer.move(for: 80) == .block)
+        #expect(DemoScorer.move(for: 86) == .turnover)
+        #expect(DemoScorer.move(for: 87) == .foul)
+        #expect(DemoScorer.move(for: 99) == .rebound)
+        // Every move is one the demo's rules take.
+        #expect(DemoScorer.moveWeights.allSatisfy { DemoTeams().rules.allows($0.0) })
         #expect(DemoScorer.moveWeights.map(\.1).reduce(0, +) == 100)
     }
 
@@ -67,7 +72,10 @@ struct DemoScorerTests {
         let away0 = game.awayTeam.players[0].id
         #expect(
             DemoScorer.next(for: game, draw: draw(kind: 0, player: 3))
-                == .command(.move(player: away0, move: .onePoint)))
+                == .command(.move(player: away0, move: .freeThrow)))
+        #expect(
+            DemoScorer.next(for: game, draw: draw(kind: 0, move: DemoScorer.freeThrowMadePercent, player: 3))
+                == .command(.move(player: away0, move: .freeThrowMissed)))
         #expect(DemoScorer.next(for: game, draw: draw(kind: DemoScorer.freeThrowPercent)) == .command(.clock(.start)))
     }
 
@@ -100,14 +108,14 @@ struct DemoScorerTests {
         }
         #expect(game.isFinished)
         #expect(number > 10 && number < 2000)
-        #expect(seen.isSuperset(of: ["start", "twoPoints", "onePoint", "rebound"]))
+        #expect(seen.isSuperset(of: ["start", "twoPoints", "onePoint", "twoPointsMissed", "defensiveRebound"]))
     }
 
     @Test("over many games it pauses, undoes and plays every move")
     func variety() throws {
         var random = SplitMix64(seed: 7)
         var seen: Set<String> = []
-        for _ in 0..<5 {
+        for _ in 0..<10 {
             var game = try demoGame()
             var number = 0
             while case .command(let action) = DemoScorer.next(for: game, draw: random.next()), number < 2000 {
@@ -122,7 +130,8 @@ struct DemoScorerTests {
             }
             #expect(game.isFinished)
         }
-        #expect(seen == Set(PlayerMove.allCases.map(\.rawValue) + ["start", "pause", "undo"]))
+        let played = DemoScorer.moveWeights.map(\.0.rawValue) + ["freeThrow", "freeThrowMissed"]
+        #expect(seen == Set(played + ["start", "pause", "undo"]))
     }
 
     @Test("commands are encoded in the wire format and replies decoded")

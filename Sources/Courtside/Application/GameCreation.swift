@@ -19,6 +19,9 @@ public struct GameCreationRequest: Sendable, Equatable {
                 if members["\(side)Players"] == nil { members["\(side)Players"] = team["players"] ?? .null }
                 if members["\(side)Color"] == nil, let color = team["color"] { members["\(side)Color"] = color }
                 if members["\(side)Short"] == nil, let short = team["short"] { members["\(side)Short"] = short }
+                if members["\(side)Starters"] == nil, let starters = team["starters"] {
+                    members["\(side)Starters"] = starters
+                }
             }
         }
         self.json = json.objectValue == nil ? json : .object(members)

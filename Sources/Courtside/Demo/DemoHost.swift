@@ -14,9 +14,10 @@ public struct DemoGame: Sendable, Equatable {
 
 /// The two teams of a demo game.
 public struct DemoTeams: Sendable, Equatable {
-    public var homeTeam = "Demo Home"
+    /// Names whose default short names differ (`HAR`, `VAL`), so a scoreboard tells the teams apart.
+    public var homeTeam = "Harbor Hawks"
     public var homePlayers = ["Ava", "Ben", "Cleo"]
-    public var awayTeam = "Demo Away"
+    public var awayTeam = "Valley Owls"
     public var awayPlayers = ["Dev", "Eli", "Fay"]
     /// Untimed and short (15, win by 2), so a new game starts every minute or two.
     public var rules: Rules = .pickup

@@ -10,9 +10,10 @@ public enum DemoDecision: Sendable, Equatable {
 
 /// The demo's scorer as a pure function: a game and a random draw give the next command.
 ///
-/// It plays like a plausible scorer, not a fair one: it starts the clock, records mostly baskets and rebounds,
-/// sometimes pauses (a time-out; while paused it may record a free throw before restarting) and sometimes undoes
-/// its last move (a correction). Every decision it makes is one the model accepts for that game, so a demo game
+/// It plays like a plausible scorer, not a fair one: it starts the clock, records shots made and missed, rebounds
+/// by kind, assists, steals, blocks, turnovers and fouls in about a real game's proportions, sometimes pauses (a
+/// time-out; while paused it may record a free throw, made or missed, before restarting) and sometimes undoes its
+/// last move (a correction). The demo plays pickup rules, so field goals are worth 1 and 2. Every decision it makes is one the model accepts for that game, so a demo game
 /// always reaches its winner. Randomness comes in as `draw`, so tests pick the branch they want.
 public enum DemoScorer {
     /// Per cent of decisions on a running clock that pause it: a time-out now and then keeps `isPaused` on screen.
@@ -23,11 +24,15 @@ public enum DemoScorer {
     /// restarting the clock.
     public static let freeThrowPercent: UInt64 = 30
 
-    /// Moves on a running clock, with their weights (they add to 100): about half score, so a pickup game to 15
-    /// lasts a minute or two at one move a second.
+    /// Moves on a running clock, with their weights (they add to 100): about a third score, so a pickup game to 15
+    /// lasts a minute or two at one move a second; a miss is usually followed, some moves later, by a rebound.
     static let moveWeights: [(PlayerMove, UInt64)] = [
-        (.twoPoints, 30), (.onePoint, 14), (.rebound, 26), (.assist, 16), (.foul, 14),
+        (.twoPoints, 16), (.onePoint, 12), (.twoPointsMissed, 10), (.onePointMissed, 8), (.defensiveRebound, 12),
+        (.offensiveRebound, 4), (.assist, 12), (.steal, 4), (.block, 3), (.turnover, 6), (.foul, 9),
+        (.offensiveFoul, 2), (.rebound, 2),
     ]
+    /// Per cent of free throws that go in (about a real league's average).
+    static let freeThrowMadePercent: UInt64 = 75
 
     /// The next decision for `game`. `draw` is 64 random bits: bits 0-15 choose the kind of decision, bits 16-31
     /// the move, bits 32-63 the player.
@@ -41,7 +46,8 @@ public enum DemoScorer {
         if !game.isClockRunning {
             // The first command of a game starts the clock: a board that starts with a free throw looks wrong.
             if game.events.isEmpty || kind >= freeThrowPercent { return .command(.clock(.start)) }
-            return .command(.move(player: player, move: .onePoint))
+            return .command(
+                .move(player: player, move: moveRoll < freeThrowMadePercent ? .freeThrow : .freeThrowMissed))
         }
         if kind < pausePercent { return .command(.clock(.pause)) }
         if kind < pausePercent + undoPercent && game.canUndo { return .command(.undo) }
