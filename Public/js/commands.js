@@ -3,6 +3,8 @@
 // it has seen with the original answer and applies nothing twice (docs/protocol.md, "Commands"), so resending is
 // always safe and nothing is lost.
 
+import { moveWords } from "./stats.js";
+
 /** Makes a CID: 1–64 characters from A-Z a-z 0-9 - _ . : (docs/protocol.md). crypto.getRandomValues works on plain
  * http pages too, where crypto.randomUUID does not. */
 export function makeCommandID() {
@@ -47,6 +49,8 @@ const ERROR_WORDS = {
   wrong_team: "That player plays for the other team.",
   not_on_court: "The player going out is not on court.",
   already_on_court: "The player coming in is already on court.",
+  move_not_in_rules: "This game's rules do not have that move (a 3-pointer in 3x3, a 1-point field goal in 5x5).",
+  player_not_eligible: "That player fouled out or was disqualified: substitute them first.",
 };
 
 export function errorInWords(error) {
@@ -65,8 +69,7 @@ export function describeCommand(command, state) {
   if (command.type === "move") {
     const players = [...(state?.homePlayers ?? []), ...(state?.awayPlayers ?? [])];
     const name = players.find((p) => p.id === command.player)?.playerName ?? command.player;
-    const move = MOVES.find((m) => m.move === command.move);
-    return `${name}: ${move ? move.words : command.move}`;
+    return `${name}: ${moveWords(command.move)}`;
   }
   const team = (side) => state?.[`${side}Team`] ?? side;
   switch (command.type) {
@@ -78,6 +81,8 @@ export function describeCommand(command, state) {
     case "editPlay": return `Correct play ${command.play}`;
     case "deletePlay": return `Delete play ${command.play}`;
     case "final": return "Confirm final";
+    case "teamMove": return `${team(command.team)}: ${moveWords(command.move, true)}`;
+    case "endPeriod": return "End the period";
     default: return command.type;
   }
 }

@@ -5,7 +5,8 @@
 //   court=<court>        instead of id: whatever game is on the court, switching without a reload
 //   delay=SECONDS        stream-delay sync (0–120): every change shown that long after it happened
 import { followGame, winnerWords } from "./game-view.js";
-import { bindAll, param, keepScreenAwake } from "./ui.js";
+import { bindAll, el, param, keepScreenAwake } from "./ui.js";
+import { foulLimit, isOut, leaders, outWords, playerFouls } from "./stats.js";
 import { buildFiba, renderFiba } from "./fiba.js";
 import { delayWithBadge, followCourt, leaveGameUnless, queueWords, showJoinCode } from "./court.js";
 
@@ -35,9 +36,60 @@ function fitNames() {
 }
 addEventListener("resize", fitNames);
 
+const bigClock = document.querySelector(".centre .clock");
+
+/** For timed rules the big clock counts down the time left in the period, as every scoreboard does; an untimed
+ * pickup game keeps the elapsed time. */
+function chooseClock(state) {
+  const timed = state.clock?.periodLengthMs !== null && state.clock?.periodLengthMs !== undefined;
+  if (timed === bigClock.hasAttribute("data-countdown")) return;
+  bigClock.toggleAttribute("data-countdown", timed);
+  bigClock.toggleAttribute("data-clock", !timed);
+  bigClock.textContent = "";
+  // The period line's "time left" would repeat the big clock.
+  for (const node of document.querySelectorAll("[data-untimed-only]")) node.classList.toggle("repeats-clock", timed);
+}
+
+/** "#7 Ann 4 PF" and "#9 Bo 5 PF" (out) under each team: 5x5's foul trouble, from the 4th foul on. */
+function renderFoulTrouble(state) {
+  const limit = foulLimit(state.rules);
+  for (const side of ["home", "away"]) {
+    const node = document.querySelector(`[data-player-fouls="${side}"]`);
+    const trouble = limit === null ? [] : state[`${side}Players`].filter((p) => isOut(p) || playerFouls(p) >= limit - 1);
+    const key = JSON.stringify(trouble.map((p) => [p.id, playerFouls(p), isOut(p)]));
+    node.hidden = trouble.length === 0;
+    if (node.dataset.key === key) continue;
+    node.dataset.key = key;
+    node.replaceChildren(
+      ...trouble.map((p) =>
+        el("span", { class: `foul-trouble${isOut(p) ? " out" : ""}`, "data-fouls-of": p.id }, `${p.number ? `#${p.number} ` : ""}${p.playerName} `, el("b", { text: isOut(p) && p.stats?.disqualified ? "DQ" : `${playerFouls(p)} PF` })),
+      ),
+    );
+    node.title = trouble.filter(isOut).map((p) => `${p.playerName}: ${outWords(p)}`).join(", ");
+  }
+}
+
+/** Between plays (the clock stopped), each team's leaders in points, rebounds and assists. */
+function renderLeaders(state) {
+  const show = !state.clock?.running && !!state.homePlayers?.[0]?.stats;
+  for (const side of ["home", "away"]) {
+    const node = document.querySelector(`[data-leaders="${side}"]`);
+    const top = show ? leaders(state[`${side}Players`]) : {};
+    const parts = [["PTS", top.points], ["REB", top.rebounds], ["AST", top.assists]].filter(([, entry]) => entry);
+    node.hidden = parts.length === 0;
+    const key = JSON.stringify(parts.map(([label, entry]) => [label, entry.player.id, entry.value]));
+    if (node.dataset.key === key) continue;
+    node.dataset.key = key;
+    node.replaceChildren(...parts.map(([label, entry]) => el("span", { class: "leader", "data-leader": label }, el("span", { class: "leader-label", text: label }), ` ${entry.player.playerName} `, el("b", { text: String(entry.value) }))));
+  }
+}
+
 function render(state) {
   bindAll(document, state);
+  chooseClock(state);
   renderFiba(document, state);
+  renderFoulTrouble(state);
+  renderLeaders(state);
   // A real game's board carries a period line and team stats: the scores give them room.
   document.body.classList.toggle("has-fiba", state.period !== null && state.period !== undefined);
   fitNames();
@@ -56,7 +108,8 @@ function showGame(gameID) {
   if (!leaveGameUnless(game, gameID)) return;
   game = null;
   for (const node of document.querySelectorAll("[data-bind]")) node.textContent = "";
-  for (const node of document.querySelectorAll("[data-clock]")) node.textContent = "";
+  for (const node of document.querySelectorAll("[data-clock], [data-countdown]")) node.textContent = "";
+  for (const node of document.querySelectorAll("[data-player-fouls], [data-leaders]")) node.hidden = true;
   board.dataset.winner = "";
   board.classList.remove("is-finished", "is-running");
   board.classList.toggle("between-games", gameID === null);

@@ -4,7 +4,7 @@
 
 import { formatClock } from "./clock.js";
 import { el, setText } from "./ui.js";
-import { MOVES } from "./commands.js";
+import { playLines, lineWords } from "./stats.js";
 
 /** "Q1" … "Q4", "OT", "OT2" in 5x5; "P1", "OT" in single-period rules; "" when untimed. */
 export function periodWords(state) {
@@ -37,12 +37,24 @@ export function formatShotClock(ms) {
   return ms < 5000 ? (Math.floor(ms / 100) / 10).toFixed(1) : String(Math.ceil(ms / 1000));
 }
 
+/** Time left as a scoreboard counts it down: "07:30" (whole seconds, rounded up, so "00:00" only at the end),
+ * then "59.9" in tenths under a minute. */
+export function formatCountdown(ms) {
+  if (ms >= 60000) {
+    const seconds = Math.ceil(ms / 1000);
+    return `${String(Math.floor(seconds / 60)).padStart(2, "0")}:${String(seconds % 60).padStart(2, "0")}`;
+  }
+  return (Math.floor(ms / 100) / 10).toFixed(1);
+}
+
 /** Updates every running display: [data-clock-remaining] and [data-shot-clock] under `root`. */
 export function tickFiba(root, state, serverNow) {
   if (!state) return;
   const remaining = remainingReading(state.clock, serverNow);
   const remainingText = remaining === null ? "" : formatClock(remaining);
   for (const node of root.querySelectorAll("[data-clock-remaining]")) setText(node, remainingText);
+  const countdown = remaining === null ? "" : formatCountdown(remaining);
+  for (const node of root.querySelectorAll("[data-countdown]")) setText(node, countdown);
   const shot = shotClockReading(state.shotClock, serverNow);
   const shotText = state.shotClock && !state.shotClock.enabled ? "OFF" : formatShotClock(shot);
   for (const node of root.querySelectorAll("[data-shot-clock]")) {
@@ -104,30 +116,35 @@ export function playerWords(state, playerID) {
   return player.number ? `#${player.number} ${player.playerName}` : player.playerName;
 }
 
-/** One line of the play-by-play: "Q2 03:12 · Lakers · #7 Ann · two points". */
-export function playWords(state, play) {
-  const move = MOVES.find((m) => m.move === play.move)?.words ?? play.move;
-  const team = state[`${play.team}Team`];
-  const when = play.period === null ? formatClock(play.elapsedMs) : `${periodWords({ ...state, period: play.period })} ${formatClock(play.elapsedMs)}`;
-  return `${when} · ${team} · ${playerWords(state, play.player)} · ${move}`;
+/** When a play happened: "Q2 03:12" (the period's clock), or "03:12" for untimed rules. */
+export function playWhen(state, play) {
+  return play.period === null || play.period === undefined ? formatClock(play.elapsedMs) : `${periodWords({ ...state, period: play.period })} ${formatClock(play.elapsedMs)}`;
 }
 
-/** Renders the play-by-play, newest first, into `list` (an <ol>); `extra(play)` may add controls to each line. */
-export function renderPlays(list, state, extra) {
+/** One line of the play-by-play: "Q2 03:12 · Lakers · #7 Ann 3PT made (Bo assists), 23–19". */
+export function playWords(state, play) {
+  const line = playLines({ ...state, plays: [play] })[0];
+  return `${playWhen(state, play)} · ${state[`${play.team}Team`]} · ${lineWords({ ...line, who: play.player ? playerWords(state, play.player) : line.who })}`;
+}
+
+/** Renders the play-by-play, newest first, into `list` (an <ol>); `extra(play)` may add controls to each line. With
+ * `foldAssists` (the spectator page) an assist joins the made field goal it followed. */
+export function renderPlays(list, state, extra, { foldAssists = false } = {}) {
   const plays = state.plays ?? [];
-  const key = JSON.stringify(plays);
+  const key = JSON.stringify([plays, state.homePlayers.map((p) => p.playerName), state.awayPlayers.map((p) => p.playerName)]);
   if (list.dataset.key === key) return;
   list.dataset.key = key;
+  const team = (play) => state[`${play.team}Team`];
   list.replaceChildren(
-    ...plays
-      .slice()
+    ...playLines(state, { foldAssists })
       .reverse()
-      .map((play) =>
+      .map(({ play, ...line }) =>
         el(
           "li",
-          { class: `play ${play.team}${play.deleted ? " deleted" : ""}${play.edited ? " edited" : ""}`, "data-play": String(play.play) },
+          { class: `play ${play.team}${play.deleted ? " deleted" : ""}${play.edited ? " edited" : ""}${line.score ? " scoring" : ""}`, "data-play": String(play.play) },
           el("span", { class: "play-number", text: `#${play.play}` }),
-          el("span", { class: "play-text", text: playWords(state, play) }),
+          el("span", { class: "play-when", text: playWhen(state, play) }),
+          el("span", { class: "play-text", text: `${team(play)} · ${lineWords({ ...line, who: play.player ? playerWords(state, play.player) : line.who })}` }),
           play.edited ? el("span", { class: "play-flag", text: "edited" }) : null,
           play.deleted ? el("span", { class: "play-flag", text: "deleted" }) : null,
           extra ? extra(play) : null,

@@ -1,8 +1,9 @@
 // The spectator page: a view of one game's STATE document, read-only.
 import { followGame, winnerWords, clockStateWords, rulesWords } from "./game-view.js";
 import { MOVES } from "./commands.js";
-import { bindAll, el, param } from "./ui.js";
+import { bindAll, el, param, setText } from "./ui.js";
 import { renderFiba, renderPlays } from "./fiba.js";
+import { boxColumns, foulBadge, secondsPlayedNow, signed } from "./stats.js";
 import { delayWithBadge, followCourt, leaveGameUnless, queueWords } from "./court.js";
 
 const id = param("id");
@@ -62,9 +63,119 @@ function render(state) {
     const player = [...state.homePlayers, ...state.awayPlayers].find((p) => p.id === row.dataset.player);
     row.classList.toggle("bench", player?.onCourt === false);
   }
-  renderPlays(document.getElementById("plays"), state);
+  renderPlays(document.getElementById("plays"), state, null, { foldAssists: true });
+  renderBoxScore(state);
+  if (!tabChosen) showTab(state.rules?.preset === "fiba5x5" ? "box" : "players");
   document.getElementById("no-plays").hidden = (state.plays ?? []).length > 0;
 }
+
+/** The box score tab: one table per team, sortable by any column (a second click reverses), minutes ticking with
+ * the clock. */
+const boxscore = document.getElementById("boxscore");
+let sortBy = { key: null, descending: true };
+let tabChosen = false;
+
+function showTab(name) {
+  for (const tab of document.querySelectorAll("[data-tab]")) tab.setAttribute("aria-selected", String(tab.dataset.tab === name));
+  boxscore.hidden = name !== "box";
+  rosters.hidden = name !== "players";
+  document.body.dataset.tab = name;
+}
+
+for (const tab of document.querySelectorAll("[data-tab]")) {
+  tab.addEventListener("click", () => {
+    tabChosen = true;
+    showTab(tab.dataset.tab);
+    history.replaceState(null, "", `#${tab.dataset.tab}`);
+  });
+}
+if (location.hash === "#box" || location.hash === "#players") {
+  tabChosen = true;
+  showTab(location.hash.slice(1));
+}
+
+function serverNow() {
+  return game ? game.clock.now() - (game.delayMs ?? 0) : NaN;
+}
+
+function sortedPlayers(players, now, state) {
+  const column = boxColumns(state.rules).find((c) => c.key === sortBy.key);
+  if (!column) return players;
+  const value = (p) => column.sort(p.stats ?? {}, secondsPlayedNow(state, p, now));
+  return players.slice().sort((a, b) => (sortBy.descending ? value(b) - value(a) : value(a) - value(b)) || players.indexOf(a) - players.indexOf(b));
+}
+
+function renderBoxScore(state) {
+  if (!state || !state.homePlayers?.[0]?.stats) {
+    boxscore.replaceChildren(el("p", { class: "empty-feed", text: "This server does not send the statistics of a box score." }));
+    return;
+  }
+  const now = serverNow();
+  const BOX_COLUMNS = boxColumns(state.rules);
+  const header = (column) =>
+    el(
+      "th",
+      { scope: "col", title: column.title, "aria-sort": sortBy.key === column.key ? (sortBy.descending ? "descending" : "ascending") : null },
+      el("button", { type: "button", class: "sort", "data-sort": column.key, onclick: () => sortOn(column.key) }, column.label),
+    );
+  boxscore.replaceChildren(
+    ...["home", "away"].map((side) => {
+      const totals = state[`${side}Stats`];
+      return el(
+        "div",
+        { class: "box-wrap" },
+        el(
+        "table",
+        { class: `roster box ${side}`, "data-box": side },
+        el("caption", { text: state[`${side}Team`] }),
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, el("button", { type: "button", class: "sort", "data-sort": "player", onclick: () => sortOn(null) }, "Player")), ...BOX_COLUMNS.map(header))),
+        el(
+          "tbody",
+          {},
+          ...sortedPlayers(state[`${side}Players`], now, state).map((p) =>
+            el(
+              "tr",
+              { "data-box-player": p.id, class: p.onCourt === false ? "bench" : p.onCourt ? "on" : null },
+              el("th", { scope: "row" }, p.number ? el("span", { class: "number", text: `#${p.number} ` }) : null, p.playerName, foulBadge(state, p)),
+              ...BOX_COLUMNS.map((c) => el("td", { "data-col": c.key, text: String(c.text(p.stats, secondsPlayedNow(state, p, now))) })),
+            ),
+          ),
+        ),
+        totals
+          ? el(
+              "tfoot",
+              {},
+              el(
+                "tr",
+                { class: "totals" },
+                el("th", { scope: "row", text: "Team" }),
+                ...BOX_COLUMNS.map((c) => el("td", { "data-col": c.key, text: c.key === "min" ? "" : c.key === "pm" ? signed(side === "home" ? state.homeScore - state.awayScore : state.awayScore - state.homeScore) : String(c.text(totals, 0)) })),
+              ),
+            )
+          : null,
+        ),
+      );
+    }),
+  );
+}
+
+function sortOn(key) {
+  sortBy = key === sortBy.key ? { key, descending: !sortBy.descending } : { key, descending: true };
+  renderBoxScore(game?.state);
+}
+
+// Minutes of the players on court count with the running clock; redrawn once a second, not per frame.
+setInterval(() => {
+  const state = game?.state;
+  if (!state?.clock?.running || boxscore.hidden || !state.homePlayers?.[0]?.stats) return;
+  const now = serverNow();
+  const min = boxColumns(state.rules).find((c) => c.key === "min");
+  for (const row of boxscore.querySelectorAll("tbody tr[data-box-player]")) {
+    const player = [...state.homePlayers, ...state.awayPlayers].find((p) => p.id === row.dataset.boxPlayer);
+    const cell = row.querySelector('[data-col="min"]');
+    if (player && cell) setText(cell, min.text(player.stats, secondsPlayedNow(state, player, now)));
+  }
+}, 1000);
 
 const delay = delayWithBadge(document.getElementById("delay-badge"));
 
@@ -104,6 +215,7 @@ function showGame(gameID) {
   });
   game.id = gameID;
   game.stream.start();
+  document.getElementById("print-link").href = `boxscore.html?id=${encodeURIComponent(gameID)}`;
   window.courtside = game; // for the browser tests and the curious
 }
 

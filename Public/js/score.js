@@ -4,6 +4,7 @@ import { followGame, winnerWords, rulesWords } from "./game-view.js";
 import { CommandQueue, MOVES, describeCommand, errorInWords } from "./commands.js";
 import { bindAll, el, param, setText } from "./ui.js";
 import { renderFiba, renderPlays, playerWords } from "./fiba.js";
+import { PLAYER_MOVES, PREFIXES, TEAM_MOVES, foulBadge, foulLimit, isMadeFieldGoal, isOut, moveEntry, outWords, playerFouls, playerMovesFor, teamMovesFor } from "./stats.js";
 
 const id = param("id");
 const $ = (name) => document.getElementById(name);
@@ -63,8 +64,25 @@ function showError(text) {
   $("error").hidden = false;
 }
 
+/** The tutorial's moves keep their count members on the button; the others are counted from the plays. */
+const TUTORIAL_COUNT = Object.fromEntries(MOVES.map((m) => [m.move, m.count]));
+const ROW_GROUPS = { shots: ["made", "missed"], other: ["other"], fouls: ["fouls"] };
+const ROW_NAMES = { shots: "Shots made and missed", other: "Rebounds, assists, steals, blocks, turnovers", fouls: "Fouls" };
+
+function moveButton(side, i, player, m) {
+  const count = TUTORIAL_COUNT[m.move];
+  return el(
+    "button",
+    { type: "button", class: `move row-${m.row}`, "data-move": m.move, "data-player": player.id, onclick: () => sendMove(player.id, m.move) },
+    el("span", { class: "move-label", text: m.label }),
+    count ? el("span", { class: "move-count", "data-bind": `${side}Players.${i}.${count}`, "data-flash": true }) : el("span", { class: "move-count", "data-move-count": m.move }),
+    el("span", { class: "move-pending", "aria-hidden": "true" }),
+  );
+}
+
 function buildPlayers(s) {
-  const key = JSON.stringify([s.homePlayers.map((p) => p.id), s.awayPlayers.map((p) => p.id)]);
+  const moves = playerMovesFor(s.rules);
+  const key = JSON.stringify([s.homePlayers.map((p) => p.id), s.awayPlayers.map((p) => p.id), s.rules?.preset]);
   if (builtFor === key) return;
   builtFor = key;
   $("players").replaceChildren(
@@ -80,29 +98,132 @@ function buildPlayers(s) {
             el(
               "h3",
               {},
-              player.number ? el("span", { class: "number", text: `#${player.number} ` }) : null,
-              el("span", { class: "player-name", "data-bind": `${side}Players.${i}.playerName` }),
-              el("span", { class: "on-court", "data-on-court": player.id, hidden: true }),
+              el(
+                "span",
+                { class: "player-title" },
+                player.number ? el("span", { class: "number", text: `#${player.number} ` }) : null,
+                el("span", { class: "player-name", "data-bind": `${side}Players.${i}.playerName` }),
+                el("span", { class: "on-court", "data-on-court": player.id, hidden: true }),
+                el("span", { class: "foul-slot", "data-foul-slot": player.id }),
+              ),
               el("span", { class: "player-points" }, el("span", { "data-bind": `${side}Players.${i}.points`, "data-flash": true }), " pts"),
             ),
-            el(
-              "div",
-              { class: "moves" },
-              ...MOVES.map((m) =>
-                el(
-                  "button",
-                  { type: "button", class: "move", "data-move": m.move, "data-player": player.id, onclick: () => send({ type: "move", player: player.id, move: m.move }) },
-                  el("span", { class: "move-label", text: m.label }),
-                  el("span", { class: "move-count", "data-bind": `${side}Players.${i}.${m.count}`, "data-flash": true }),
-                  el("span", { class: "move-pending", "aria-hidden": "true" }),
-                ),
-              ),
+            ...Object.entries(ROW_GROUPS).map(([group, rows]) =>
+              el("div", { class: `moves moves-${group}`, role: "group", "aria-label": ROW_NAMES[group] }, ...moves.filter((m) => rows.includes(m.row)).map((m) => moveButton(side, i, player, m))),
             ),
           ),
         ),
       ),
     ),
   );
+  buildTeamActions(s);
+}
+
+/** The team actions (no player): team rebounds and turnovers, and in 5x5 the coach's and bench's fouls. */
+function buildTeamActions(s) {
+  $("team-actions").replaceChildren(
+    el("h2", { text: "Team actions" }),
+    ...["home", "away"].map((side) =>
+      el(
+        "div",
+        { class: `team-action-row ${side}`, role: "group", "aria-label": `${s[`${side}Team`]} team actions` },
+        el("span", { class: "sub-team", "data-bind": `${side}Team` }),
+        ...teamMovesFor(s.rules).map((m) =>
+          el(
+            "button",
+            { type: "button", class: "control team-move", "data-team-move": m.move, "data-team": side, onclick: () => send({ type: "teamMove", team: side, move: m.move }) },
+            m.label,
+          ),
+        ),
+        el("span", { class: "team-summary", "data-team-summary": side }),
+      ),
+    ),
+  );
+}
+
+/** Counts of each player's and team's moves from the plays that still count. */
+function countPlays(s) {
+  const counts = new Map();
+  for (const play of s.plays ?? []) {
+    if (play.deleted) continue;
+    const key = `${play.player}:${play.move}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** Fouls, foul-out and disqualification on each card; counts on the buttons the tutorial has no member for. */
+function renderStats(s) {
+  const counts = countPlays(s);
+  const limit = foulLimit(s.rules);
+  for (const player of [...s.homePlayers, ...s.awayPlayers]) {
+    const card = document.querySelector(`article.player[data-player="${player.id}"]`);
+    if (!card) continue;
+    for (const node of card.querySelectorAll("[data-move-count]")) setText(node, counts.get(`${player.id}:${node.dataset.moveCount}`) ?? 0, { flash: true });
+    const out = isOut(player);
+    card.classList.toggle("out", out);
+    card.classList.toggle("foul-warning", !out && limit !== null && playerFouls(player) === limit - 1);
+    for (const button of card.querySelectorAll("button.move")) button.disabled = out;
+    const slot = card.querySelector("[data-foul-slot]");
+    const badge = foulBadge(s, player);
+    const words = badge ? badge.textContent + (out && player.onCourt ? " · substitute" : "") : "";
+    if (slot.dataset.words !== words) {
+      slot.dataset.words = words;
+      if (badge) badge.textContent = words;
+      slot.replaceChildren(...(badge ? [badge] : []));
+    }
+    card.title = out ? `${outWords(player)}: no more moves` : "";
+  }
+  // Team actions are not plays: their sums are in the team's statistics.
+  for (const node of document.querySelectorAll("[data-team-summary]")) {
+    const t = s[`${node.dataset.teamSummary}Stats`];
+    const coach = foulLimit(s.rules) ? ` · coach TF ${t?.coachTechnicals ?? 0} · bench TF ${t?.benchTechnicals ?? 0}` : "";
+    setText(node, t ? `team REB ${t.teamRebounds ?? 0} · TOV ${t.teamTurnovers ?? 0}${coach}` : "", { flash: true });
+  }
+}
+
+/** A move from a button or a key; a made field goal offers the assist prompt. */
+function sendMove(playerID, move) {
+  closeAssistPrompt();
+  send({ type: "move", player: playerID, move });
+  if (isMadeFieldGoal(move)) openAssistPrompt(playerID, move);
+}
+
+/** After a made field goal, the teammates who could have assisted (on court when substitutions are used), or skip.
+ * Optional: any other action closes it, and it closes itself after a while. */
+const ASSIST_PROMPT_MS = 15000;
+let assistTimer = null;
+let assistChoices = [];
+
+function openAssistPrompt(playerID, move) {
+  const s = state;
+  const side = playerID.startsWith("away") ? "away" : "home";
+  const players = s[`${side}Players`];
+  const usesCourt = players.some((p) => p.onCourt !== null && p.onCourt !== undefined);
+  assistChoices = players.filter((p) => p.id !== playerID && !isOut(p) && (!usesCourt || p.onCourt)).slice(0, 9);
+  if (assistChoices.length === 0) return;
+  $("assist-prompt").replaceChildren(
+    el("span", { class: "assist-question", text: `Assist on ${playerWords(s, playerID)}'s ${moveEntry(move)?.label ?? move}?` }),
+    ...assistChoices.map((p, index) =>
+      el(
+        "button",
+        { type: "button", class: "control assist-choice", "data-assist-player": p.id, onclick: () => { closeAssistPrompt(); send({ type: "move", player: p.id, move: "assist" }); } },
+        el("kbd", { text: String(index + 1) }),
+        ` ${playerWords(s, p.id)}`,
+      ),
+    ),
+    el("button", { type: "button", class: "control", id: "assist-skip", onclick: closeAssistPrompt }, "No assist ", el("kbd", { text: "Esc" })),
+  );
+  $("assist-prompt").hidden = false;
+  clearTimeout(assistTimer);
+  assistTimer = setTimeout(closeAssistPrompt, ASSIST_PROMPT_MS);
+}
+
+function closeAssistPrompt() {
+  clearTimeout(assistTimer);
+  assistChoices = [];
+  $("assist-prompt").hidden = true;
+  $("assist-prompt").replaceChildren();
 }
 
 function render(s) {
@@ -111,10 +232,11 @@ function render(s) {
   buildPlayers(s);
   bindAll(document, s);
   // Each move button says what it does and the count so far, for screen readers.
+  renderStats(s);
   for (const button of document.querySelectorAll("button.move")) {
     const player = [...s.homePlayers, ...s.awayPlayers].find((p) => p.id === button.dataset.player);
-    const move = MOVES.find((m) => m.move === button.dataset.move);
-    if (player && move) button.setAttribute("aria-label", `${move.words} for ${player.playerName} (${player[move.count]} so far)`);
+    const move = moveEntry(button.dataset.move);
+    if (player && move) button.setAttribute("aria-label", `${move.words} for ${player.playerName} (${button.querySelector(".move-count").textContent} so far)`);
   }
   const running = !!s.clock?.running;
   const clockButton = $("clock-button");
@@ -149,6 +271,7 @@ function renderRealGame(s) {
     $(`possession-${side}`).classList.toggle("selected", s.possession === side);
   }
   $("set-clock-form").hidden = s.clock?.periodLengthMs === null || s.clock?.periodLengthMs === undefined;
+  $("end-period").hidden = $("set-clock-form").hidden || !!s.isFinished;
   for (const node of document.querySelectorAll("[data-on-court]")) {
     const player = [...s.homePlayers, ...s.awayPlayers].find((p) => p.id === node.dataset.onCourt);
     node.hidden = player?.onCourt === null || player?.onCourt === undefined;
@@ -207,7 +330,7 @@ function playControls(play) {
   });
   edit.addEventListener("click", () => {
     const players = el("select", { "aria-label": `Play ${play.play}: player`, "data-edit-player": String(play.play) }, ...[...state.homePlayers, ...state.awayPlayers].map((p) => el("option", { value: p.id, text: playerWords(state, p.id), selected: p.id === play.player })));
-    const moves = el("select", { "aria-label": `Play ${play.play}: move`, "data-edit-move": String(play.play) }, ...MOVES.map((m) => el("option", { value: m.move, text: m.words, selected: m.move === play.move })));
+    const moves = el("select", { "aria-label": `Play ${play.play}: move`, "data-edit-move": String(play.play) }, ...playerMovesFor(state.rules).map((m) => el("option", { value: m.move, text: m.words, selected: m.move === play.move })));
     wrapper.replaceChildren(
       players,
       moves,
@@ -215,30 +338,35 @@ function playControls(play) {
       el("button", { type: "button", class: "linklike", text: "Cancel", onclick: () => { $("plays").dataset.key = ""; render(state); } }),
     );
   });
-  wrapper.append(edit, remove);
+  // A team action has no player to correct: it can only be deleted (and recorded again).
+  if (play.player) wrapper.append(edit);
+  wrapper.append(remove);
   return wrapper;
 }
 
-/** "Confirm final" needs a second press within a few seconds, so a stray tap cannot lock the game. */
-let finalArmedUntil = 0;
-function pressFinal() {
-  const button = $("final-button");
-  if (Date.now() < finalArmedUntil) {
-    finalArmedUntil = 0;
-    button.textContent = "Confirm final";
-    button.classList.remove("armed");
-    send({ type: "final" });
-    return;
-  }
-  finalArmedUntil = Date.now() + 4000;
-  button.textContent = "Press again to lock the result";
-  button.classList.add("armed");
-  setTimeout(() => {
-    if (Date.now() >= finalArmedUntil) {
-      button.textContent = "Confirm final";
+/** "Confirm final" and "End period" need a second press within a few seconds, so a stray tap cannot lock the game
+ * or end a quarter. */
+const ARM_MS = 4000;
+function twoPresses(button, idleText, armedText, action) {
+  let armedUntil = 0;
+  return () => {
+    if (Date.now() < armedUntil) {
+      armedUntil = 0;
+      button.textContent = idleText;
       button.classList.remove("armed");
+      action();
+      return;
     }
-  }, 4100);
+    armedUntil = Date.now() + ARM_MS;
+    button.textContent = armedText;
+    button.classList.add("armed");
+    setTimeout(() => {
+      if (Date.now() >= armedUntil) {
+        button.textContent = idleText;
+        button.classList.remove("armed");
+      }
+    }, ARM_MS + 100);
+  };
 }
 
 /** "mm:ss" or "mm:ss.d" or seconds → milliseconds, or null. */
@@ -269,15 +397,12 @@ function moveKey(move) {
   };
 }
 
-/** The keyboard shortcuts (shown on the page): never while typing in a field, never with a modifier key. */
+/** The keyboard shortcuts (shown on the page): never while typing in a field, never with a modifier key. A prefix
+ * (X a miss, C a foul type, Q / P a team action) waits this long for its second key. */
+const PREFIX_MS = 3000;
 const SHORTCUTS = {
   j: () => selectPlayer(1),
   k: () => selectPlayer(-1),
-  1: moveKey("onePoint"),
-  2: moveKey("twoPoints"),
-  a: moveKey("assist"),
-  b: moveKey("rebound"),
-  f: moveKey("foul"),
   " ": () => $("clock-button").click(),
   s: () => $("shot-start").click(),
   r: () => $("shot-reset").click(),
@@ -289,17 +414,64 @@ const SHORTCUTS = {
   "]": () => $("possession-away").click(),
   "?": () => ($("shortcuts").open = !$("shortcuts").open),
 };
+// One key: 1 2 3 T (made), B O D A L V G (rebounds, assist, steal, block, turnover), F (personal foul).
+for (const m of PLAYER_MOVES) if (m.keys.length === 1) SHORTCUTS[m.keys[0]] = moveKey(m.move);
+
+let prefix = null;
+let prefixTimer = null;
+function setPrefix(key) {
+  prefix = key;
+  clearTimeout(prefixTimer);
+  if (key) prefixTimer = setTimeout(() => setPrefix(null), PREFIX_MS);
+  setText($("key-prefix"), key ? `${key.toUpperCase()}: ${PREFIXES[key]} (Esc cancels)` : "");
+  $("key-prefix").hidden = !key;
+}
+
+/** The second key after a prefix. */
+function prefixed(first, key) {
+  if (first === "q" || first === "p") {
+    const move = TEAM_MOVES.find((m) => m.key === key)?.move;
+    if (move) document.querySelector(`[data-team-move="${move}"][data-team="${first === "q" ? "home" : "away"}"]`)?.click();
+    return;
+  }
+  const move = PLAYER_MOVES.find((m) => m.keys.length === 2 && m.keys[0] === first && m.keys[1] === key)?.move;
+  if (move) moveKey(move)();
+}
 
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
   const target = event.target;
   if (target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))) return;
   if ($("panel").hidden) return;
-  const action = SHORTCUTS[event.key.length === 1 ? event.key.toLowerCase() : event.key];
+  const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+  if (key === "Escape") {
+    setPrefix(null);
+    closeAssistPrompt();
+    return;
+  }
+  if (prefix) {
+    event.preventDefault();
+    const first = prefix;
+    setPrefix(null);
+    prefixed(first, key);
+    return;
+  }
+  // The assist prompt is open: 1–9 pick the teammate who assisted.
+  if (assistChoices.length > 0 && /^[1-9]$/.test(key)) {
+    event.preventDefault();
+    document.querySelectorAll("#assist-prompt [data-assist-player]")[Number(key) - 1]?.click();
+    return;
+  }
+  if (key in PREFIXES) {
+    event.preventDefault();
+    setPrefix(key);
+    return;
+  }
+  const action = SHORTCUTS[key];
   if (!action) return;
   // A focused button would take Space as a click of its own: the shortcut wins.
   event.preventDefault();
-  const button = { " ": "clock-button", s: "shot-start", r: "shot-reset", e: "shot-reset-short", u: "undo-button", z: "timeout-home", m: "timeout-away", "[": "possession-home", "]": "possession-away" }[event.key.toLowerCase()];
+  const button = { " ": "clock-button", s: "shot-start", r: "shot-reset", e: "shot-reset-short", u: "undo-button", z: "timeout-home", m: "timeout-away", "[": "possession-home", "]": "possession-away" }[key];
   if (button && ($(button).disabled || $(button).closest("[hidden]"))) return;
   action();
 }
@@ -460,7 +632,10 @@ if (!id) {
   $("watch-link").href = `game.html?id=${encodeURIComponent(id)}`;
   $("display-link").href = `display.html?id=${encodeURIComponent(id)}`;
   $("clock-button").addEventListener("click", (event) => send({ type: "clock", action: event.currentTarget.dataset.action }));
-  $("undo-button").addEventListener("click", () => send({ type: "undo" }));
+  $("undo-button").addEventListener("click", () => {
+    closeAssistPrompt();
+    send({ type: "undo" });
+  });
   $("shot-start").addEventListener("click", (event) => send({ type: "shotClock", action: event.currentTarget.dataset.action ?? "start" }));
   $("shot-reset").addEventListener("click", () => send({ type: "shotClock", action: "reset" }));
   $("shot-reset-short").addEventListener("click", () => send({ type: "shotClock", action: "reset", ms: state?.rules?.shotClockResetMs ?? 14000 }));
@@ -469,7 +644,8 @@ if (!id) {
     $(`timeout-${side}`).addEventListener("click", () => send({ type: "timeout", team: side }));
     $(`possession-${side}`).addEventListener("click", () => send({ type: "possession", team: side }));
   }
-  $("final-button").addEventListener("click", pressFinal);
+  $("final-button").addEventListener("click", twoPresses($("final-button"), "Confirm final", "Press again to lock the result", () => send({ type: "final" })));
+  $("end-period").addEventListener("click", twoPresses($("end-period"), "End period", "Press again to end the period", () => send({ type: "endPeriod" })));
   $("set-clock-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const left = parseClockInput($("set-clock").value);

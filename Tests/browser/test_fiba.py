@@ -75,7 +75,7 @@ def test_f_fiba_controls_reach_spectator_and_display(server, browsers):
     field.send_keys("7:30")
     press(scorer, scorer.find_element(By.CSS_SELECTOR, "#set-clock-form button[type=submit]"))
     within_a_second(
-        lambda: shown(spectator, "[data-clock-remaining]") == "07:30.0" and shown(display, "[data-clock-remaining]") == "07:30.0",
+        lambda: shown(spectator, "[data-clock-remaining]") == "07:30.0" and shown(display, "[data-countdown]") == "07:30",
         "the corrected clock on the spectator page and the display",
     )
     assert page_state(spectator)["clock"]["elapsedMs"] == 150_000
@@ -191,7 +191,7 @@ def test_f_5x5_substitution_final_and_screenshots(server, browsers, screenshot_d
     Select(scorer.find_element(By.CSS_SELECTOR, '[data-sub-in="home"]')).select_by_value("home-6")
     press(scorer, scorer.find_element(By.CSS_SELECTOR, '[data-substitute="home"]'))
     within_a_second(lambda: "bench" in spectator.find_element(By.CSS_SELECTOR, 'tr[data-player="home-4"]').get_attribute("class"), "the substitution on the spectator page")
-    for player_id, move in (("home-6", "twoPoints"), ("away-1", "twoPoints"), ("home-0", "assist"), ("away-3", "foul"), ("home-2", "onePoint")):
+    for player_id, move in (("home-6", "twoPoints"), ("away-1", "twoPoints"), ("home-0", "assist"), ("away-3", "foul"), ("home-2", "freeThrow")):
         click_move(scorer, player_id, move)
     click(scorer, "shot-reset-short")
     within_a_second(lambda: shown(display, "[data-shot-clock]") == "14", "the 14-second reset")
@@ -216,7 +216,7 @@ def test_f_5x5_substitution_final_and_screenshots(server, browsers, screenshot_d
     click(scorer, "final-button")
     within_a_second(lambda: (page_state(spectator) or {}).get("isLocked") is True, "the lock on the spectator page")
     wait_until(lambda: shown(scorer, "[data-locked]") is not None, 2, what="the locked notice")
-    click_move(scorer, "home-0", "onePoint")
+    click_move(scorer, "home-0", "freeThrow")
     wait_until(lambda: "final" in (shown(scorer, "#error-text") or ""), 3, what="the refusal in words")
     for driver in (scorer, spectator, display):
         assert_page_matches_server(driver, server, gid)
