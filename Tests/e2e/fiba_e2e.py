@@ -34,6 +34,15 @@ from game_e2e import Check, Connection, Failures, Scorer, get_game
 MOVE_POINTS = {"onePoint": 1, "twoPoints": 2, "threePoints": 3, "freeThrow": 1, "assist": 0, "rebound": 0, "foul": 0}
 
 
+
+def is_number(cell: str) -> bool:
+    """Whether a CSV cell is a plain number (`-3`, `45.5`), which a spreadsheet reads as a value."""
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
+
 class Game:
     """One game on the server with its scorer, spectators and event stream, and the helpers the scenarios use."""
 
@@ -170,8 +179,11 @@ class Game:
             self.check.expect(len(players) == len(state[f"{side}Players"]), f"{self.name}: {team} player rows")
         for row in rows:
             for cell in row.values():
+                # A number (a negative plus-minus) is a number to a spreadsheet, not a formula; text must not start
+                # with a formula character.
                 self.check.expect(
-                    not (cell or " ")[0] in "=+-@", f"{self.name}: boxscore.csv cell {cell!r} starts a formula"
+                    is_number(cell) or not (cell or " ")[0] in "=+-@",
+                    f"{self.name}: boxscore.csv cell {cell!r} starts a formula"
                 )
         plays = await http_call(self.args.url, "GET", f"/api/games/{self.id}/plays")
         self.check.fatal(plays.status == 200, f"{self.name}: plays: {plays}")
