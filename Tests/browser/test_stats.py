@@ -251,7 +251,7 @@ def click_clock_and_play(scorer):
 
 def test_s_the_printable_box_score_is_one_a4_page(server, browsers, screenshot_dir):
     scorer, viewer = browsers["scorer"], browsers["display"]
-    game = create_5x5(server, home="Alba Berlin Basketball", away="Panathinaikos Athens")
+    game = create_5x5(server, home="Harbor City Basketball", away="Valley Owls Athletics")
     gid = game["id"]
     open_scorer(scorer, server.base, gid, game["scorerToken"])
     # Every player of both teams with a line, so that the page is as full as a real game's.

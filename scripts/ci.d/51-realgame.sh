@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A real game, replayed: Tests/e2e/realgame_replay.py (PyPI websockets) scores a published EuroLeague game
-# (shared/realgame/game.json: ALBA Berlin 77-87 Panathinaikos, 2024-25 round 1) through the scorer's WebSocket of a
+# (shared/realgame/game.json, described in its README) through the scorer's WebSocket of a
 # `courtside serve` on a free loopback port, as a scorer at the table would (the rosters and published starters,
 # setClock before each row, substitute, timeout, teamMove, endPeriod, final), then compares the running score after
 # every row and the box score (the document's stats and GET /api/games/{id}/boxscore) with the official one, every
