@@ -1,4 +1,4 @@
-/// The id of a game in a `GameLibrary`; it names the game on the wire (`"game":"<id>"`).
+/// The id of a game; it names the game on the wire (`"game":"<id>"`) and in routes (`/api/games/{id}`).
 public struct GameID: StringIdentifier {
     public let rawValue: String
 

@@ -1,5 +1,5 @@
 /// The stable codes the wire uses for the model's errors. Swift errors carry context and may grow cases; these
-/// strings are protocol and never change. `GameError.code` and `GameLibraryError.code` map errors here, and nowhere
+/// strings are protocol and never change. `GameError.code` maps errors here, and nowhere
 /// else.
 public enum ModelErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
     case gameFinished = "game_finished"

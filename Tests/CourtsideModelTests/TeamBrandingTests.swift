@@ -58,10 +58,10 @@ struct TeamBrandingTests {
 struct ArchivePolicyTests {
     @Test("a game is due afterMs after its last event once finished or locked, never while played")
     func due() throws {
-        var library = GameLibrary()
-        var game = try library.create(
-            homeTeam: "A", homePlayers: ["a", "b", "c"], awayTeam: "B", awayPlayers: ["d", "e", "f"],
-            rules: try Rules.custom(targetScore: 2))
+        var game = Game(
+            setup: try GameSetup(
+                id: "game-1", homeTeam: "A", homePlayers: ["a", "b", "c"], awayTeam: "B",
+                awayPlayers: ["d", "e", "f"], rules: try Rules.custom(targetScore: 2)))
         let policy = ArchivePolicy(afterMs: 1_000)
         #expect(!policy.isDue(game, now: Timestamp(milliseconds: 1_000_000)))
         _ = try game.apply(.move("home-0", .twoPoints, id: "c1"), at: Timestamp(milliseconds: 5_000))

@@ -15,16 +15,19 @@ struct LobbyTests {
         return (presenter, recorder)
     }
 
-    @Test("the lobby lists the library's games in creation order, without archived ones")
-    func fromLibrary() throws {
-        var library = GameLibrary()
-        let first = try library.create(
-            homeTeam: "A", homePlayers: ["1", "2", "3"], awayTeam: "B", awayPlayers: ["4", "5", "6"])
-        let second = try library.create(
-            homeTeam: "C", homePlayers: ["1", "2", "3"], awayTeam: "D", awayPlayers: ["4", "5", "6"])
-        try library.create(homeTeam: "E", homePlayers: ["1", "2", "3"], awayTeam: "F", awayPlayers: ["4", "5", "6"])
-        try library.archive(library.list()[2].id)
-        let lobby = GameListViewModel(library: library)
+    /// A pickup game numbered `number` between teams named `home` and `away`.
+    static func game(_ number: Int, _ home: String, _ away: String) throws -> Game {
+        Game(
+            setup: try GameSetup(
+                id: GameID("game-\(number)"), homeTeam: home, homePlayers: ["1", "2", "3"], awayTeam: away,
+                awayPlayers: ["4", "5", "6"], rules: .pickup))
+    }
+
+    @Test("the lobby lists its games in the order given, each once")
+    func fromSummaries() throws {
+        let first = try Self.game(1, "A", "B")
+        let second = try Self.game(2, "C", "D")
+        let lobby = GameListViewModel(summaries: [first, second, first].map(GameSummary.init(game:)))
         #expect(lobby.games.value.map(\.summary.id) == [first.id, second.id])
         #expect(lobby.games.value.map(\.order) == [0, 1])
         let (presenter, _) = makeLobby(lobby)
@@ -43,10 +46,8 @@ struct LobbyTests {
 
     @Test("a viewer count changes one row's viewers in one patch; the same count again publishes nothing")
     func viewers() throws {
-        var library = GameLibrary()
-        let game = try library.create(
-            homeTeam: "A", homePlayers: ["1", "2", "3"], awayTeam: "B", awayPlayers: ["4", "5", "6"])
-        let lobby = GameListViewModel(library: library)
+        let game = try Self.game(1, "A", "B")
+        let lobby = GameListViewModel(summaries: [GameSummary(game: game)])
         let (presenter, recorder) = makeLobby(lobby)
         lobby.setViewers(7, of: game.id)
         lobby.setViewers(7, of: game.id)

@@ -135,6 +135,9 @@ final class ApplicationCore: Sendable {
         stopping.store(true, ordering: .releasing)
     }
 
+    /// Whether the server has begun to stop (timers that talk to the store end at their next turn).
+    var isStopping: Bool { stopping.load(ordering: .acquiring) }
+
     // MARK: Games
 
     /// Validates the request with the creator view model, stores the game, installs its owner and lists it; the

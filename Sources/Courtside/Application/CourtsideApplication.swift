@@ -28,7 +28,6 @@ public final class CourtsideApplication: Sendable {
     let tailer: SharedFeedTail?
     private let courtStore: (any CourtStore)?
     /// Publishes this node's spectator counts and reads every node's (a shared journal).
-    private let viewerCounts: ViewerCounts?
     private let markerPath: String
     private let isShutDown = Mutex(false)
 
@@ -128,10 +127,6 @@ public final class CourtsideApplication: Sendable {
             reportFailure: { id, problem in failures.withLock { $0?.gameFailed(id, problem: problem) } },
             reportRecovery: { id in failures.withLock { $0?.gameRecovered(id) } }, group: loops)
         let probe = shared.map { StoreProbe(partitions: Self.redisPartitions(of: journal) ?? [], shared: $0) }
-        let viewerCounts = shared.map {
-            ViewerCounts(journal: $0, metrics: metrics, interval: configuration.sharedViewerCountInterval)
-        }
-        self.viewerCounts = viewerCounts
         let core = ApplicationCore(
             configuration: configuration, adminToken: adminToken, registry: registry, lobby: lobby, courts: courts,
             courtDirectory: courtDirectory, services: services, storeProbe: probe)
@@ -149,7 +144,6 @@ public final class CourtsideApplication: Sendable {
             throw error
         }
         probe?.start(on: loops.loops[0])
-        viewerCounts?.start(on: loops.loops[0])
         if let tailer, let shared {
             let router = SharedFeedRouter(core: core, journal: shared, loop: loops.loops[0])
             tailer.start(router: router, games: stored)
@@ -224,7 +218,6 @@ public final class CourtsideApplication: Sendable {
         core.beginStopping()
         tailer?.stop()
         core.storeProbe?.stop()
-        viewerCounts?.stop()
         server.shutdown()
         stopOwners()
         journal.close()

@@ -16,7 +16,7 @@ public final class ServerMetrics: Sendable {
     /// Shared-log counters (ServerMetrics+Cluster.swift).
     let sharedCatchUps = Atomic<Int>(0)
     let sharedBatchesApplied = Atomic<Int>(0)
-    /// Spectators per game summed over every node sharing the Redis (`ViewerCounts`), nil on a single node.
+    /// Spectators per game summed over every node sharing the Redis (`ViewerCounter`), nil on a single node.
     let clusterViewers = Mutex<[GameID: Int]?>(nil)
     private let rejected = Mutex<[String: Int]>([:])
     private let ackLatency = Mutex(LatencyHistogram())

@@ -1,38 +1,47 @@
+import CourtsideJournal
 import CourtsideModel
 import CourtsideNet
 import CourtsideViewModels
 
-/// Announces viewer counts (issue 13 §3) every `viewerCountInterval` on the lobby's loop: the figures
-/// `ViewerAnnouncements` says are due go into the lobby rows (`viewers`) and, as one `viewers` message encoded once,
-/// to each game's subscribers. Counts are the open spectator sockets and event streams the metrics keep per game
-/// (`ServerMetrics.viewerCounts`: every node's, summed through Redis when nodes share it). Loop-confined.
+/// Counts a game's viewers and announces them, with two timers on the lobby's loop:
+/// - announcing, every `viewerCountInterval`: the figures `ViewerAnnouncements` says are due go into the lobby rows
+///   (`viewers`) and, as one `viewers` message encoded once, to each game's subscribers;
+/// - exchanging, every `sharedViewerCountInterval` and only when nodes share a Redis: this node publishes its
+///   per-game counts with an expiry of three intervals and reads every live node's in one call
+///   (`courtside_viewers`). The cost is one round trip per node per interval, whatever the number of spectators; the
+///   totals are at most one interval old, and a dead node's counts vanish within three.
+///
+/// Counts are the open spectator sockets and event streams the metrics keep per game (`ServerMetrics.viewerCounts`:
+/// the cluster's sums when the exchange runs, this node's otherwise). Loop-confined; both timers end with the loop,
+/// and the exchange also at the first turn after the server begins to stop (the journal closes next).
 final class ViewerCounter {
     private let core: ApplicationCore
     private let context: LoopContext
+    private let cluster: (any SharedGameJournal)?
     private var announcements = ViewerAnnouncements()
-    private var timer: TimerID?
 
-    init(core: ApplicationCore, context: LoopContext) {
+    init(core: ApplicationCore, context: LoopContext, cluster: (any SharedGameJournal)?) {
         self.core = core
         self.context = context
+        self.cluster = cluster
+        if cluster != nil { core.metrics.clusterViewers.withLock { $0 = [:] } }
     }
 
-    /// Starts announcing on the lobby's loop, for the life of the server (the timer holds the counter).
+    /// Starts both timers on the lobby's loop, for the life of the server (the timers hold the counter).
     static func start(for core: ApplicationCore) {
-        core.lobby.run { lobby in ViewerCounter(core: core, context: lobby.context).start() }
-    }
-
-    func start() {
-        timer = context.scheduleTimer(after: core.configuration.viewerCountInterval) { [self] _ in
-            timer = nil
-            announce()
-            start()
+        let cluster = core.services.shared
+        core.lobby.run { lobby in
+            let counter = ViewerCounter(core: core, context: lobby.context, cluster: cluster)
+            counter.scheduleAnnouncement()
+            counter.exchange()
         }
     }
 
-    func stop() {
-        if let timer { context.cancelTimer(timer) }
-        timer = nil
+    private func scheduleAnnouncement() {
+        _ = context.scheduleTimer(after: core.configuration.viewerCountInterval) { [self] _ in
+            announce()
+            scheduleAnnouncement()
+        }
     }
 
     private func announce() {
@@ -41,6 +50,17 @@ final class ViewerCounter {
             let text = String(decoding: ViewerAnnouncements.message(game: game, viewers: viewers), as: UTF8.self)
             core.registry.handle(game)?.withOwner(from: context) { owner in owner.feed.channel.publish(text: text) }
         }
+    }
+
+    private func exchange() {
+        guard let cluster, !core.isStopping else { return }
+        let interval = core.configuration.sharedViewerCountInterval
+        let metrics = core.metrics
+        cluster.exchangeViewerCounts(metrics.spectatorCounts, ttl: interval * 3) { result in
+            // A failed exchange keeps the last totals (Redis away: /healthz says so).
+            if case .success(let totals) = result { metrics.clusterViewers.withLock { $0 = totals } }
+        }
+        _ = context.scheduleTimer(after: interval) { [self] _ in exchange() }
     }
 }
 

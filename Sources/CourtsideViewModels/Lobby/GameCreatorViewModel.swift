@@ -2,7 +2,7 @@ import CourtsideModel
 
 /// The tutorial's suggested "game creator": the new-game form. A page writes the inputs (strings, as a form holds
 /// them); the view model validates every field on each change and shows one error per field, so the page can
-/// put each message beside its input; ``create(in:)`` makes the game once nothing is wrong.
+/// put each message beside its input; ``makeSetup(id:)`` gives the game's setup once nothing is wrong.
 ///
 /// Names are validated by the model's own rules (`GameSetup`), field by field, so the form and the model can never
 /// disagree; the numbers of custom rules likewise by `Rules.custom`.
@@ -37,7 +37,7 @@ public final class GameCreatorViewModel {
 
     /// The error of each field that has one.
     public var errors: Dynamic<[GameCreatorField: String]> { mutableErrors }
-    /// Whether ``create(in:)`` would succeed.
+    /// Whether ``makeSetup(id:)`` would succeed.
     public var canCreate: Dynamic<Bool> { mutableCanCreate }
 
     private let mutableErrors = MutableDynamic<[GameCreatorField: String]>([:])
@@ -135,20 +135,6 @@ public final class GameCreatorViewModel {
         } catch {
             // Every field passed the same validation one by one, and fields do not depend on each other.
             preconditionFailure("Invalid state: fields valid one by one but the setup failed with \(error)")
-        }
-    }
-
-    /// Creates the game in `library` (which picks its id), or returns every field's error.
-    public func create(in library: inout GameLibrary) -> Result<Game, GameCreatorErrors> {
-        makeSetup(id: library.makeGameID()).map { setup in
-            let game = Game(setup: setup)
-            do {
-                try library.add(game)
-            } catch {
-                // `makeGameID()` returned an id no game of the library has.
-                preconditionFailure("Invalid state: fresh id \(setup.id) refused with \(error)")
-            }
-            return game
         }
     }
 

@@ -52,11 +52,6 @@ public final class GameListViewModel {
         mutableGames.value = entries
     }
 
-    /// A lobby listing the library's games that are not archived.
-    public convenience init(library: GameLibrary) {
-        self.init(summaries: library.list().map(GameSummary.init(game:)))
-    }
-
     /// Adds the game, or updates its row; nothing happens when the row already reads so.
     public func upsert(_ summary: GameSummary) {
         var entries = mutableGames.value

@@ -12,10 +12,10 @@ enum ProtocolExamples {
         var examples: [String: JSONValue] = [:]
         func message(_ bytes: [UInt8]) throws -> JSONValue { try JSONValue(parsing: bytes) }
 
-        var library = GameLibrary()
-        let game = try library.create(
-            homeTeam: "Lakers", homePlayers: ["Ann", "Bo", "Cy"], awayTeam: "Celtics",
-            awayPlayers: ["Di", "Ed", "Flo"], rules: .fiba3x3)
+        let game = Game(
+            setup: try GameSetup(
+                id: "game-1", homeTeam: "Lakers", homePlayers: ["Ann", "Bo", "Cy"], awayTeam: "Celtics",
+                awayPlayers: ["Di", "Ed", "Flo"], rules: .fiba3x3))
         let lobby = GameListViewModel()
         let lobbyPresenter = LobbyPresenter(viewModel: lobby)
         var lobbyPatches: [PresentationMessage] = []
@@ -58,8 +58,10 @@ enum ProtocolExamples {
             handle(#"{"type":"undo","#, atMs: 16_000).json
 
         examples["lobby-snapshot"] = try message(lobbyPresenter.snapshot().bytes)
-        let second = try library.create(
-            homeTeam: "Bulls", homePlayers: ["Gus", "Hal", "Ida"], awayTeam: "Knicks", awayPlayers: ["Jo", "Kai", "Lu"])
+        let second = Game(
+            setup: try GameSetup(
+                id: "game-2", homeTeam: "Bulls", homePlayers: ["Gus", "Hal", "Ida"], awayTeam: "Knicks",
+                awayPlayers: ["Jo", "Kai", "Lu"], rules: .pickup))
         lobby.upsert(GameSummary(game: second))
         examples["lobby-patch-add"] = try message(lobbyPatches.last!.bytes)
         now = start.advanced(byMilliseconds: 17_000)
