@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What batching a fan-out's sends buys on this kernel (issue 14, "the physical limit"): benchmarks/batched_writes.c
+# What batching a fan-out's sends buys on this kernel ("the physical limit" of a fan-out): benchmarks/batched_writes.c
 # sends M messages to N loopback TCP connections one send(2) each, as io_uring SENDs submitted thousands per
 # system call (liburing), and as one writev(2) per connection for every two messages, in interleaved rounds, and
 # prints wall and CPU nanoseconds and system calls per delivered message, with the load average.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scorer-to-spectator latency and server memory (ISSUE5 "Done when"; figures in docs/benchmarks.md, "Broadcaster
+# Scorer-to-spectator latency and server memory (figures in docs/benchmarks.md, "Broadcaster
 # latency"): a release `courtside serve` on a loopback port with a fresh data directory, then
 # benchmarks/broadcaster_latency.py twice, each against a fresh server:
 #   one game with 10,000 spectators, its scorer sending 2 moves a second;

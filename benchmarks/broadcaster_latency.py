@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Scorer-to-spectator latency of a running Courtside server (ISSUE5 "Done when", bullet 4).
+"""Scorer-to-spectator latency of a running Courtside server (docs/benchmarks.md, "Broadcaster latency").
 
 Creates `--games` games over HTTP, connects `--spectators-per-game` spectators to each (WS /ws/games/{id}) from
 several worker processes, and one scorer per game (WS /ws/games/{id}/scorer, `Authorization: Bearer` on the

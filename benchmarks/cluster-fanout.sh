@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# What several nodes and Redis cost one big game (issue 10; figures in docs/benchmarks.md, "Several nodes and Redis
-# (issue 10)"): benchmarks/cluster_fanout.py runs one game with 10,000 spectators and a scorer sending 3 moves a
+# What several nodes and Redis cost one big game (figures in docs/benchmarks.md, "Several nodes and Redis"):
+# benchmarks/cluster_fanout.py runs one game with 10,000 spectators and a scorer sending 3 moves a
 # second for 20 s (60 commands) against, one after the other, three release `courtside serve --redis` nodes sharing
 # one Redis (AOF, appendfsync always), one such node alone, and one node on its SQLite journal; it prints
 # command-to-spectator p50/p99 (overall and by node), the nodes' CPU per delivery, Redis's CPU, and the load average.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What several nodes and Redis cost one big game (issue 10, "Done when": docs/benchmarks.md, "Several nodes and
+"""What several nodes and Redis cost one big game (docs/cluster.md; docs/benchmarks.md, "Several nodes and
 Redis"): the same game, the same spectators and the same scorer against three set-ups, one after the other in one
 run, each started fresh in a temporary directory and stopped:
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Server CPU per delivered patch: the real server against courtside-echo, side by side (issue 14, "the application
+# Server CPU per delivered patch: the real server against courtside-echo, side by side ("the application
 # adds nothing to the hot path"; figures in docs/benchmarks.md, "CPU per delivery").
 #
 # Each round runs, one right after the other and each against a fresh server with the same thread count:

@@ -67,7 +67,7 @@ def main() -> int:
               f'| {r["wireBytesPerMessage"]:.1f} ({r["wireRatio"]:.2f}) | - | {"; ".join(notes)} |')
 
     print()
-    print("Targets (issue 4):")
+    print('Targets (docs/benchmarks-log.md, "Fan-out"):')
     courtside = "courtside-1"
 
     def get(server, n, kind, mode):

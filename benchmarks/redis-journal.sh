@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A league day through Redis (issue 10; figures in docs/benchmarks.md, "Several nodes and Redis (issue 10)"):
+# A league day through Redis (figures in docs/benchmarks.md, "Several nodes and Redis"):
 # `courtside-load journal` appends one move at a time to 1,000 games, round-robin, at 500 appends/s for 10 s, then
 # 1,000, 2,000, 4,000 … a step, to Redis (Debian's redis-server, AOF with appendfsync always, as the cluster test
 # runs it) and to the SQLite journal side by side, rate by rate, until a journal falls behind (completes under 95% of

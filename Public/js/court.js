@@ -1,4 +1,4 @@
-// Following a court (issue 13): a display or spectator page opened with ?court=ID shows whatever game is on the
+// Following a court (docs/protocol.md): a display or spectator page opened with ?court=ID shows whatever game is on the
 // court now, switching without a reload when the court's document names another game, and "next game soon" in
 // between. Also the stream-delay parameter shared by the display, overlay and spectator pages.
 import { DocumentStream } from "./connection.js";

@@ -26,7 +26,7 @@ function token() {
   return sessionStorage.getItem(tokenKey);
 }
 
-/** The pickup queue's "next game" (issue 13 §5): once a game on a court is won, one button starts the winners'
+/** The pickup queue's "next game" (docs/protocol.md): once a game on a court is won, one button starts the winners'
  * game against the first team in the court's queue and opens its panel. */
 let courtOfGame;
 async function offerNextGame(s) {

@@ -1,4 +1,4 @@
-// The venue overview (issue 13): every court's live score on one big screen, readable across a hall at 1920×1080.
+// The venue overview (see the README): every court's live score on one big screen, readable across a hall at 1920×1080.
 // Scores come from the lobby document (/ws/games); which game is on which court, and who is next, from each
 // court's document (/ws/courts/{id}). The list of courts is read again every 30 s, so a new court appears.
 import { DocumentStream } from "./connection.js";

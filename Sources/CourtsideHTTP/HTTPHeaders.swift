@@ -161,7 +161,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     /// ASCII case-insensitive comparison: header names are tokens, so ASCII is all there is. Over the raw UTF-8
-    /// buffers: every response compares its fields' names several times (profile in docs/benchmarks.md).
+    /// buffers: every response compares its fields' names several times (profile in docs/benchmarks-log.md).
     static func sameName(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
         var lhs = lhs

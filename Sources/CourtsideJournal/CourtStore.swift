@@ -2,7 +2,7 @@ import CourtsideModel
 import Foundation
 import Synchronization
 
-/// Where a server keeps its courts (issue 13 §1): each court stored whole after every change, so a restart shows
+/// Where a server keeps its courts (docs/protocol.md): each court stored whole after every change, so a restart shows
 /// the same court pages, games and queues. Kept apart from `GameJournal` (games are event logs; a court is a small
 /// value that is replaced), in the same data directory.
 public protocol CourtStore: Sendable {

@@ -8,7 +8,7 @@ public struct GameRecord: Sendable, Hashable {
 
     public let setup: GameSetup
     /// SHA-256 of the game's scorer token. The token itself is never stored: a stolen database must not let anyone
-    /// score (ISSUE5 §5).
+    /// score (docs/server.md, "Scorers and tokens").
     public let scorerTokenSHA256: [UInt8]
     /// When the game was created, on the server's wall clock.
     public let createdAt: Timestamp

@@ -1,4 +1,4 @@
-/// When a finished game goes to the archive (issue 13 §6): `afterMs` after it finished, that is after its last
+/// When a finished game goes to the archive (`--archive-after`): `afterMs` after it finished, that is after its last
 /// event (the winning move, the time limit or the scorer's "final"), on the caller's clock.
 public struct ArchivePolicy: Sendable, Hashable {
     public let afterMs: Int64

@@ -1,4 +1,4 @@
-/// The id of a court (`court-1`, …): a venue's screens follow a court, whatever game is on it (issue 13 §1).
+/// The id of a court (`court-1`, …): a venue's screens follow a court, whatever game is on it (docs/protocol.md).
 public struct CourtID: StringIdentifier {
     public let rawValue: String
 

@@ -110,7 +110,7 @@ public struct GameSetup: Sendable, Hashable {
 extension GameSetup: Codable {
     private enum CodingKeys: String, CodingKey {
         case id, homeTeam, homePlayers, awayTeam, awayPlayers, rules
-        // Absent in setups stored before issue 13, and when not given.
+        // Absent in setups stored before courts existed, and when not given.
         case homeColor, homeShort, awayColor, awayShort
         // Absent when the first players listed start.
         case homeStarters, awayStarters

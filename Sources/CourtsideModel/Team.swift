@@ -7,7 +7,7 @@ public struct Team: Sendable, Hashable, Codable {
     public let side: TeamSide
     public let name: String
     public let players: [Player]
-    /// The colour and short name given at creation (issue 13 §4).
+    /// The colour and short name given at creation (docs/protocol.md, "Creating a game").
     public let branding: TeamBranding
     /// The indexes of the players who start on court, as given at creation; nil for the default (the first
     /// players listed).

@@ -1,4 +1,4 @@
-/// A team's colour and short name, as a scoreboard shows them (issue 13 §4). Both are optional at creation; a team
+/// A team's colour and short name, as a scoreboard shows them (docs/protocol.md). Both are optional at creation; a team
 /// without them gets its side's default colour and a short name made from its name, so every document and page
 /// always has both.
 public struct TeamBranding: Sendable, Hashable, Codable {

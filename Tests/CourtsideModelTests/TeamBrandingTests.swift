@@ -2,7 +2,7 @@ import CourtsideModel
 import Foundation
 import Testing
 
-@Suite("Team branding: colours and short names (issue 13)")
+@Suite("Team branding: colours and short names")
 struct TeamBrandingTests {
     @Test("a colour is # and six hex digits, a short name 2 to 4 letters; each error names its side and field")
     func validation() throws {
@@ -54,7 +54,7 @@ struct TeamBrandingTests {
     }
 }
 
-@Suite("Archive policy (issue 13 §6)")
+@Suite("Archive policy: when a finished game is due for the archive")
 struct ArchivePolicyTests {
     @Test("a game is due afterMs after its last event once finished or locked, never while played")
     func due() throws {

@@ -2,7 +2,7 @@ import CourtsideTestSupport
 import Testing
 
 /// The guard on the guard: if `.ownThread` stopped moving test bodies off the cooperative pool, the blocking
-/// tests would starve the asynchronous ones again (issue 11), and these fail first.
+/// tests would starve the asynchronous ones again (docs/architecture.md), and these fail first.
 @Suite("Tests marked .ownThread run off the cooperative pool", .ownThread)
 struct OwnThreadTraitTests {
     @Test("a synchronous body runs on the test's own thread")

@@ -4,7 +4,7 @@ import CourtsideViewModels
 import Foundation
 import Testing
 
-@Suite("The archive: finished games leave the lobby and stay readable (issue 13 §6)", .ownThread)
+@Suite("The archive: finished games leave the lobby and stay readable", .ownThread)
 struct ArchiveTests {
     /// A custom game a single two-pointer finishes.
     static let shortGame: JSONValue = [

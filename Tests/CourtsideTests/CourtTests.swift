@@ -4,7 +4,7 @@ import CourtsideViewModels
 import Foundation
 import Testing
 
-@Suite("Courts: routes, the court document and its feed (issue 13)", .ownThread)
+@Suite("Courts: routes, the court document and its feed", .ownThread)
 struct CourtTests {
     static let auth = ["Authorization": "Bearer \(TestApp.adminToken)"]
 
@@ -82,7 +82,7 @@ struct CourtTests {
     }
 }
 
-@Suite("Viewer counts over real sockets (issue 13 §3)", .ownThread)
+@Suite("Viewer counts over real sockets", .ownThread)
 struct ViewerCountTests {
     @Test("N spectators (sockets and an event stream) are counted in the lobby row and sent to the game's sockets")
     func counted() async throws {
@@ -117,7 +117,7 @@ struct ViewerCountTests {
     }
 }
 
-@Suite("The pickup queue (issue 13 §5)", .ownThread)
+@Suite("The pickup queue: joins and the next game", .ownThread)
 struct PickupQueueTests {
     @Test("teams join the queue (validated, rate-limited); next game keeps the winners on against the first team")
     func queueAndNext() throws {

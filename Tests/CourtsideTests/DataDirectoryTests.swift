@@ -4,7 +4,7 @@ import Testing
 
 @testable import Courtside
 
-/// `--admin-token-file` and the data directory's mode (issue 11): the admin token stays out of `/proc/PID/cmdline`,
+/// `--admin-token-file` and the data directory's mode (server.md): the admin token stays out of `/proc/PID/cmdline`,
 /// and the directory holding the journal and the token is private to the server's user.
 @Suite("Admin token file and data directory mode", .ownThread)
 struct DataDirectoryTests {

@@ -5,7 +5,7 @@ import CourtsideViewModels
 import Foundation
 import Testing
 
-/// Issue 11's health and recovery, over real sockets: `/healthz` says when the journal cannot write, a failed game
+/// Health and recovery, over real sockets: `/healthz` says when the journal cannot write, a failed game
 /// stores its writes once the disk has room and takes commands again, and a corrupt stored game is quarantined
 /// while the server serves the others.
 @Suite("Health and recovery", .ownThread)

@@ -65,7 +65,7 @@ private final class ServerProcess {
 
 @Suite("kill -9", .serialized, .ownThread)
 struct KillNineTests {
-    /// ISSUE5 §4: the server survives `kill -9` at any moment. A scorer sends commands and retries every unacked one
+    /// Durability: the server survives `kill -9` at any moment. A scorer sends commands and retries every unacked one
     /// (same CID) after each restart; at the end every command is in the journal exactly once, and every ack the
     /// scorer got named a command that is there.
     @Test("killed 20 times mid-stream, every acked command is stored exactly once")

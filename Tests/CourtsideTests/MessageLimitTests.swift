@@ -22,7 +22,7 @@ private func clientFrame(opcode: UInt8, payload: [UInt8], rsv1: Bool = false) ->
     return bytes
 }
 
-/// Issue 11 §1 "CPU before authentication": each socket kind has its own message limits, set by its route at the
+/// "CPU before authentication" (docs/server.md): each socket kind has its own message limits, set by its route at the
 /// upgrade; a message past them is refused with 1009 at its header, before it is inflated or parsed.
 @Suite("Per-route message limits over loopback", .serialized)
 struct MessageLimitTests {
@@ -32,7 +32,7 @@ struct MessageLimitTests {
     func compressionBomb() async throws {
         let outcome = try await offPool {
             // 15 MiB of JSON (under the old 16 MiB limit, so it was parsed) compressed to about 15 KiB, as in
-            // issue 11. Built before connecting: the scorer socket allows 5 s to authenticate.
+            // the attack first reported. Built before connecting: the scorer socket allows 5 s to authenticate.
             let json =
                 Array("{\"type\":\"auth\",\"token\":\"".utf8) + [UInt8](repeating: 0x61, count: 15 << 20)
                 + Array("\"}".utf8)

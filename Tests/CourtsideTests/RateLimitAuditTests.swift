@@ -3,7 +3,7 @@ import CourtsideViewModels
 import Foundation
 import Testing
 
-/// Issue 11's limits over real sockets: the scorer token's rate survives reconnects, `POST …/commands` is limited
+/// The server's limits over real sockets: the scorer token's rate survives reconnects, `POST …/commands` is limited
 /// per address, and failed authentications are logged (never the token) and slowed per address.
 @Suite("Rate limits and failed authentications", .ownThread)
 struct RateLimitAuditTests {

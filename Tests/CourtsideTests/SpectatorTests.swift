@@ -134,7 +134,7 @@ struct SpectatorTests {
         let refused = try WebSocketClient.upgrade(app.connect(), path: "/ws/games/\(game.id)")
         #expect(refused.status == 503)
         #expect(try app.request("GET", "/api/games/\(game.id)/events").status == 503)
-        #expect(try app.request("GET", "/healthz").status == 503, "plain requests count too (issue 11)")
+        #expect(try app.request("GET", "/healthz").status == 503, "plain requests count too, not only WebSockets")
         // Read in process: a GET /metrics from this address would be refused too.
         let metrics = app.app.metrics.render()
         #expect(metrics.contains("courtside_connections_refused_total{cap=\"per_address\"} 3\n"), "\(metrics)")

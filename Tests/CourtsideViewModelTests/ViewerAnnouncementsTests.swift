@@ -2,7 +2,7 @@ import CourtsideModel
 import CourtsideViewModels
 import Testing
 
-@Suite("Viewer announcements: a counted figure, never per join or leave (issue 13 §3)")
+@Suite("Viewer announcements: a counted figure, never per join or leave")
 struct ViewerAnnouncementsTests {
     @Test("a figure goes out when it changed since the last tick, a drop to zero once, nothing when unchanged")
     func changes() {

@@ -136,7 +136,7 @@ struct ConnectionTests {
         let actions = machine.bytesReceived(bomb, now: t0)
         #expect(closeCode(actions) == 1009)
         #expect(delivered(actions).isEmpty)
-        // Inflating all 16 MiB took about a second of a loop's CPU before (issue 11); stopping at 8 KiB is instant.
+        // Inflating all 16 MiB took about a second of a loop's CPU before the limit; stopping at 8 KiB is instant.
         #expect(ContinuousClock.now - start < .milliseconds(100))
     }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Subscribers to courtside-echo's /sub written with Python `websockets`, checking that the shared-context
-permessage-deflate stream decodes exactly (issue 4, §4). Driven by Tests/CourtsideNetTests/PythonWebsocketsTests.swift.
+permessage-deflate stream decodes exactly (deflate.md). Driven by Tests/CourtsideNetTests/PythonWebsocketsTests.swift.
 
     deflate_subscribers.py --url ws://127.0.0.1:PORT/sub --messages N --join-at J --resync-at R
 

@@ -1,4 +1,4 @@
-"""The project's own abuse test (issue 11 "Done when"): attacks on a real `courtside serve` over loopback, each for a
+"""The project's own abuse test (docs/server.md, "Tests"): attacks on a real `courtside serve` over loopback, each for a
 few seconds, while a normal spectator reads patches, a normal scorer scores and a prober asks `/healthz` on fresh
 connections ten times a second.
 

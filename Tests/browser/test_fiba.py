@@ -1,4 +1,4 @@
-"""Issue 12 in Chromium: the controls of a real game on the scorer panel, what the spectator page and the display
+"""A real game in Chromium: the controls of a real game on the scorer panel, what the spectator page and the display
 show of them, the keyboard shortcuts, and a correction three plays back reaching the other pages within a second."""
 
 import os

@@ -1,4 +1,4 @@
-"""Issue 6's Done-when, (a)–(e), in Chromium against a real `courtside serve`."""
+"""The pages (README, "Pages"), (a)–(e), in Chromium against a real `courtside serve`."""
 
 import os
 import shutil

@@ -1,4 +1,4 @@
-"""Issue 13 in Chromium: a court display follows the court's games without a reload, stream-delay sync shows a
+"""Venues in Chromium: a court display follows the court's games without a reload, stream-delay sync shows a
 change `delay` seconds after it was made with the clock behind by the same, team colours reach the page, and the
 viewer count reaches N. Screenshots of the venue overview, the delayed overlay and the queue go to the screenshot
 directory (docs/screenshots/ with COURTSIDE_UPDATE_SCREENSHOTS=1)."""

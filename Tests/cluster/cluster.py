@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 10's cluster test: several `courtside serve --redis` nodes share every game through one Redis, behind a
+"""The cluster test (cluster.md): several `courtside serve --redis` nodes share every game through one Redis, behind a
 real balancer, and a node's or Redis's death loses nothing acked.
 
 On loopback, in a temporary directory: Debian's `redis-server` (AOF, `appendfsync always`, a password), three nodes

@@ -5,7 +5,7 @@
 - `Scorer`: sends moves with several in flight, retries with the SAME command id every command that had no answer
   (its connection dropped) or was answered `unavailable`, re-sends a few acked ids on every new connection (the
   original ack must come back, from any node), and counts a command with no answer for `answer_deadline` seconds on
-  an open connection as hanging (a failure: issue 10 wants `unavailable` "within a few seconds").
+  an open connection as hanging (a failure: docs/cluster.md promises `unavailable` "within a few seconds").
 - `Follower`: a spectator socket that reconnects after a drop (through the balancer) with `since=N` and checks the
   first thing it gets: patch N+1, or a snapshot not behind N (no gap, no duplicate).
 - `EventFollower`: the same over server-sent events (`Last-Event-ID`).

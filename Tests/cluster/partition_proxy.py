@@ -1,5 +1,5 @@
 """A TCP proxy owned by the cluster test, between one node and Redis, that can cut the node off the way a network
-partition does (issue 10, "Failure behaviour": "a test-owned proxy that stops forwarding without closing").
+partition does (a test-owned proxy that stops forwarding without closing).
 
 `cut()` stops moving bytes in both directions but closes nothing: no FIN, no RST, so the node learns of the
 partition only from its own deadlines, as on a real network where packets are dropped. Bytes already sent stay

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 10's "Past one Redis" test: games partitioned over two Redis servers by id (docs/cluster.md), three nodes
+"""The "Past one Redis" test: games partitioned over two Redis servers by id (docs/cluster.md), three nodes
 behind Caddy, and the failures that must stop only one partition's games or drain only one node.
 
 On loopback, in a temporary directory: two `redis-server`s (AOF, `appendfsync always`, a password), r0 and r1;

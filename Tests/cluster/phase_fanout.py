@@ -1,4 +1,4 @@
-"""Phases 1 and 2 of the cluster test (issue 10, "Done when"): one game served by every node, and two scorers racing.
+"""Phases 1 and 2 of the cluster test (docs/cluster.md): one game served by every node, and two scorers racing.
 
 1. Game ids across nodes: three games created at once, one on each node, get three ids, and every node serves
    each. Then a scorer on node A, 25 spectators on each of B and C (half offering permessage-deflate) and an event

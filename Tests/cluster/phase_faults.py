@@ -1,4 +1,4 @@
-"""Phases 3 and 4 of the cluster test (issue 10, "Failure behaviour"), on the main game with every follower of
+"""Phases 3 and 4 of the cluster test (failures: docs/cluster.md), on the main game with every follower of
 phase 1 still subscribed:
 
 3. Partition: node c reaches Redis only through the test's PartitionProxy. While it is cut (bytes held, nothing

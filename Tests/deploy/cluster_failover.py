@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A game through the cluster's load balancer survives one node's death (issue 10 "Done when", deploy/cluster/).
+"""A game through the cluster's load balancer survives one node's death (docs/cluster.md, deploy/cluster/).
 
 Run by scripts/ci.d/61-cluster-deploy.sh against deploy/cluster/compose.yaml started with podman-compose: `--url`
 is Caddy, `--containers` the three Courtside containers (their logs say which node holds which connection; the

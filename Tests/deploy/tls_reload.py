@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Certificate reload on SIGHUP without dropping connections (ISSUE7 "Done when", bullet 3).
+"""Certificate reload on SIGHUP without dropping connections (README, "Deploy").
 
 Against a `courtside serve --tls-cert CERT --tls-key KEY` (pid `--pid`, log `--log`) serving certificate A:
 1. a lobby WebSocket (wss, verified with A) opens and gets its snapshot;

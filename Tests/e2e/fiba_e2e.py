@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end test of a real game's scoreboard (issue 12) with PyPI `websockets`, against a running Courtside server.
+"""End-to-end test of a real game's scoreboard (FIBA rules) with PyPI `websockets`, against a running Courtside server.
 
 1. A whole FIBA 3x3 game: numbered rosters (one name a spreadsheet would run as a formula), spectators (half with
    permessage-deflate) and a server-sent events reader; the scorer records the starting possession, plays moves of

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end test of a running Courtside server with a client nobody here wrote (PyPI `websockets`).
 
-ISSUE5 "Done when", bullet 2. Against `--url` (a server started by scripts/ci.d/50-e2e.sh):
+Run by CI (docs/server.md, "Tests"). Against `--url` (a server started by scripts/ci.d/50-e2e.sh):
 1. creates a game over HTTP (POST /api/games, admin bearer token, pickup rules: first to 15, win by 2);
 2. connects `--spectators` spectators to WS /ws/games/{id}, half offering permessage-deflate (websockets' default)
    and half without; those that offer it must get it (RFC 7692 negotiation);
@@ -115,7 +115,7 @@ class Connection:
                     self.bad_messages.append(f"not JSON: {raw[:200]!r}")
                     continue
                 if message.get("type") == "viewers":
-                    continue  # the counted figure every 5 s (issue 13): not part of the game's document
+                    continue  # the counted figure every 5 s ("viewers" in docs/protocol.md): not part of the game's document
                 if not self.document.take(message):
                     self.others.put_nowait(message)
         except websockets.ConnectionClosed as closed:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""kill -9 test of a Courtside server's durability (ISSUE5 §4 and "Done when", bullet 3).
+"""kill -9 test of a Courtside server's durability (docs/server.md, "Durability: acks after the disk").
 
 Runs `courtside serve` itself on one data directory and port, creates a game (custom rules, target 999, so it never
 finishes), then for `--rounds` rounds:
@@ -138,7 +138,7 @@ class ResumingSpectator:
                 async for raw in socket:
                     message = json.loads(raw)
                     if message.get("type") == "viewers":
-                        continue  # the counted figure every 5 s (issue 13)
+                        continue  # the counted figure every 5 s (docs/protocol.md, "viewers")
                     if message.get("type") not in ("snapshot", "patch"):
                         self.problems.append(f"spectator: unexpected message {str(message)[:200]}")
                         continue
@@ -230,7 +230,7 @@ class Scorer:
     async def run(self, stop, new_commands=True, reacks=3):
         """Until the connection drops (the server was killed) or `stop` is set and nothing is in flight."""
         ledger = self.ledger
-        # Half the connections authenticate on the upgrade, half with the first message (ISSUE5 §2).
+        # Half the connections authenticate on the upgrade, half with the first message (docs/server.md).
         header = self.rng.random() < 0.5
         self.closed = False
         retry, ledger.unanswered = ledger.unanswered, []

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ci-lane: quiet
-# Browser tests (Tests/browser, issue 6): builds `courtside`, and pytest starts it on a free loopback port with a
+# Browser tests (Tests/browser, README "Pages"): builds `courtside`, and pytest starts it on a free loopback port with a
 # temporary data directory and a known admin token, then drives the pages in headless Chromium via
 # chromium-driver + Selenium. Screenshots of the four pages go to $COURTSIDE_SCREENSHOTS
 # (default .build/browser-screenshots). In CI (CI=true) a missing browser is a failure; locally it is a skip.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ci-lane: quiet
-# TLS configuration check with a scanner nobody here wrote (issue 11): Debian's testssl.sh against
+# TLS configuration check with a scanner nobody here wrote (docs/server.md, "TLS"): Debian's testssl.sh against
 # `courtside serve --tls-cert/--tls-key` on a free loopback port, with a throwaway RSA certificate. The JSON report
 # is judged by scripts/lib/testssl_verdict.py: nothing vulnerable, no CBC (or any non-AEAD) suite, only the strong
 # cipher category offered, Strict-Transport-Security present; the test certificate's own findings (self-signed,

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # ci-lane: quiet
-# End-to-end test with a client nobody here wrote (ISSUE5 "Done when"): Tests/e2e/game_e2e.py (PyPI websockets)
+# End-to-end test with a client nobody here wrote (docs/server.md, "Tests"): Tests/e2e/game_e2e.py (PyPI websockets)
 # against `courtside serve` on a free loopback port, a temporary data directory and a known admin token: a game
 # created over HTTP, 50 spectators (half with permessage-deflate), a whole game played by the scorer, every
 # spectator's document equal to GET /api/games/{id}, a spectator's command refused. Then Tests/e2e/fiba_e2e.py on
-# the same server (issue 12): a whole FIBA 3x3 game (the clock running out into overtime, fouls, timeouts, shot
+# the same server (docs/protocol.md): a whole FIBA 3x3 game (the clock running out into overtime, fouls, timeouts, shot
 # clock, corrections, final and the admin's reopen) and a 5x5 quarter with substitutions, every document equal to
 # GET /api/games/{id} and the box score CSV's totals equal to the score. The server is stopped on exit.
 set -euo pipefail

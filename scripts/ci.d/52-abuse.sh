@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ci-lane: quiet
-# The project's own abuse test (issue 11): Tests/abuse/abuse.py against `courtside serve` on loopback (release build:
+# The project's own abuse test (server.md): Tests/abuse/abuse.py against `courtside serve` on loopback (release build:
 # its /healthz budget (p90 50 ms, none over 250 ms) is about the code that serves, and a debug build accepts a connection flood ~5x slower):
 # a ping flood, a never-reading pipelining client, a never-reading WebSocket sender, a compression bomb as the first
 # scorer message, thousands of plain connections from one address, and on a court's pickup queue a name bomb, a join

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ci-lane: quiet
-# Durability under kill -9 (ISSUE5 §4, "Done when"): Tests/e2e/kill9.py runs `courtside serve` on one data
+# Durability under kill -9 (docs/server.md, "Durability"): Tests/e2e/kill9.py runs `courtside serve` on one data
 # directory and port, kills it with SIGKILL at random moments (25 times by default) while a scorer sends commands
 # and retries unanswered ones with the same CID, and fails on any acked command lost or applied twice, or a
 # spectator resuming with since=N seeing a number go back. KILL9_ROUNDS and KILL9_SEED override the defaults.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ci-lane: quiet
-# Issue 10's cluster test ("Done when", first item): Tests/cluster/cluster.py runs, on loopback and in a temporary
+# The cluster test (docs/cluster.md, "Proof"): Tests/cluster/cluster.py runs, on loopback and in a temporary
 # directory, Debian's redis-server (AOF with appendfsync always, a password), three release `courtside serve --redis`
 # nodes and Caddy in front with active health checks on /healthz, then checks: game ids across nodes; a scorer on
 # node a with 25 spectators on each of b and c (half permessage-deflate) and an event stream through Caddy, all in

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ci-lane: quiet
-# Issue 10's "Past one Redis" test: Tests/cluster/partitions.py runs, on loopback and in a temporary directory, two
+# The cluster.md "Past one Redis" test: Tests/cluster/partitions.py runs, on loopback and in a temporary directory, two
 # redis-servers (AOF with appendfsync always, a password), three release `courtside serve --redis R0,R1` nodes (c
 # reaching r1 through a test-owned proxy) and Caddy in front with active health checks on /healthz, then checks: a
 # node given the list in another order is refused; games land on both partitions; a kill -9 of one Redis answers

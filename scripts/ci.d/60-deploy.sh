@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ci-lane: quiet
-# The deploy recipes, proven with Debian's own packages (ISSUE7 "Done when"):
+# The deploy recipes, proven with Debian's own packages (README, "Deploy"):
 # 1. `systemd-analyze verify` accepts deploy/systemd/courtside.service (ExecStart pointed at the built binary in a
 #    temporary copy): any message about the unit fails the check; every COURTSIDE_* name in the environment file
 #    example is a real setting.

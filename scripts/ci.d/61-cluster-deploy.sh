@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ci-lane: quiet
-# deploy/cluster/ proven for real (issue 10 "Done when", second item), with podman and podman-compose from Debian:
+# deploy/cluster/ proven for real (README, "Scale out"), with podman and podman-compose from Debian:
 # 1. The images: local stand-ins for debian:bookworm-slim, swift:X.Y-bookworm, redis:7 and caddy:2 (no registry can
 #    be reached here), and deploy/Dockerfile built for real (scripts/containers/build-images). scripts/ci starts
 #    that build in the background before its first check (COURTSIDE_IMAGES_STATUS); this step then only waits for

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The real peers of scripts/ci.d/60-deploy.sh (ISSUE7 "Done when"): nginx and caddy as the TLS-terminating reverse
+# The real peers of scripts/ci.d/60-deploy.sh (README, "Deploy"): nginx and caddy as the TLS-terminating reverse
 # proxies the deploy recipes configure, and systemd-analyze (package systemd) to verify the service unit. Debian
 # packages only; idempotent (installs only what is missing). The packages' own services are never started here:
 # policy-rc.d refuses service starts during the install, and the test starts each proxy itself on loopback ports.

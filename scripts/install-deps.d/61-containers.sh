@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The container engine for scripts/ci.d/61-cluster-deploy.sh (issue 10 "Done when", deploy/cluster/ proven for real):
+# The container engine for scripts/ci.d/61-cluster-deploy.sh (deploy/cluster/ proven for real):
 # podman and podman-compose run the compose stack, runc is their OCI runtime, netavark and aardvark-dns give the
 # stack's network and the name lookup between its containers (Caddy finds `courtside-1` by name; podman's other
 # backend, CNI, has no DNS in Debian without another plugin), and mmdebstrap makes the local base images from the

@@ -10,21 +10,21 @@ final class ApplicationCore: Sendable {
     let configuration: ServerConfiguration
     let registry: GameRegistry
     let lobby: LoopBound<LobbyOwner>
-    /// The courts (issue 13), on the lobby's loop.
+    /// The courts (docs/protocol.md, "Courts"), on the lobby's loop.
     let courts: LoopBound<CourtsOwner>
     /// Which courts exist, readable on any loop.
     let courtDirectory: CourtDirectory
     let services: GameServices
     let limiter: ConnectionLimiter
     let origins: OriginPolicy
-    /// Command rate per scorer token (keyed by game), whichever socket carries it (issue 11).
+    /// Command rate per scorer token (keyed by game), whichever socket carries it (docs/server.md, "Limits").
     let scorerCommandRates: SharedTokenBuckets
-    /// `POST …/commands` rate per client address (issue 11).
+    /// `POST …/commands` rate per client address (docs/server.md, "Limits").
     let addressCommandRates: SharedTokenBuckets
     let authenticationThrottle = AuthenticationThrottle()
-    /// Games archived (at start or since), for `GET /api/games?status=archived` (issue 13 §6).
+    /// Games archived (at start or since), for `GET /api/games?status=archived` (the archive).
     let archivedGames = ArchivedGames()
-    /// `POST /api/courts/{id}/queue` per client address (issue 13 §5): a team or two at once, then one a minute.
+    /// `POST /api/courts/{id}/queue` per client address (the pickup queue): a team or two at once, then one a minute.
     let queueRates = SharedTokenBuckets(burst: 3, ratePerSecond: 1.0 / 60)
     private let adminTokenSHA256: [UInt8]
     /// Games whose journal write failed and is not yet stored again, with the error.

@@ -13,7 +13,7 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     /// The list of Redis servers does not match what they store (another order, fewer of them, one twice), or one
     /// could not be asked: two nodes would disagree on where a game lives (docs/cluster.md, "Past one Redis").
     case redisPartitions(RedisPartitionError)
-    /// The courts in the data directory could not be opened or read (issue 13).
+    /// The courts in the data directory could not be opened or read (`courts.sqlite3`).
     case courts(directory: String, CourtStoreError)
     /// A stored game does not replay to a valid game (an edited or corrupted database).
     case corruptGame(GameID, GameReplayError)

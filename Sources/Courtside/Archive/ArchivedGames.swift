@@ -2,7 +2,7 @@ import CourtsideModel
 import CourtsideViewModels
 import Synchronization
 
-/// The archived games' lobby lines, in the order they were archived (issue 13 §6): what
+/// The archived games' lobby lines, in the order they were archived (`--archive-after`): what
 /// `GET /api/games?status=archived` lists. Archived games take no commands, so a line never changes once here.
 final class ArchivedGames: Sendable {
     private let summaries = Mutex<[GameSummary]>([])

@@ -2,7 +2,7 @@ import CourtsideModel
 import CourtsideNet
 import CourtsideViewModels
 
-/// Moves finished games to the archive `archiveAfter` after they finished (issue 13 §6), on the server's clock:
+/// Moves finished games to the archive `archiveAfter` after they finished (`--archive-after`), on the server's clock:
 /// the game then refuses commands (`game_archived`), leaves the lobby and is listed by
 /// `GET /api/games?status=archived`; its pages, plays and box score stay readable. Checks every `checkInterval`
 /// from the lobby's loop; each game decides on its own loop. Loop-confined.

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Counts the long-lived connections (WebSockets, event streams) of each client address, across every loop, so one
-/// host cannot take every descriptor (ISSUE5 §5).
+/// host cannot take every descriptor (docs/server.md, "Limits").
 ///
 /// Checked when a request asks to become long-lived (at the upgrade): over the cap it is answered `429 Too Many
 /// Requests` (the client is told to slow down). It counts by `ClientAddress`, so it matters behind a trusted proxy:

@@ -1,7 +1,7 @@
 import COpenSSL
 
 /// Bearer secrets (scorer and admin tokens): made from 128 bits of the system's CSPRNG, kept only as SHA-256
-/// digests, and compared in constant time (ISSUE5 §5).
+/// digests, and compared in constant time (docs/server.md, "Scorers and tokens").
 ///
 /// A token is 32 lowercase hex characters: URL- and header-safe, and easy to paste. The server never puts one in a
 /// URL it generates, and never logs one.

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Token buckets by key, shared by every loop (ISSUE5 §5, issue 11): the command rate of one scorer token (keyed
+/// Token buckets by key, shared by every loop (docs/server.md, "Limits"): the command rate of one scorer token (keyed
 /// by its game, whose one token it is) whichever socket and however many reconnects carry it, and the rate of
 /// `POST …/commands` per client address. A bucket lives outside any connection, so closing and reopening a socket
 /// does not refill it.

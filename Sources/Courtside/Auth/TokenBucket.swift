@@ -1,4 +1,4 @@
-/// A token bucket for one connection's commands (ISSUE5 §5): `burst` commands at once, then `ratePerSecond`
+/// A token bucket for one connection's commands (docs/server.md): `burst` commands at once, then `ratePerSecond`
 /// sustained. A value type with time passed in, so it is tested without sleeping.
 struct TokenBucket {
     let burst: Double

@@ -88,9 +88,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// every proxy's idle timeout; tests of a client that never reads turn it off, since such a client is rightly
     /// taken for dead after 50 s on a machine busy enough to make the test run that long.
     public var webSocketIdlePingInterval: Duration? = .seconds(30)
-    /// How long after it finished a game leaves the lobby for the archive (issue 13 §6); zero never archives.
+    /// How long after it finished a game leaves the lobby for the archive (`--archive-after`); zero never archives.
     public var archiveAfter: Duration = .seconds(30 * 60)
-    /// How often viewer counts are announced (issue 13 §3: at most every 5 s); not a flag, tests shorten it.
+    /// How often viewer counts are announced (at most every 5 s); not a flag, tests shorten it.
     public var viewerCountInterval: Duration = .seconds(5)
     /// How often, with `--redis`, this node publishes its spectator counts and reads every node's (docs/redis.md,
     /// "Viewer counts"); no flag: tests shorten it.

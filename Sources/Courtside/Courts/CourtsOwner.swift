@@ -3,7 +3,7 @@ import CourtsideModel
 import CourtsideNet
 import CourtsideViewModels
 
-/// Every court of the server, owned by one loop like the lobby (issue 13 §1): a court's document
+/// Every court of the server, owned by one loop like the lobby (docs/protocol.md, "Courts"): a court's document
 /// (`WS /ws/courts/{id}`) and its feed, and the changes to it.
 ///
 /// A change is stored before it is shown: the new court value goes to the store, and only once it is durable does

@@ -6,7 +6,7 @@ import CourtsideViewModels
 /// loop, after every journal write the command caused is durable; it hops to the sender's loop itself.
 ///
 /// The bytes are decoded once, here, on arrival: applying the command and every refusal (which names the command's
-/// id) use `decoded`, so no path parses a command twice (issue 14).
+/// id) use `decoded`, so no path parses a command twice (it was a share of each command's CPU).
 struct CommandRequest: Sendable {
     let bytes: [UInt8]
     /// The command, or why it is not one (with its id when readable); nil for a reopen.
@@ -40,7 +40,7 @@ struct CommandRequest: Sendable {
 extension WireErrorCode {
     /// The game cannot take commands now: its journal failed, or too many commands wait for the disk.
     static let unavailable = WireErrorCode(rawValue: "unavailable")
-    /// The connection sent commands faster than its rate limit (ISSUE5 §5).
+    /// The connection sent commands faster than its rate limit (docs/server.md, "Limits").
     static let rateLimited = WireErrorCode(rawValue: "rate_limited")
     /// No game has this id (docs/protocol.md).
     static let unknownGame = WireErrorCode(rawValue: "unknown_game")

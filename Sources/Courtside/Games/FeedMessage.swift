@@ -2,7 +2,7 @@ import CourtsideNet
 import CourtsideViewModels
 
 /// One message of a game, court or lobby document, encoded once however many subscribers take it: the presenter's
-/// JSON bytes, carried as bytes to the sockets (issue 14: no `String` on the way), with its WebSocket text frame
+/// JSON bytes, carried as bytes to the sockets (no `String` on the way, no copy), with its WebSocket text frame
 /// built once (`broadcast.frame`: what the channel queues on every plain subscriber and what a catch-up sends), and
 /// its server-sent event (`id: <seq>`, `data: <json>`).
 final class FeedMessage: Sendable {

@@ -3,7 +3,7 @@ import CourtsideModel
 import CourtsideNet
 import CourtsideViewModels
 
-/// The one authoritative owner of a game (ISSUE5 §3): its view model and presenter, its feed, its resume window and
+/// The one authoritative owner of a game (server.md): its view model and presenter, its feed, its resume window and
 /// its journal writes, all on one loop.
 ///
 /// - Commands are applied one at a time in arrival order (`submit`); each batch of changes becomes one patch
@@ -30,7 +30,7 @@ final class GameOwner {
     let presenter: GamePresenter
     let feed: GameFeed
     let scorerTokenSHA256: [UInt8]
-    /// Archived at start or by `archive()` (issue 13 §6): readable, takes no more commands.
+    /// Archived at start or by `archive()` (`--archive-after`): readable, takes no more commands.
     private(set) var isArchived: Bool
     /// Whether a journal write failed and is not yet stored by a retry (see the type's documentation).
     var isFailed: Bool { writes.failedAtWrite != nil }
@@ -374,7 +374,7 @@ final class GameOwner {
         }
     }
 
-    /// Archives the game (issue 13 §6, `GameArchiver`): from now on it refuses commands and time, and the archive is
+    /// Archives the game (`GameArchiver`): from now on it refuses commands and time, and the archive is
     /// journaled in order after every write before it. The caller takes it off the lobby.
     func archive(at instant: Timestamp) {
         guard !isArchived else { return }

@@ -2,7 +2,7 @@ import CourtsideJournal
 
 /// A game's journal writes as its owner must track them (docs/server.md, "Durability"): how many were submitted
 /// and completed (replies wait on those numbers), and, after a write fails, which writes must be stored again before
-/// the game's memory and disk agree (issue 11, "a failed game retries its write").
+/// the game's memory and disk agree (docs/server.md, "Durability: acks after the disk", a failed write).
 ///
 /// A value type: `GameOwner` tells it each event (a write submitted, a completion, the retry timer firing, a
 /// retry's completion) and performs the action it returns (log and report a failure, arm the retry timer, submit a

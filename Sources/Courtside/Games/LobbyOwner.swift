@@ -33,7 +33,7 @@ final class LobbyOwner {
         list.remove(id)
     }
 
-    /// The game's viewer count in its row (issue 13 §3, `ViewerCounter`).
+    /// The game's viewer count in its row (`ViewerCounter`).
     func setViewers(_ count: Int, of id: GameID) {
         list.setViewers(count, of: id)
     }

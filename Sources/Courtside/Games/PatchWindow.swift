@@ -1,5 +1,5 @@
 /// The last patch messages of one document, so a subscriber resuming with `since=N` gets just the patches it
-/// missed (ISSUE5 §2). A ring of at most `capacity` messages: memory per game is bounded whatever the game's length.
+/// missed (`?since=N`). A ring of at most `capacity` messages: memory per game is bounded whatever the game's length.
 /// Messages are kept encoded (`FeedMessage`), so every resume shares the same bytes.
 struct PatchWindow {
     let capacity: Int

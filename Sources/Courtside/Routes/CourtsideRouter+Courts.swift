@@ -2,7 +2,7 @@ import CourtsideModel
 import CourtsideNet
 import CourtsideViewModels
 
-/// The court routes (issue 13; docs/protocol.md, "Courts"): `GET|POST /api/courts`, `GET|PUT /api/courts/{id}`,
+/// The court routes (docs/protocol.md, "Courts"): `GET|POST /api/courts`, `GET|PUT /api/courts/{id}`,
 /// `GET /api/courts/{id}/code`, `POST|DELETE /api/courts/{id}/queue`, `DELETE /api/courts/{id}/queue/{n}`,
 /// `POST /api/courts/{id}/next` and `WS /ws/courts/{id}`.
 extension CourtsideRouter {

@@ -167,7 +167,7 @@ struct CourtsideRouter: HTTPRouter {
         } catch {
             return .respond(APIResponse.error(.badRequest, "bad_json", "the body is not JSON: \(error)"))
         }
-        // `"court":ID` puts the new game on a court (issue 13): an unknown court is refused before the game exists.
+        // `"court":ID` puts the new game on a court (protocol.md): an unknown court is refused before the game exists.
         let court = json["court"].flatMap { $0 == .null ? nil : $0 }
         if let court {
             guard let id = court.stringValue, core.courtDirectory.contains(CourtID(id)) else {

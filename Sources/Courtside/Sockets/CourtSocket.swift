@@ -1,7 +1,7 @@
 import CourtsideModel
 import CourtsideNet
 
-/// `WS /ws/courts/{id}`: one court's feed, a `courtSnapshot` then every `courtPatch` (issue 13 §1). Read-only.
+/// `WS /ws/courts/{id}`: one court's feed, a `courtSnapshot` then every `courtPatch` (docs/protocol.md). Read-only.
 /// Loop-confined.
 final class CourtSocket: FeedSocket {
     private let courts: LoopBound<CourtsOwner>

@@ -1,7 +1,7 @@
 import CourtsideNet
 
 /// The sockets that fell behind while being joined to a feed and wait for their queue to drain before asking again
-/// for a snapshot (ISSUE5 §5), each with its drain poll: a state machine of sockets (by identity) that takes events
+/// for a snapshot (server.md), each with its drain poll: a state machine of sockets (by identity) that takes events
 /// and returns actions, performed by `FeedJoins`. A socket is here only while it waits. Loop-confined.
 struct DrainWaits {
     /// Where a socket's queue stands when it is checked.

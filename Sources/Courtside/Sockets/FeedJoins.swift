@@ -1,6 +1,6 @@
 import CourtsideNet
 
-/// How subscribing WebSockets are joined to a feed (ISSUE5 §5), for one socket (`FeedSocket`) or many
+/// How subscribing WebSockets are joined to a feed (docs/server.md, "Limits"), for one socket (`FeedSocket`) or many
 /// (`GameSpectators`): the catch-up is queued, then the socket is subscribed; one that falls behind its budget while
 /// catching up is not subscribed but waits for its queue to drain (`DrainWaits`), then asks again for a snapshot.
 ///

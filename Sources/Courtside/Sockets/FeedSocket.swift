@@ -3,7 +3,7 @@ import CourtsideNet
 import CourtsideViewModels
 
 /// The part every subscribing socket shares (spectator, scorer, lobby): joining its document's feed, and coming
-/// back with a fresh snapshot when it falls behind (ISSUE5 §5).
+/// back with a fresh snapshot when it falls behind (docs/server.md, "Limits").
 ///
 /// A slow socket is handled by the `BroadcastChannel`'s `.resync` policy: past its byte budget its unsent frames
 /// of the feed are dropped and it is unsubscribed, so it never blocks the game nor holds more than its budget plus

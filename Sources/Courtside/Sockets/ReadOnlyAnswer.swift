@@ -2,7 +2,7 @@ import CourtsideNet
 import CourtsideViewModels
 
 /// The error a read-only socket (spectator, lobby) answers anything it receives with. Nothing it sends reaches a
-/// game (ISSUE5 §2: spectators are read-only).
+/// game (spectators are read-only: docs/protocol.md).
 enum ReadOnlyAnswer {
     static let bytes: [UInt8] = CommandReply.rejected(
         id: nil,

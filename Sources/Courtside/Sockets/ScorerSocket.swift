@@ -4,7 +4,7 @@ import CourtsideViewModels
 
 /// `WS /ws/games/{id}/scorer`: a scorer.
 ///
-/// Authentication (ISSUE5 §2): `Authorization: Bearer <token>` on the upgrade (non-browser clients), or a first
+/// Authentication (docs/server.md): `Authorization: Bearer <token>` on the upgrade (non-browser clients), or a first
 /// message `{"type":"auth","token":"…"}` within ``ScorerSocket/authenticationTimeout``; otherwise, or with a wrong
 /// token, the socket is closed with 1008 (policy violation, RFC 6455 §7.4.1). Once authenticated it gets
 /// `{"v":1,"type":"authenticated","game":id}`, the snapshot and every patch, like a spectator, and each command it

@@ -1,6 +1,6 @@
 import CourtsideNet
 
-/// The limits on what each kind of socket may send the server (issue 11): the route knows what its clients have to
+/// The limits on what each kind of socket may send the server (server.md): the route knows what its clients have to
 /// say, so it sets them at the upgrade, far below the network core's 16 MiB default. A message past them is
 /// refused at its frame header with 1009 (RFC 6455 §7.4.1), before its payload is read, inflated or parsed.
 enum SocketMessageLimits {

@@ -9,9 +9,9 @@ public enum GameCreatorField: Hashable, Sendable, CustomStringConvertible {
     case player(TeamSide, Int)
     /// A team's roster as a whole (its size).
     case roster(TeamSide)
-    /// A team's colour, `#RRGGBB` (issue 13).
+    /// A team's colour, `#RRGGBB` (docs/protocol.md, "Creating a game").
     case color(TeamSide)
-    /// A team's short name, 2–4 letters (issue 13).
+    /// A team's short name, 2–4 letters (docs/protocol.md, "Creating a game").
     case short(TeamSide)
     /// The indexes of a team's starters (rules with substitutions).
     case starters(TeamSide)

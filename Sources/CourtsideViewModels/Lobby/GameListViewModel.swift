@@ -14,7 +14,7 @@ public final class GameListViewModel {
         public var summary: GameSummary
         /// The position the game was added at (a lobby sorts by it; it never changes for a game).
         public var order: Int
-        /// Open spectator connections, as last counted (issue 13 §3; the game's own summary does not know them).
+        /// Open spectator connections, as last counted (every 5 s; the game's own summary does not know them).
         public var viewers: Int = 0
     }
 

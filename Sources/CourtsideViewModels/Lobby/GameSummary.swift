@@ -5,7 +5,7 @@ public struct GameSummary: Equatable, Sendable {
     public var id: GameID
     public var homeTeam: String
     public var awayTeam: String
-    /// `#RRGGBB` and 2–4 letters, as the game's document has them (issue 13 §4).
+    /// `#RRGGBB` and 2–4 letters, as the game's document has them (docs/protocol.md, "Creating a game").
     public var homeColor: String
     public var awayColor: String
     public var homeShort: String

@@ -49,7 +49,7 @@ public final class DocumentPublisher {
     }
 
     /// Publishes the pending changes as one patch message numbered `seq`, which must be the next number; `at`
-    /// (server Unix milliseconds, issue 13) dates the patch inside its bytes, so a page can replay it later
+    /// (server Unix milliseconds, for stream delay) dates the patch inside its bytes, so a page can replay it later
     /// (stream-delay sync) and every node that forwards the bytes sends the same instant.
     ///
     /// The view models number their change batches and only count a batch that changed a value, so the operations

@@ -4,7 +4,7 @@ public enum DocumentStream: Hashable, Sendable {
     case game(id: String)
     /// The list of games: `lobbySnapshot` and `lobbyPatch` messages.
     case lobby
-    /// One court (issue 13): `courtSnapshot` and `courtPatch` messages carrying `"court":"<id>"`.
+    /// One court (docs/protocol.md, "Courts"): `courtSnapshot` and `courtPatch` messages carrying `"court":"<id>"`.
     case court(id: String)
 
     /// The `type` of this stream's snapshot messages.

@@ -1,4 +1,4 @@
-/// Writes a patch message's canonical bytes directly (issue 14: the presenter produces each patch's bytes once, and
+/// Writes a patch message's canonical bytes directly (the presenter produces each patch's bytes once, and
 /// cheaply): the same bytes as building the message as a `JSONValue` object and taking its `canonicalBytes`, without
 /// a dictionary per operation and per message, nor sorting and hashing their keys at every commit.
 ///

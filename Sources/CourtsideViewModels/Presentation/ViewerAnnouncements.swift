@@ -1,6 +1,6 @@
 import CourtsideModel
 
-/// Decides which viewer counts go out (issue 13 §3): a counted figure per game, sent at most once per tick (the
+/// Decides which viewer counts go out (docs/protocol.md): a counted figure per game, sent at most once per tick (the
 /// server ticks every 5 s), never per join or leave. A game's figure goes out when it changed since it was last
 /// announced, and again every `refreshTicks` ticks while anyone watches, so a page that joined between two
 /// unchanged counts learns the figure soon. A value type: the server feeds it the counts and performs the sends.

@@ -4,7 +4,7 @@ import Testing
 
 @testable import CourtsideNet
 
-/// Issue 11 §1 "plain HTTP connections are not counted in any cap": every connection counts toward the per-address
+/// Found before: "plain HTTP connections are not counted in any cap": every connection counts toward the per-address
 /// and the global cap; over either, 503 before any request is read (an upgrade included), counted.
 @Suite("Connection caps over loopback", .serialized)
 struct ConnectionCapsTests {

@@ -21,7 +21,7 @@ struct AmplifyingRouter: HTTPRouter {
     }
 }
 
-/// Issue 11 §1 "ping flood": every byte the server queues for a connection counts against its send budget, and past
+/// A "ping flood" attack: every byte the server queues for a connection counts against its send budget, and past
 /// it the connection stops reading. Over loopback, with a client that sends as fast as it can and never reads.
 @Suite("Send budget both ways over loopback", .serialized)
 struct SendBudgetTests {

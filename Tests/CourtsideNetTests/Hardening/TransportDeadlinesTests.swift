@@ -45,7 +45,7 @@ struct TransportDeadlinesTests {
         #expect(lingering.timerFired(now: t0 + .seconds(2)) == [.close])
 
         // A closing connection whose last answers are never read: its FIN never goes out, so no linger starts, and
-        // only the write deadline ends it (issue 11: such a client was held 70 s and more).
+        // only the write deadline ends it (before it did, such a client was held 70 s and more).
         var stalledClose = Self.deadlines()
         _ = stalledClose.flushed(progressed: false, drained: false, now: t0)
         #expect(stalledClose.lingerDeadline == nil)

@@ -14,7 +14,7 @@ struct BigResponseRouter: HTTPRouter {
     }
 }
 
-/// Issue 11 §1 "never-reading HTTP client": a connection whose queued bytes make no progress for `writeTimeout` is
+/// A "never-reading HTTP client" (docs/http.md): a connection whose queued bytes make no progress for `writeTimeout` is
 /// reset, whether it is still open (paused at its queue cap) or already closing (linger not yet started).
 @Suite("Write-progress deadline over loopback", .serialized)
 struct WriteTimeoutTests {

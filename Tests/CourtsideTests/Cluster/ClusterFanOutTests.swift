@@ -3,7 +3,7 @@ import CourtsideViewModels
 import Foundation
 import Testing
 
-/// Several nodes serve every game through one Redis (issue 10): a scorer on one node, spectators on others.
+/// Several nodes serve every game through one Redis (docs/cluster.md): a scorer on one node, spectators on others.
 @Suite(
     "Cluster: nodes share games through Redis", .serialized, .ownThread,
     .enabled(if: RedisServer.enabled, Comment(rawValue: RedisServer.skipReason)))

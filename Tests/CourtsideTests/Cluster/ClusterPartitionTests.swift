@@ -7,7 +7,7 @@ import CourtsideViewModels
 import Foundation
 import Testing
 
-/// Games partitioned over two Redis servers (issue 10, "Past one Redis"; docs/cluster.md): games land on both and
+/// Games partitioned over two Redis servers (docs/cluster.md, "Past one Redis"): games land on both and
 /// keep their ids over a restart; a node started with the list in another order is refused; a killed Redis stops
 /// only its own games, and no node's `/healthz` fails for it.
 @Suite(

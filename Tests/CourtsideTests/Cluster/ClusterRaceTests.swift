@@ -7,7 +7,7 @@ import Testing
 
 @testable import CourtsideNet
 
-/// Two scorers on two nodes racing on one game (issue 10, §3): one history, each command id applied once.
+/// Two scorers on two nodes racing on one game (docs/cluster.md): one history, each command id applied once.
 @Suite(
     "Cluster: racing scorers", .serialized, .ownThread,
     .enabled(if: RedisServer.enabled, Comment(rawValue: RedisServer.skipReason)))

@@ -7,7 +7,7 @@ import Testing
 
 @testable import CourtsideNet
 
-/// Redis is killed under two nodes and comes back (issue 10, §3): commands are answered `unavailable` within
+/// Redis is killed under two nodes and comes back (docs/redis.md): commands are answered `unavailable` within
 /// seconds, never acked or left hanging; spectators keep their state; `/healthz` fails with reason `redis` and
 /// recovers; the same command id retried afterwards is stored and acked once, and both nodes converge.
 @Suite(

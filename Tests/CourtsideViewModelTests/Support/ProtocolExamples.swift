@@ -86,7 +86,7 @@ enum ProtocolExamples {
         lobby.remove(second.id)
         examples["lobby-patch-remove"] = try message(lobbyPatches.last!.bytes)
 
-        // A court (issue 13): created empty, then game-1 goes on it while a team joins the queue.
+        // A court (docs/protocol.md, "Courts"): created empty, then game-1 goes on it while a team joins the queue.
         var court = try Court(
             id: "court-1", name: "Court 2", joining: .code, displayKeySHA256: String(repeating: "0", count: 64))
         let courtPresenter = CourtPresenter(court: court, clock: { start.advanced(byMilliseconds: 40_000) })
