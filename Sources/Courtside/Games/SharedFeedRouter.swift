@@ -31,13 +31,14 @@ final class SharedFeedRouter: Sendable {
         self.retryDelay = retryDelay
     }
 
-    /// Entries of the feed, in feed order (several games interleaved).
+    /// Entries of the feed, in feed order (several games interleaved), each a whole stored batch: the owner gets
+    /// whole batches only, so it never shows part of one under a number another node showed whole.
     func deliver(_ entries: [RedisFeedEntry]) {
         var start = entries.startIndex
         while start < entries.endIndex {
             let game = entries[start].gameID
             let end = entries[start...].firstIndex { $0.gameID != game } ?? entries.endIndex
-            route(entries[start..<end].map(\.event), to: game)
+            route(entries[start..<end].flatMap(\.events), to: game)
             start = end
         }
     }
@@ -45,6 +46,15 @@ final class SharedFeedRouter: Sendable {
     /// Another node created `game`.
     func created(_ game: GameID) {
         route([], to: game)
+    }
+
+    /// Another node archived `game`: this node archives its copy too (off the lobby, into the archive, refusing
+    /// commands), so every node shows it archived within a read of the feed. A game not held yet is loaded with its
+    /// archived flag when it is first seen.
+    func archived(_ game: GameID) {
+        guard let handle = core.registry.handle(game) else { return }
+        let core = self.core
+        handle.withOwner(from: nil) { owner in core.archive(owner, at: core.services.clock()) }
     }
 
     private func route(_ events: [JournaledEvent], to game: GameID) {
