@@ -11,8 +11,9 @@ import Synchronization
 /// store"). Sendable: the tailer delivers on its client's loop.
 final class SharedFeedRouter: Sendable {
     private enum GameState {
-        /// Being loaded; these entries arrived meanwhile, in order.
-        case loading([JournaledEvent])
+        /// Being loaded; these entries arrived meanwhile, in order, and whether another node archived it meanwhile
+        /// (the load may have read it before).
+        case loading([JournaledEvent], archived: Bool)
         /// Could not be loaded (logged): loaded again after `retryDelay`, or at its next entry.
         case failed
     }
@@ -52,7 +53,16 @@ final class SharedFeedRouter: Sendable {
     /// commands), so every node shows it archived within a read of the feed. A game not held yet is loaded with its
     /// archived flag when it is first seen.
     func archived(_ game: GameID) {
-        guard let handle = core.registry.handle(game) else { return }
+        pending.withLock { pending in
+            if let handle = core.registry.handle(game) {
+                archive(handle)
+            } else if case .loading(let queued, archived: _) = pending[game] {
+                pending[game] = .loading(queued, archived: true)
+            }
+        }
+    }
+
+    private func archive(_ handle: GameHandle) {
         let core = self.core
         handle.withOwner(from: nil) { owner in core.archive(owner, at: core.services.clock()) }
     }
@@ -68,12 +78,12 @@ final class SharedFeedRouter: Sendable {
                 }
                 return
             }
-            if case .loading(let queued) = pending[game] {
-                pending[game] = .loading(queued + events)
+            if case .loading(let queued, let archived) = pending[game] {
+                pending[game] = .loading(queued + events, archived: archived)
                 return
             }
             if core.quarantineProblem(game) != nil { return }
-            pending[game] = .loading(events)
+            pending[game] = .loading(events, archived: false)
             load(game)
         }
     }
@@ -103,15 +113,17 @@ final class SharedFeedRouter: Sendable {
             return
         }
         pending.withLock { pending in
-            guard case .loading(let queued) = pending[journaled.id] else { return }
+            guard case .loading(let queued, let archived) = pending[journaled.id] else { return }
             pending[journaled.id] = nil
             if core.registry.handle(journaled.id) == nil {
                 core.installRestored(journaled, game: game, seq: journaled.lastPresentationSequence)
                 core.logger.info("game loaded from the shared journal", ["game": journaled.id.rawValue])
             }
-            if !queued.isEmpty, let handle = core.registry.handle(journaled.id) {
+            guard let handle = core.registry.handle(journaled.id) else { return }
+            if !queued.isEmpty {
                 handle.withOwner(from: nil) { owner in owner.receiveStored(queued) }
             }
+            if archived { archive(handle) }
         }
     }
 }
