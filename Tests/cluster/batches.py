@@ -17,7 +17,9 @@ limit and a move that arrived after it). This test builds both, on loopback, in 
    `--entries` feed entries in all;
 3. b and c continued (SIGCONT): their overdue timers each try to store the limit alone while their feeds read the
    backlog; then every node serves every game at a's `seq` with a's document, every spectator followed without a
-   gap, and every patch's bytes at every `seq` are the same on every node.
+   gap, and every patch's bytes at every `seq` are the same on every node;
+4. archiving seen everywhere: only a archives (`--archive-after 1`); a game finished on a is archived there, and b
+   and c list it archived, off their lobbies and refusing commands, within a second of a.
 
 One line per check; exits 1 on any failure. Bounded (counts, deadlines, `--total`).
 """
@@ -42,6 +44,13 @@ from cluster_state import cluster_parser, run_checks, short  # noqa: E402
 from courtside_client import game_request, http_call, ws_url  # noqa: E402
 
 READ = 512  # entries per read of a node's feed tailer (RedisFeedTailer.Configuration.count)
+
+
+class ArchivingNode(Node):
+    """A node that archives a finished game a second after it finished (the other nodes keep the default 30 min)."""
+
+    def command(self):
+        return super().command() + ["--archive-after", "1"]
 
 
 async def redis_command(port, password, *args, timeout=5.0):
@@ -152,6 +161,55 @@ async def until(condition, deadline, interval=0.05):
         await asyncio.sleep(interval)
 
 
+async def archived_ids(node):
+    result = await http_call(node.url, "GET", "/api/games?status=archived", timeout=5)
+    return {game["id"] for game in result.json().get("games", [])} if result.status == 200 else set()
+
+
+async def archiving(nodes, admin_token, checks):
+    """A game finished on a (a two-pointer wins a game to 2) is archived by a's archiver; b and c, which would
+    archive it only after 30 minutes, must show it archived within a second of a: off the lobby, in the archive,
+    refusing commands."""
+    a = nodes["a"]
+    game = Game(*await create(a, admin_token, {"preset": "custom", "targetScore": 2}))
+    shown = await until(lambda: all_serve(nodes, game.id), time.monotonic() + 10)
+    scorer = ScorerSocket(a.url, game.id, game.token)
+    await scorer.open()
+    try:
+        finished = await scorer.command(game.move("twoPoints"))
+    finally:
+        await scorer.close()
+
+    async def archived_on(names):
+        return all([game.id in await archived_ids(nodes[name]) for name in names])
+
+    on_a = shown and finished.get("type") == "ack" and await until(
+        lambda: archived_on("a"), time.monotonic() + 10)
+    at = time.monotonic()
+    everywhere = on_a and await until(lambda: archived_on("bc"), at + 1.0)
+    seen = time.monotonic() - at
+    problems = []
+    for name in "bc":
+        lobby = await http_call(nodes[name].url, "GET", "/api/games", timeout=5)
+        if game.id in {listed["id"] for listed in lobby.json().get("games", [])}:
+            problems.append(f"{name} still lists {game.id} in its lobby")
+        refused = await http_call(nodes[name].url, "POST", f"/api/games/{game.id}/commands", token=game.token,
+                                  body=game.move(), timeout=5)
+        if refused.json().get("code") != "game_archived":
+            problems.append(f"a command on {name} was answered {refused.json()}")
+    checks.report("archive", everywhere and not problems,
+                  f"{game.id} finished and archived on a; b and c list it archived {seen:.2f} s later, off their "
+                  "lobbies, refusing commands" if everywhere and not problems else
+                  short(problems or [f"archived on a: {bool(on_a)}; on b and c within 1 s: {bool(everywhere)}"]))
+
+
+async def all_serve(nodes, game_id):
+    for node in nodes.values():
+        if await snapshot(node, game_id) is None:
+            return False
+    return True
+
+
 async def run(args, checks):
     jsonpatch.self_test()
     password = secrets.token_hex(16)
@@ -159,7 +217,9 @@ async def run(args, checks):
     redis = RedisProcess(args.work, password)
     public = os.path.join(args.work, "public")
     os.makedirs(public, exist_ok=True)
-    nodes = {name: Node(name, args.courtside, args.work, admin_token, redis.url(), public) for name in "abc"}
+    nodes = {name: (ArchivingNode if name == "a" else Node)(name, args.courtside, args.work, admin_token,
+                                                           redis.url(), public)
+             for name in "abc"}
     stopped = set()
     followers, tasks, games = [], [], []
     deadline = time.monotonic() + args.total
@@ -315,6 +375,7 @@ async def run(args, checks):
                       f"{feed_bytes.compared} patches compared byte for byte with the first seen at their seq "
                       f"({len(feed_bytes.first)} seqs), every one equal"
                       if not feed_bytes.mismatches else short(feed_bytes.mismatches))
+        await archiving(nodes, admin_token, checks)
     finally:
         for name in list(stopped):
             resume(name)
