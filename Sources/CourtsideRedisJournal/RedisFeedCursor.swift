@@ -1,21 +1,31 @@
 import CourtsideJournal
 import CourtsideModel
 
-/// One entry of the shared feed (`courtside:feed`): an event another node stored, with its presentation sequence.
+/// One entry of the shared feed (`courtside:feed`): a batch another node stored, whole (the events one command made,
+/// in order, each with its presentation sequence), so a node applies it under one number as the writer did, never
+/// half of it. A repair (events read from the game's own stream) holds every whole batch of the gap.
 public struct RedisFeedEntry: Sendable, Hashable {
     public var gameID: GameID
-    public var event: JournaledEvent
-    /// The node that wrote it (`RedisJournal.Configuration.nodeID`).
+    /// Never empty; contiguous sequences.
+    public private(set) var events: [JournaledEvent]
+    /// The node that wrote it (`RedisJournal.Configuration.nodeID`; empty for a repair).
     public var node: String
 
-    public init(gameID: GameID, event: JournaledEvent, node: String) {
+    /// Nil when `events` is empty or its sequences are not contiguous.
+    public init?(gameID: GameID, events: [JournaledEvent], node: String) {
+        guard let first = events.first,
+            events.indices.allSatisfy({ events[$0].event.sequence == first.event.sequence + $0 })
+        else { return nil }
         self.gameID = gameID
-        self.event = event
+        self.events = events
         self.node = node
     }
+
+    public var firstSequence: Int { events[0].event.sequence }
+    public var lastSequence: Int { events[events.count - 1].event.sequence }
 }
 
-/// What a node's feed tailer does with each feed entry, as a value type: deliver it, skip it (the node's own write,
+/// What a node's feed tailer does with each feed entry (a whole batch), as a value type: deliver it, skip it (the node's own write,
 /// or one already seen), or first repair a gap from the game's own stream (the feed is capped, and entries can be
 /// trimmed before a slow node reads them; the game's stream is the authoritative log).
 ///
@@ -66,16 +76,15 @@ public struct RedisFeedCursor: Sendable {
         return node != self.node
     }
 
-    /// Decides about the feed entry `id`.
+    /// Decides about the feed entry `id`, a whole batch.
     public mutating func accept(_ entry: RedisFeedEntry, id: String) -> Decision {
         lastID = id
-        let sequence = entry.event.event.sequence
         let known = lastSequence[entry.gameID]
-        if let known, sequence <= known { return .skipDuplicate }
-        lastSequence[entry.gameID] = sequence
+        if let known, entry.lastSequence <= known { return .skipDuplicate }
+        lastSequence[entry.gameID] = entry.lastSequence
         if entry.node == node { return .skipOwn }
-        if let known, sequence > known + 1 {
-            return .repair(entry.gameID, from: known + 1, through: sequence - 1, then: entry)
+        if let known, entry.firstSequence > known + 1 {
+            return .repair(entry.gameID, from: known + 1, through: entry.firstSequence - 1, then: entry)
         }
         return .deliver(entry)
     }

@@ -17,11 +17,16 @@ public final class RedisFeedTailer: Sendable {
     public typealias Deliver = @Sendable ([RedisFeedEntry]) -> Void
     /// Called with a game another node created (its creation entry: no event yet), in feed order with `deliver`.
     public typealias Created = @Sendable (GameID) -> Void
+    /// Called with a game another node archived, in feed order with `deliver`.
+    public typealias Archived = @Sendable (GameID) -> Void
 
     /// One feed entry as read: an event, or a game's creation.
     enum Item {
         case event(RedisFeedEntry)
         case created(GameID, node: String)
+        case archived(GameID, node: String)
+        /// Not a whole batch (a corrupted entry): passed over, the cursor repairs the gap it leaves.
+        case unreadable
     }
 
     public struct Configuration: Sendable {
@@ -41,6 +46,7 @@ public final class RedisFeedTailer: Sendable {
     private let configuration: Configuration
     private let deliver: Deliver
     private let created: Created?
+    private let archived: Archived?
     private let state: Mutex<State>
 
     private struct State {
@@ -54,7 +60,7 @@ public final class RedisFeedTailer: Sendable {
     /// A tailer for `node` (whose own entries are skipped); `start()` begins reading after the feed's current end.
     public init(
         url: RedisURL, loop: EventLoop, node: String, configuration: Configuration = Configuration(),
-        created: Created? = nil, deliver: @escaping Deliver
+        created: Created? = nil, archived: Archived? = nil, deliver: @escaping Deliver
     ) throws(RedisClientError) {
         var clientConfiguration = configuration.client
         clientConfiguration.requestTimeout = max(clientConfiguration.requestTimeout, configuration.block + .seconds(2))
@@ -62,6 +68,7 @@ public final class RedisFeedTailer: Sendable {
         self.configuration = configuration
         self.deliver = deliver
         self.created = created
+        self.archived = archived
         state = Mutex(State(cursor: RedisFeedCursor(node: node, after: "0-0")))
     }
 
@@ -157,6 +164,20 @@ public final class RedisFeedTailer: Sendable {
                     created(game)
                 }
                 continue
+            case .archived(let game, let node):
+                let own = state.withLock { state in
+                    state.cursor.move(after: id)
+                    return state.cursor.node == node
+                }
+                if !own, let archived {
+                    if !ready.isEmpty { deliver(ready) }
+                    ready = []
+                    archived(game)
+                }
+                continue
+            case .unreadable:
+                state.withLock { $0.cursor.move(after: id) }
+                continue
             case .event(let event):
                 entry = event
             }
@@ -190,10 +211,9 @@ public final class RedisFeedTailer: Sendable {
                 return
             }
             let json = JournalJSON()
-            let repaired = entries.compactMap { entry -> RedisFeedEntry? in
-                guard let event = try? RedisJournalKeys.decodeEvent(entry, game: game, json: json) else { return nil }
-                return RedisFeedEntry(gameID: game, event: event, node: "")
-            }
+            // Whole batches (the gap runs from a batch's end to the next batch's start): one entry.
+            let events = entries.compactMap { try? RedisJournalKeys.decodeEvent($0, game: game, json: json) }
+            let repaired = RedisFeedEntry(gameID: game, events: events, node: "").map { [$0] } ?? []
             then(repaired)
         }
     }
@@ -206,6 +226,50 @@ public final class RedisFeedTailer: Sendable {
         }
     }
 
+    /// One feed entry's fields, in order: `g`, `s` (the batch's first sequence), `n`, `k` (the batch's size), then
+    /// `p` and `e` per event; a creation has no `e`; an archive is `g`, `a`, `n`. An entry of a library before
+    /// version 8 (`g`, `s`, `p`, `n`, `e`: one per event) reads as a batch of one. Nil for an entry that is not
+    /// whole: its size differs from `k`, an event does not decode or is out of order (the cursor then repairs the
+    /// gap from the game's stream).
+    static func parse(_ values: [[UInt8]]) -> Item? {
+        let json = JournalJSON()
+        var game: GameID?
+        var first: Int?
+        var size: Int?
+        var node = ""
+        var presentation: Int?
+        var archivedAt: Int?
+        var bodies: [(presentation: Int, body: [UInt8])] = []
+        for index in stride(from: 0, to: values.count - 1, by: 2) {
+            let value = values[index + 1]
+            let text = { String(decoding: value, as: UTF8.self) }
+            switch String(decoding: values[index], as: UTF8.self) {
+            case "g": game = GameID(text())
+            case "s": first = Int(text())
+            case "n": node = text()
+            case "k": size = Int(text())
+            case "p": presentation = Int(text())
+            case "a": archivedAt = Int(text())
+            case "e":
+                guard let presentation else { return nil }
+                bodies.append((presentation, value))
+            default: continue
+            }
+        }
+        guard let game else { return nil }
+        if archivedAt != nil { return .archived(game, node: node) }
+        if bodies.isEmpty { return .created(game, node: node) }
+        guard let first, size ?? bodies.count == bodies.count else { return nil }
+        var events: [JournaledEvent] = []
+        for (offset, stored) in bodies.enumerated() {
+            guard let event = try? json.decode(GameEvent.self, from: stored.body, game: game, sequence: nil),
+                event.sequence == first + offset
+            else { return nil }
+            events.append(JournaledEvent(event, presentationSequence: stored.presentation))
+        }
+        return RedisFeedEntry(gameID: game, events: events, node: node).map { .event($0) }
+    }
+
     /// The entries of an `XREAD` reply (RESP3 map or RESP2 array of `[key, entries]`); an empty list on timeout
     /// (null), nil for a reply of another shape.
     static func entries(of reply: RESPValue) -> [(id: String, item: Item)]? {
@@ -216,35 +280,13 @@ public final class RedisFeedTailer: Sendable {
         case .array(let pairs): streams = pairs.compactMap { $0.elements?.last }
         default: return nil
         }
-        let json = JournalJSON()
         var result: [(id: String, item: Item)] = []
         for stream in streams {
             for item in stream.elements ?? [] {
                 guard let parts = item.elements, parts.count == 2, let id = parts[0].string,
                     let values = parts[1].elements?.compactMap(\.bytes)
                 else { continue }
-                var fields: [String: [UInt8]] = [:]
-                for index in stride(from: 0, to: values.count - 1, by: 2) {
-                    fields[String(decoding: values[index], as: UTF8.self)] = values[index + 1]
-                }
-                guard let game = fields["g"].map({ GameID(String(decoding: $0, as: UTF8.self)) }) else { continue }
-                let node = fields["n"].map { String(decoding: $0, as: UTF8.self) } ?? ""
-                if fields["e"] == nil {
-                    result.append((id, .created(game, node: node)))
-                    continue
-                }
-                guard let presentation = fields["p"].flatMap({ Int(String(decoding: $0, as: UTF8.self)) }),
-                    let body = fields["e"],
-                    let event = try? json.decode(GameEvent.self, from: body, game: game, sequence: nil)
-                else { continue }
-                result.append(
-                    (
-                        id,
-                        .event(
-                            RedisFeedEntry(
-                                gameID: game, event: JournaledEvent(event, presentationSequence: presentation),
-                                node: node))
-                    ))
+                result.append((id, parse(values) ?? .unreadable))
             }
         }
         return result

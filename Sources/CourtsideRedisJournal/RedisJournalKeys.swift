@@ -10,6 +10,11 @@ enum RedisJournalKeys {
     static let partition = "courtside:partition"
     static let reachSet = "courtside:reach"
 
+    /// The most events one append may hold: the batch is one feed entry, built by the function as one `XADD` whose
+    /// arguments Redis's Lua passes on its stack (8,000 slots; two per event plus the entry's own). A command makes
+    /// a handful of events, so this bounds only a broken caller.
+    static let maxBatchEvents = 1_000
+
     static func reach(node: String) -> String { "courtside:reach:" + node }
 
     static func game(_ id: GameID) -> String { "courtside:game:{\(id.rawValue)}" }
@@ -32,9 +37,15 @@ enum RedisJournalKeys {
                     .integer(feedLength), .string(node),
                 ])
         case .appendEvents(let events, let id):
+            guard events.count <= maxBatchEvents else {
+                throw .encodingFailed(
+                    id,
+                    reason: "a batch of \(events.count) events is more than one feed entry holds (\(maxBatchEvents))")
+            }
             var arguments: [RESPArgument] = [
                 "courtside_append", 4, .string(game(id)), .string(self.events(id)), .string(commands(id)),
-                .string(feed), .string(id.rawValue), .integer(feedLength), .string(node), .integer(events.count),
+                .string(feed), .string(id.rawValue), .integer(feedLength), .string(node), "batch",
+                .integer(events.count),
             ]
             arguments.reserveCapacity(arguments.count + 4 * events.count)
             for journaled in events {
@@ -46,18 +57,24 @@ enum RedisJournalKeys {
             }
             return RESPCommand("FCALL", arguments)
         case .archiveGame(let id, let at):
-            return RESPCommand("FCALL", ["courtside_archive", 1, .string(game(id)), .integer(Int(at.milliseconds))])
+            return RESPCommand(
+                "FCALL",
+                [
+                    "courtside_archive", 2, .string(game(id)), .string(feed), .integer(Int(at.milliseconds)),
+                    .string(id.rawValue), .integer(feedLength), .string(node),
+                ])
         case .recordPresentationSequence(let seq, let id):
             return RESPCommand("FCALL", ["courtside_watermark", 1, .string(game(id)), .integer(seq)])
         }
     }
 
-    /// One entry of a game's stream (`[id, [p, pseq, c, cid, e, json]]`, as the library writes it): its sequence
-    /// (from the id) and the event, whose own sequence must match.
+    /// One entry of a game's stream (`[id, [p, pseq, c, cid, e, json, b, first, k, count]]`, as the library writes
+    /// it; without `b` and `k` before library version 8): its sequence (from the id) and the event, whose own
+    /// sequence must match.
     static func decodeEvent(_ entry: RESPValue, game: GameID, json: JournalJSON) throws(JournalError) -> JournaledEvent
     {
         guard let parts = entry.elements, parts.count == 2, let entryID = parts[0].string,
-            let values = parts[1].elements?.compactMap(\.bytes), values.count == 6,
+            let values = parts[1].elements?.compactMap(\.bytes), values.count == 6 || values.count == 10,
             let sequence = Int(entryID.prefix { $0 != "-" }),
             let presentation = Int(String(decoding: values[1], as: UTF8.self))
         else { throw .corruptRecord(game, sequence: nil, reason: "stream entry \(entry)") }

@@ -7,10 +7,14 @@
 /// - `courtside:game:{ID}`: hash `setup`, `token`, `created`, `metadata`, `archived` (0/1), `archived_at`,
 ///   `watermark`, `last_seq`, `last_pseq`;
 /// - `courtside:events:{ID}`: the game's authoritative log, a stream whose entry ids are `<seq>-0`, fields
-///   `p` (presentation sequence), `c` (`=` + command id, or empty), `e` (the event's JSON);
+///   `p` (presentation sequence), `c` (`=` + command id, or empty), `e` (the event's JSON), `b` and `k` (the first
+///   sequence and the size of the batch it was stored in; absent in entries of library versions before 8);
 /// - `courtside:cids:{ID}`: hash command id → sequence;
-/// - `courtside:feed`: one capped stream for every game (`MAXLEN ~`), fields `g`, `s`, `p`, `n` (the writing node),
-///   `e`, for other nodes; a game's creation is an entry without `e` (`s` 0);
+/// - `courtside:feed`: one capped stream for every game (`MAXLEN ~`), for other nodes: one entry per stored batch,
+///   fields `g`, `s` (the batch's first sequence), `n` (the writing node), `k` (the batch's size), then `p` and `e`
+///   per event; a game's creation is an entry `g`, `s` 0, `p` 0, `n` (no `e`). Before version 8 the feed held one
+///   entry per event (`g`, `s`, `p`, `n`, `e`): `RedisFeedTailer` still reads those, each as a batch of one; an
+///   archive is an entry `g`, `a` (the instant), `n`;
 /// - `courtside:next-game`: the counter behind `courtside_next_id` (game ids unique across nodes);
 /// - `courtside:viewers:NODE`, `courtside:viewers`: each node's spectators per game (expiring), and the set of
 ///   those hashes (`courtside_viewers`);
@@ -21,12 +25,14 @@
 ///
 /// Refusals are error replies whose first word is a code the journal maps to `JournalError` (`UNKNOWNGAME`,
 /// `DUPGAME`, `ARCHIVED`, `SEQUENCE expected got`, `PRESENTATION seq previous got`, `DUPCID index`). The checks and
-/// their order are those of `JournalRules`, so SQLite and Redis refuse the same writes. A write that repeats one
-/// already stored byte for byte (a retry after a lost reply) answers `DUP`: the original answer, stored once.
+/// their order are those of `JournalRules`, so SQLite and Redis refuse the same writes. A write that repeats a batch
+/// already stored whole and byte for byte (a retry after a lost reply) answers `DUP`: the original answer, stored
+/// once; one that repeats only a part of a stored batch is refused like any other write under a stored number.
+/// `UPGRADE` refuses a node of an older version (its feed entries would be read as whole batches).
 enum RedisJournalLibrary {
     static let name = "courtside"
     /// Bumped with every change of the code below (the journal checks it at start-up).
-    static let version = 7
+    static let version = 8
 
     static let source = """
         #!lua name=courtside
@@ -62,21 +68,31 @@ enum RedisJournalLibrary {
           end
         end)
 
-        -- keys: game, events, cids, feed. args: id, feed length, node, count, then per event: seq, pseq, cid, json.
+        -- keys: game, events, cids, feed. args: id, feed length, node, the format `batch` (a node of an older version
+        -- passes the count here: it would write the feed one entry per event, which this version's readers take as
+        -- whole batches, so it is refused), count, then per event: seq, pseq, cid, json.
         redis.register_function('courtside_append', function(keys, args)
+          if args[4] ~= 'batch' then
+            return redis.error_reply('UPGRADE a node of an older version wrote; restart every node with one version')
+          end
           local tail = redis.call('HMGET', keys[1], 'archived', 'last_seq', 'last_pseq', 'watermark')
           if not tail[1] then return redis.error_reply('UNKNOWNGAME') end
-          local count = tonumber(args[4])
+          local count = tonumber(args[5])
           local last = tonumber(tail[2])
-          -- A batch already stored byte for byte is a retry whose reply was lost: answer as the first time.
-          if count > 0 and tonumber(args[5]) + count - 1 <= last then
+          local first = args[6]
+          -- A batch already stored whole and byte for byte is a retry whose reply was lost: answer as the first time.
+          -- Whole: each stored event names its batch's first sequence (`b`) and size (`k`), and both must be this
+          -- batch's. A batch equal to only a part of a stored one (a node's own time-limit tick, the first event of
+          -- another node's batch that also holds a late move) is a conflict: that node reads the stored batch and
+          -- shows it whole, rather than half of it under the same number.
+          if count > 0 and tonumber(first) + count - 1 <= last then
             local same = true
             for i = 0, count - 1 do
-              local seq = args[5 + 4 * i]
+              local seq = args[6 + 4 * i]
               local entry = redis.call('XRANGE', keys[2], seq .. '-0', seq .. '-0')
               local fields = entry[1] and entry[1][2]
-              if not fields or fields[2] ~= args[6 + 4 * i] or fields[4] ~= args[7 + 4 * i]
-                or fields[6] ~= args[8 + 4 * i] then
+              if not fields or fields[2] ~= args[7 + 4 * i] or fields[4] ~= args[8 + 4 * i]
+                or fields[6] ~= args[9 + 4 * i] or fields[8] ~= first or fields[10] ~= args[5] then
                 same = false
                 break
               end
@@ -88,9 +104,9 @@ enum RedisJournalLibrary {
           local previous = math.max(tonumber(tail[3]), tonumber(tail[4]))
           local seen = {}
           for i = 0, count - 1 do
-            local seq = tonumber(args[5 + 4 * i])
-            local pseq = tonumber(args[6 + 4 * i])
-            local cid = args[7 + 4 * i]
+            local seq = tonumber(args[6 + 4 * i])
+            local pseq = tonumber(args[7 + 4 * i])
+            local cid = args[8 + 4 * i]
             if seq ~= expected then
               return redis.error_reply('SEQUENCE ' .. expected .. ' ' .. seq)
             end
@@ -106,26 +122,38 @@ enum RedisJournalLibrary {
             expected = expected + 1
             previous = pseq
           end
+          if count == 0 then return 'OK' end
+          -- One feed entry for the whole batch (its first sequence `s`, its size `k`, then `p` and `e` per event), so
+          -- a reader gets a batch in one read or not at all, never cut between two reads.
+          local feed = {'XADD', keys[4], 'MAXLEN', '~', args[2], '*', 'g', args[1], 's', first, 'n', args[3],
+            'k', args[5]}
           for i = 0, count - 1 do
-            local seq = args[5 + 4 * i]
-            local cid = args[7 + 4 * i]
-            redis.call('XADD', keys[2], seq .. '-0', 'p', args[6 + 4 * i], 'c', cid, 'e', args[8 + 4 * i])
+            local seq = args[6 + 4 * i]
+            local cid = args[8 + 4 * i]
+            redis.call('XADD', keys[2], seq .. '-0', 'p', args[7 + 4 * i], 'c', cid, 'e', args[9 + 4 * i],
+              'b', first, 'k', args[5])
             if cid ~= '' then redis.call('HSET', keys[3], cid, seq) end
-            redis.call('XADD', keys[4], 'MAXLEN', '~', args[2], '*', 'g', args[1], 's', seq, 'p', args[6 + 4 * i],
-              'n', args[3], 'e', args[8 + 4 * i])
+            feed[#feed + 1] = 'p'
+            feed[#feed + 1] = args[7 + 4 * i]
+            feed[#feed + 1] = 'e'
+            feed[#feed + 1] = args[9 + 4 * i]
           end
-          if count > 0 then
-            redis.call('HSET', keys[1], 'last_seq', expected - 1, 'last_pseq', previous)
-          end
+          redis.call(unpack(feed))
+          redis.call('HSET', keys[1], 'last_seq', expected - 1, 'last_pseq', previous)
           return 'OK'
         end)
 
-        -- keys: game. args: archived-at.
+        -- keys: game, feed. args: archived-at, id, feed length, node. The first time only, an entry `g`, `a` (the
+        -- instant), `n` in the feed, so every node takes the game off its lobby within a read.
         redis.register_function('courtside_archive', function(keys, args)
+          if not keys[2] then
+            return redis.error_reply('UPGRADE a node of an older version wrote; restart every node with one version')
+          end
           local archived = redis.call('HGET', keys[1], 'archived')
           if not archived then return redis.error_reply('UNKNOWNGAME') end
           if archived == '0' then
             redis.call('HSET', keys[1], 'archived', '1', 'archived_at', args[1])
+            redis.call('XADD', keys[2], 'MAXLEN', '~', args[3], '*', 'g', args[2], 'a', args[1], 'n', args[4])
           end
           return 'OK'
         end)

@@ -12,10 +12,16 @@ import Testing
 
 @Suite("Redis feed cursor")
 struct RedisFeedCursorTests {
+    /// A whole batch of `game`'s events `sequences`, shown under the presentation sequence of its first.
+    func entry(_ game: GameID, _ sequences: ClosedRange<Int>, node: String = "other") -> RedisFeedEntry {
+        let events = sequences.map {
+            JournaledEvent(moveEvent(sequence: $0), presentationSequence: sequences.lowerBound)
+        }
+        return RedisFeedEntry(gameID: game, events: events, node: node)!
+    }
+
     func entry(_ game: GameID, _ sequence: Int, node: String = "other") -> RedisFeedEntry {
-        RedisFeedEntry(
-            gameID: game, event: JournaledEvent(moveEvent(sequence: sequence), presentationSequence: sequence),
-            node: node)
+        entry(game, sequence...sequence, node: node)
     }
 
     @Test("delivers other nodes' entries, skips its own and repeats, and asks for a repair at a gap")
@@ -33,6 +39,29 @@ struct RedisFeedCursorTests {
         #expect(cursor.accept(entry("b", 10), id: "6-0") == .deliver(entry("b", 10)))
         cursor.move(after: "9-0")
         #expect(cursor.lastID == "9-0")
+    }
+
+    @Test("a batch is decided whole: its last sequence is remembered, a repair stops before its first")
+    func wholeBatches() {
+        var cursor = RedisFeedCursor(node: "me", after: "0-0")
+        cursor.know("a", through: 2)
+        #expect(cursor.accept(entry("a", 3...4), id: "1-0") == .deliver(entry("a", 3...4)))
+        #expect(cursor.lastSequence(of: "a") == 4)
+        #expect(cursor.accept(entry("a", 3...4), id: "2-0") == .skipDuplicate, "the same batch read again")
+        #expect(cursor.accept(entry("a", 5...6, node: "me"), id: "3-0") == .skipOwn)
+        #expect(cursor.lastSequence(of: "a") == 6)
+        #expect(
+            cursor.accept(entry("a", 9...10), id: "4-0") == .repair("a", from: 7, through: 8, then: entry("a", 9...10)))
+        #expect(cursor.lastSequence(of: "a") == 10)
+    }
+
+    @Test("an entry is a batch only when it holds events with contiguous sequences")
+    func entryShape() {
+        #expect(RedisFeedEntry(gameID: "a", events: [], node: "x") == nil)
+        let gap = [moves(1...1)[0], moves(3...3)[0]]
+        #expect(RedisFeedEntry(gameID: "a", events: gap, node: "x") == nil)
+        let whole = RedisFeedEntry(gameID: "a", events: moves(4...6), node: "x")
+        #expect(whole?.firstSequence == 4 && whole?.lastSequence == 6)
     }
 }
 
@@ -97,9 +126,9 @@ struct RedisFeedTailerTests {
         try nodeA.append(moves(2...3), toGame: "g1")
         try nodeB.append(moves(1...1), toGame: "g2")  // B's own write: skipped
         try nodeA.append(moves(2...2), toGame: "g2")
-        #expect(deliveries.wait(for: 3))
-        #expect(deliveries.all.map { "\($0.gameID)/\($0.event.event.sequence)" } == ["g1/2", "g1/3", "g2/2"])
-        #expect(deliveries.all[0].event == moves(2...2)[0] && deliveries.all[0].node == "A")
+        #expect(deliveries.wait(for: 2))
+        #expect(deliveries.all.map { "\($0.gameID)/\($0.firstSequence)-\($0.lastSequence)" } == ["g1/2-3", "g2/2-2"])
+        #expect(deliveries.all[0].events == moves(2...3) && deliveries.all[0].node == "A", "one batch, whole")
 
         // A gap: this tailer stops; events 4 and 5 go by; a new tailer (a restarted node that loaded 1...3) starts at
         // the feed's end and reads 6 first: it repairs 4 and 5 from the game's stream before delivering 6.
@@ -114,7 +143,83 @@ struct RedisFeedTailerTests {
         second.start()
         try waitUntilReading(probe)
         try nodeA.append(moves(6...6), toGame: "g1")
-        #expect(resumed.wait(for: 3))
-        #expect(resumed.all.map(\.event.event.sequence) == [4, 5, 6], "4 and 5 repaired from the game's stream")
+        #expect(resumed.wait(for: 2))
+        #expect(resumed.all.flatMap(\.events) == moves(4...6), "4 and 5 repaired from the game's stream")
+        #expect(
+            resumed.all.map(\.events.count) == [2, 1], "the repaired batch whole, then the entry that showed the gap")
+    }
+
+    /// `count` two-event batches of `game` from sequence 1, each shown under its first event's number.
+    func pairs(_ count: Int) -> [[JournaledEvent]] {
+        (0..<count).map { index in
+            let first = 2 * index + 1
+            return [first, first + 1].map {
+                JournaledEvent(moveEvent(sequence: $0, at: Int64($0)), presentationSequence: index + 1)
+            }
+        }
+    }
+
+    /// Node A's journal holding game g1, and node B's tailer positioned at the feed's end (not started yet), with
+    /// what it delivers.
+    func gameAndTailer(
+        _ redis: RedisServer, _ configuration: RedisFeedTailer.Configuration = RedisFeedTailer.Configuration()
+    ) throws -> (RedisJournal, RedisFeedTailer, Deliveries) {
+        let nodeA = try JournalHarness.openRedis(redis) { $0.nodeID = "A" }
+        try nodeA.createGame(makeRecord(makeSetup("g1")))
+        let deliveries = Deliveries()
+        let tailer = try RedisFeedTailer(
+            url: RedisURL(parsing: redis.url()), loop: JournalKind.redisLoops.loops[0], node: "B",
+            configuration: configuration
+        ) { deliveries.add($0) }
+        try tailer.markEnd()
+        tailer.know("g1", through: 0)
+        return (nodeA, tailer, deliveries)
+    }
+
+    @Test("a backlog read a few entries at a time arrives in whole batches, none cut between two reads")
+    func backlogInWholeBatches() throws {
+        let redis = try RedisServer()
+        var configuration = RedisFeedTailer.Configuration()
+        configuration.count = 3  // an odd count: a feed of one entry per event would cut every third batch
+        let (nodeA, tailer, deliveries) = try gameAndTailer(redis, configuration)
+        defer {
+            tailer.stop()
+            nodeA.close()
+        }
+        let batches = pairs(40)
+        for batch in batches { try nodeA.append(batch, toGame: "g1") }
+        tailer.start()
+        #expect(deliveries.wait(for: batches.count))
+        #expect(deliveries.all.map(\.events) == batches)
+    }
+
+    @Test("feed entries of the format before whole batches (one per event) are read as batches of one")
+    func olderFormatRead() throws {
+        let redis = try RedisServer()
+        let url = try RedisURL(parsing: redis.url())
+        let (nodeA, tailer, deliveries) = try gameAndTailer(redis)
+        defer {
+            tailer.stop()
+            nodeA.close()
+        }
+        let client = try RedisClient(url: url, loop: JournalKind.redisLoops.loops[0])
+        defer { client.close() }
+        let json = JournalJSON()
+        for journaled in moves(1...2) {
+            let body = try json.encode(journaled.event, game: "g1")
+            _ = try client.sendAndWait(
+                RESPCommand(
+                    "XADD", "courtside:feed", "*", "g", "g1", "s", .integer(journaled.event.sequence), "p",
+                    .integer(journaled.presentationSequence), "n", "old", "e", .string(body)))
+        }
+        // Not whole (its size says 2, it holds 1): passed over, never delivered as half a batch.
+        _ = try client.sendAndWait(
+            RESPCommand(
+                "XADD", "courtside:feed", "*", "g", "g1", "s", "3", "n", "A", "k", "2", "p", "3", "e",
+                .string(try json.encode(moveEvent(sequence: 3, at: 3), game: "g1"))))
+        tailer.start()
+        #expect(deliveries.wait(for: 2))
+        #expect(deliveries.all.map(\.events) == [moves(1...1), moves(2...2)])
+        #expect(deliveries.all.map(\.node) == ["old", "old"])
     }
 }

@@ -64,7 +64,6 @@ struct RedisJournalTests {
         try harness.journal.createGame(record)
         try harness.journal.append(moves(1...3), toGame: "g1")
         try harness.journal.append(moves(1...3), toGame: "g1")
-        try harness.journal.append(moves(3...3), toGame: "g1")
         // Not a retry: other content under a stored number, or a stored command id under a new number.
         let changed = journalError { () throws(JournalError) in
             try harness.journal.createGame(makeRecord(makeSetup(), createdAt: 1))
@@ -78,7 +77,54 @@ struct RedisJournalTests {
         #expect(loaded[0].events == moves(1...3))
     }
 
-    @Test("every creation and appended event is copied to the shared feed, in order, with its game, sequence and JSON")
+    @Test("only a whole stored batch is a retry: a part of one (its first event, its last) is refused like a conflict")
+    func partOfABatchIsAConflict() throws {
+        let harness = try JournalHarness(.redis)
+        try harness.journal.createGame(makeRecord(makeSetup()))
+        // Another node stored the time limit and a late move as one batch under one number.
+        let stored = [moveEvent(sequence: 1, at: 5), moveEvent(sequence: 2, at: 5)].map {
+            JournaledEvent($0, presentationSequence: 1)
+        }
+        try harness.journal.append(stored, toGame: "g1")
+        // This node's own tick is the batch's first event, byte for byte: not a retry of it.
+        let prefix = journalError { () throws(JournalError) in
+            try harness.journal.append(Array(stored.prefix(1)), toGame: "g1")
+        }
+        #expect(prefix == .unexpectedSequence("g1", expected: 3, got: 1))
+        let suffix = journalError { () throws(JournalError) in
+            try harness.journal.append(Array(stored.suffix(1)), toGame: "g1")
+        }
+        #expect(suffix == .unexpectedSequence("g1", expected: 3, got: 2))
+        try harness.journal.append(stored, toGame: "g1")  // the whole batch again: the retry of a lost reply
+        let three = [JournaledEvent(moveEvent(sequence: 3, at: 6), presentationSequence: 2)]
+        try harness.journal.append(three, toGame: "g1")
+        // Two stored batches are not one: together they are no retry either.
+        let both = journalError { () throws(JournalError) in try harness.journal.append(stored + three, toGame: "g1") }
+        #expect(both == .unexpectedSequence("g1", expected: 4, got: 1))
+        #expect(try harness.journal.loadGames()[0].events == stored + three)
+    }
+
+    @Test("a node of an older version (its count where the format should be) is refused, nothing stored")
+    func olderCallerRefused() throws {
+        let harness = try JournalHarness(.redis)
+        try harness.journal.createGame(makeRecord(makeSetup()))
+        let redis = try #require(harness.redis)
+        let client = try RedisClient(url: RedisURL(parsing: redis.url()), loop: JournalKind.redisLoops.loops[0])
+        defer { client.close() }
+        let body = try JournalJSON().encode(moveEvent(sequence: 1), game: "g1")
+        let old = RESPCommand(
+            "FCALL", "courtside_append", 4, "courtside:game:{g1}", "courtside:events:{g1}", "courtside:cids:{g1}",
+            "courtside:feed", "g1", 100, "old", 1, 1, 1, "=c1", .string(body))
+        do {
+            _ = try client.sendAndWait(old)
+            Issue.record("a write of an older node was taken")
+        } catch {
+            #expect("\(error)".contains("UPGRADE"), "\(error)")
+        }
+        #expect(try harness.journal.loadGames()[0].events.isEmpty)
+    }
+
+    @Test("every creation and appended batch is copied to the shared feed, in order, whole, with its game and JSON")
     func feedCopies() throws {
         let harness = try JournalHarness(.redis)
         try harness.journal.createGame(makeRecord(makeSetup("a")))
@@ -92,15 +138,24 @@ struct RedisJournalTests {
         let feed = try client.sendAndWait(RESPCommand("XRANGE", "courtside:feed", "-", "+"))
         let entries = try #require(feed.elements).map { entry in entry.elements?[1].elements?.compactMap(\.string) ?? []
         }
+        let node = try #require(harness.journal as? RedisJournal).configuration.nodeID
         // A creation is an entry without an event (sequence 0), so other nodes list the game before its first move.
         #expect(
-            entries.map { [$0[1], $0[3], $0[5]] } == [
-                ["a", "0", "0"], ["b", "0", "0"], ["a", "1", "1"], ["a", "2", "2"], ["b", "1", "1"], ["a", "3", "3"],
+            Array(entries.prefix(2)) == [
+                ["g", "a", "s", "0", "p", "0", "n", node], ["g", "b", "s", "0", "p", "0", "n", node],
             ])
-        #expect(entries.prefix(2).allSatisfy { $0.count == 8 && !$0.contains("e") })
-        let node = try #require(harness.journal as? RedisJournal).configuration.nodeID
-        #expect(entries.allSatisfy { $0[6] == "n" && $0[7] == node })
-        let event = try JSONDecoder().decode(GameEvent.self, from: Data(entries[5][9].utf8))
+        // A batch is one entry: its game, first sequence, node and size, then each event's presentation sequence and
+        // JSON, so a reader gets all of it or none.
+        #expect(
+            entries.dropFirst(2).map { Array($0.prefix(8)) } == [
+                ["g", "a", "s", "1", "n", node, "k", "2"], ["g", "b", "s", "1", "n", node, "k", "1"],
+                ["g", "a", "s", "3", "n", node, "k", "1"],
+            ])
+        #expect(entries.map(\.count) == [8, 8, 16, 12, 12])
+        #expect([entries[2][8], entries[2][9], entries[2][12], entries[2][13]] == ["p", "1", "p", "2"])
+        let second = try JSONDecoder().decode(GameEvent.self, from: Data(entries[2][15].utf8))
+        #expect(second == moveEvent(sequence: 2, at: 2))
+        let event = try JSONDecoder().decode(GameEvent.self, from: Data(entries[4][11].utf8))
         #expect(event == moveEvent(sequence: 3, at: 3))
     }
 

@@ -29,6 +29,7 @@ final class SharedFeedTail: Sendable {
                 let tailer = try RedisFeedTailer(
                     url: journal.url, loop: loop, node: journal.nodeID, configuration: configuration,
                     created: { game in router.current?.created(game) },
+                    archived: { game in router.current?.archived(game) },
                     deliver: { entries in router.current?.deliver(entries) })
                 tailers.append(tailer)
                 try tailer.markEnd()

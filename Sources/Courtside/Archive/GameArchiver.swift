@@ -43,11 +43,7 @@ final class GameArchiver {
             handle.withOwner(from: context) { owner in
                 let now = core.services.clock()
                 guard !owner.isArchived, policy.isDue(owner.viewModel.game, now: now) else { return }
-                owner.archive(at: now)
-                core.archivedGames.add(GameSummary(game: owner.viewModel.game))
-                let id = owner.id
-                core.lobby.run { $0.remove(id) }
-                core.logger.info("game archived", ["game": id.rawValue])
+                core.archive(owner, at: now)
             }
         }
     }

@@ -11,8 +11,9 @@ import Synchronization
 /// store"). Sendable: the tailer delivers on its client's loop.
 final class SharedFeedRouter: Sendable {
     private enum GameState {
-        /// Being loaded; these entries arrived meanwhile, in order.
-        case loading([JournaledEvent])
+        /// Being loaded; these entries arrived meanwhile, in order, and whether another node archived it meanwhile
+        /// (the load may have read it before).
+        case loading([JournaledEvent], archived: Bool)
         /// Could not be loaded (logged): loaded again after `retryDelay`, or at its next entry.
         case failed
     }
@@ -31,13 +32,14 @@ final class SharedFeedRouter: Sendable {
         self.retryDelay = retryDelay
     }
 
-    /// Entries of the feed, in feed order (several games interleaved).
+    /// Entries of the feed, in feed order (several games interleaved), each a whole stored batch: the owner gets
+    /// whole batches only, so it never shows part of one under a number another node showed whole.
     func deliver(_ entries: [RedisFeedEntry]) {
         var start = entries.startIndex
         while start < entries.endIndex {
             let game = entries[start].gameID
             let end = entries[start...].firstIndex { $0.gameID != game } ?? entries.endIndex
-            route(entries[start..<end].map(\.event), to: game)
+            route(entries[start..<end].flatMap(\.events), to: game)
             start = end
         }
     }
@@ -45,6 +47,24 @@ final class SharedFeedRouter: Sendable {
     /// Another node created `game`.
     func created(_ game: GameID) {
         route([], to: game)
+    }
+
+    /// Another node archived `game`: this node archives its copy too (off the lobby, into the archive, refusing
+    /// commands), so every node shows it archived within a read of the feed. A game not held yet is loaded with its
+    /// archived flag when it is first seen.
+    func archived(_ game: GameID) {
+        pending.withLock { pending in
+            if let handle = core.registry.handle(game) {
+                archive(handle)
+            } else if case .loading(let queued, archived: _) = pending[game] {
+                pending[game] = .loading(queued, archived: true)
+            }
+        }
+    }
+
+    private func archive(_ handle: GameHandle) {
+        let core = self.core
+        handle.withOwner(from: nil) { owner in core.archive(owner, at: core.services.clock()) }
     }
 
     private func route(_ events: [JournaledEvent], to game: GameID) {
@@ -58,12 +78,12 @@ final class SharedFeedRouter: Sendable {
                 }
                 return
             }
-            if case .loading(let queued) = pending[game] {
-                pending[game] = .loading(queued + events)
+            if case .loading(let queued, let archived) = pending[game] {
+                pending[game] = .loading(queued + events, archived: archived)
                 return
             }
             if core.quarantineProblem(game) != nil { return }
-            pending[game] = .loading(events)
+            pending[game] = .loading(events, archived: false)
             load(game)
         }
     }
@@ -93,15 +113,17 @@ final class SharedFeedRouter: Sendable {
             return
         }
         pending.withLock { pending in
-            guard case .loading(let queued) = pending[journaled.id] else { return }
+            guard case .loading(let queued, let archived) = pending[journaled.id] else { return }
             pending[journaled.id] = nil
             if core.registry.handle(journaled.id) == nil {
                 core.installRestored(journaled, game: game, seq: journaled.lastPresentationSequence)
                 core.logger.info("game loaded from the shared journal", ["game": journaled.id.rawValue])
             }
-            if !queued.isEmpty, let handle = core.registry.handle(journaled.id) {
+            guard let handle = core.registry.handle(journaled.id) else { return }
+            if !queued.isEmpty {
                 handle.withOwner(from: nil) { owner in owner.receiveStored(queued) }
             }
+            if archived { archive(handle) }
         }
     }
 }

@@ -118,7 +118,7 @@ struct ClusterRaceTests {
         usleep(300_000)
         let entries = try redisReply(redis, RESPCommand("XRANGE", .string("courtside:events:{\(game.id)}"), "-", "+"))
         let kinds = (entries.elements ?? []).map { entry in
-            String(decoding: entry.elements?[1].elements?.last?.bytes ?? [], as: UTF8.self)
+            String(decoding: entry.elements?[1].elements?[5].bytes ?? [], as: UTF8.self)
         }
         #expect(kinds.count == 3, "\(kinds)")
         #expect(kinds.filter { $0.contains("timeLimitReached") }.count == 1, "\(kinds)")
