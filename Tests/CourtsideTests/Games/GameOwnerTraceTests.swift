@@ -175,6 +175,30 @@ struct GameOwnerTraceTests {
         #expect(patches[0] == patches[1])
     }
 
+    @Test("shared: three nodes tick at the same deadline: one time limit is stored, every node publishes the same bytes")
+    func oneTickWins() throws {
+        let origin = try OwnerHarness(.shared, rules: .fiba3x3)
+        let others = [
+            try OwnerHarness(.shared, rules: .fiba3x3, sharing: origin),
+            try OwnerHarness(.shared, rules: .fiba3x3, sharing: origin),
+        ]
+        origin.send(#"{"type":"clock","id":"s1","action":"start"}"#, key: "s1")
+        origin.run()
+        // The feed brings the stored start to the other nodes: each arms its own timer for the limit.
+        for node in others { node.owner.receiveStored(try origin.storedEvents()) }
+        for node in [origin] + others {
+            #expect(node.scheduler.scheduledTimerCount == 1)
+            node.advance(by: 600_000)
+        }
+        let stored = try origin.storedEvents()
+        #expect(stored.map(\.event.kind).filter { $0 == .timeLimitReached }.count == 1)
+        #expect(stored.map(\.presentationSequence) == [1, 2])
+        for node in others {
+            #expect(node.patches.map(\.message.bytes) == origin.patches.map(\.message.bytes))
+            #expect(node.scheduler.scheduledTimerCount == 0, "nothing left to do: no timer")
+        }
+    }
+
     @Test("archive: journaled after the work before it; commands then answer game_archived", arguments: Mode.allCases)
     func archive(mode: Mode) throws {
         let harness = try OwnerHarness(mode)

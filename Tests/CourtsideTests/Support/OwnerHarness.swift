@@ -48,18 +48,22 @@ final class OwnerHarness {
     }
 
     /// A harness whose game (`rules`) is created in the log, or rebuilt from `restoring` (events already stored,
-    /// numbered up to `seq`, with the acks of before the restart).
+    /// numbered up to `seq`, with the acks of before the restart); `sharing` another harness's log plays another
+    /// node of a cluster on the same store (its own owner, scheduler and clock).
     init(
         _ mode: Mode, rules: Rules = .pickup, limits: GameLimits = GameLimits(resumeWindow: 64),
-        restoring: [JournaledEvent] = [], seq: Int = 0, restoredAcks: [CommandID: Int] = [:]
+        restoring: [JournaledEvent] = [], seq: Int = 0, restoredAcks: [CommandID: Int] = [:],
+        sharing other: OwnerHarness? = nil
     ) throws {
         self.mode = mode
         let setup = try GameSetup(
             id: "g1", homeTeam: "Home", homePlayers: ["A", "B", "C"], awayTeam: "Away",
             awayPlayers: ["D", "E", "F"], rules: rules)
-        log = try FakeSharedLog(
-            game: GameRecord(
-                setup: setup, scorerTokenSHA256: [UInt8](repeating: 7, count: 32), createdAt: Self.start))
+        log =
+            try other?.log
+            ?? FakeSharedLog(
+                game: GameRecord(
+                    setup: setup, scorerTokenSHA256: [UInt8](repeating: 7, count: 32), createdAt: Self.start))
         if !restoring.isEmpty { try log.appendAsAnotherNode(restoring, toGame: setup.id) }
         group = try EventLoopGroup(threadCount: 1)
         clock = Clock()
