@@ -175,7 +175,7 @@ struct GameOwnerTraceTests {
         #expect(patches[0] == patches[1])
     }
 
-    @Test("shared: three nodes tick at the same deadline: one time limit is stored, every node publishes the same bytes")
+    @Test("shared: three nodes tick at one deadline: one time limit is stored, every node publishes the same bytes")
     func oneTickWins() throws {
         let origin = try OwnerHarness(.shared, rules: .fiba3x3)
         let others = [

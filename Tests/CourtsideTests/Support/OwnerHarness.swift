@@ -105,8 +105,9 @@ final class OwnerHarness {
     /// The replies `key` got so far.
     func replies(_ key: String) -> [CommandReply] { recorder.answers.withLock { $0[key] ?? [] } }
 
-    /// Runs the journal completions and tasks waiting.
-    func run() { scheduler.run() }
+    /// Runs the journal completions and tasks waiting; returns how many ran.
+    @discardableResult
+    func run() -> Int { scheduler.run() }
 
     /// Moves the game's wall clock and the scheduler by `milliseconds`, firing the timers due.
     func advance(by milliseconds: Int64) {
