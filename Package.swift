@@ -89,7 +89,9 @@ let package = Package(
             name: "CourtsideFuzzInflate", dependencies: ["CourtsideFuzzSupport", "CourtsideWebSocketDeflate"]),
 
         // Shared by the test targets: running blocking test clients off Swift concurrency's cooperative pool.
-        .target(name: "CourtsideTestSupport", dependencies: ["CourtsideRandom"], path: "Tests/CourtsideTestSupport"),
+        .target(
+            name: "CourtsideTestSupport", dependencies: ["CourtsideRandom", "CourtsideNet"],
+            path: "Tests/CourtsideTestSupport"),
         .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel", "CourtsideTestSupport"]),
         // The load program's own logic (courtside-load journal's stepping and options), through @testable import.
         .testTarget(name: "CourtsideLoadTests", dependencies: ["CourtsideLoad"]),

@@ -109,12 +109,13 @@ struct ScoreboardEditorTests {
         clock.advance(600_000)
         #expect(viewModel.nextTickDeadline(after: clock.now.advanced(byMilliseconds: -1)) == clock.now)
         clock.advance(5)
-        viewModel.tick(now: clock.now)
+        let batch = viewModel.tick(now: clock.now)
         #expect(viewModel.isFinished.value)
         #expect(viewModel.winner.value == .away)
         #expect(viewModel.time.value == "10:00.0")
         #expect(viewModel.clock.value.elapsedMs == 600_000)
-        #expect(viewModel.recordedEvents.value.map(\.kind) == [.timeLimitReached])
+        #expect(batch.events.map(\.kind) == [.timeLimitReached])
+        #expect(batch.reply == nil)
     }
 
     @Test(

@@ -12,7 +12,7 @@ extension GameOwner {
             case .serve(let subscriber, let since):
                 bringIn(subscriber, since: since)
             case .serveBehind(let subscriber, let since):
-                let sampled = behindResumeLog.sample(now: context.now)
+                let sampled = behindResumeLog.sample(now: scheduler.now)
                 if sampled.log {
                     services.logger.warning(
                         "a resume is answered with an older snapshot: this node did not reach its seq in time",
@@ -21,9 +21,9 @@ extension GameOwner {
                 bringIn(subscriber, since: nil)
             case .catchUp:
                 // Behind the log: read the game's stream now if nothing is in flight, else right after it.
-                changeSharedState { $0.gapSeen() }
+                catchUpNow()
             case .armTimer:
-                aheadTimer = context.scheduleTimer(after: services.limits.aheadJoinPeriod) { [unowned self] _ in
+                aheadTimer = scheduler.schedule(after: services.limits.aheadJoinPeriod) { [unowned self] in
                     aheadTimer = nil
                     changeAheadJoiners { $0.timerFired(current: seq) }
                 }

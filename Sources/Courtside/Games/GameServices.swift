@@ -8,7 +8,7 @@ import CourtsideViewModels
 struct GameServices: Sendable {
     let journal: any GameJournal
     /// The same journal when several nodes share it (Redis): games then take the shared write path
-    /// (`SharedWriteState`) and apply other nodes' stored batches. Nil for SQLite.
+    /// (`GameOwnerStateMachine`'s shared mode) and apply other nodes' stored batches. Nil for SQLite.
     let shared: (any SharedGameJournal)?
     let metrics: ServerMetrics
     let logger: Logger

@@ -66,6 +66,48 @@ public final class GamePresenter {
         }
     }
 
+    /// Applies a command decoded on arrival (or answers why it is not one) at `now`, returning every effect as a
+    /// value: the events to journal, the reply, and the patch when anything shown changed.
+    public func apply(_ decoded: Result<GameCommand, CommandRejection>, now: Timestamp) -> GameEffects {
+        let before = seq
+        switch decoded {
+        case .success(let command):
+            let batch = viewModel.apply(command, now: now)
+            return effects(of: batch, since: before)
+        case .failure(let rejection):
+            return GameEffects(events: [], reply: rejection.reply, patch: nil)
+        }
+    }
+
+    /// Reopens the locked game at `now` (one batch, like a command; the ack carries the `seq` that shows it).
+    public func applyReopen(now: Timestamp) -> GameEffects {
+        let before = seq
+        do {
+            return effects(of: try viewModel.reopen(now: now), since: before)
+        } catch {
+            return GameEffects(events: [], reply: .rejected(id: nil, failure: CommandFailure(error)), patch: nil)
+        }
+    }
+
+    /// Lets time pass up to `now` (the time limit), returning the effects.
+    public func applyTick(now: Timestamp) -> GameEffects {
+        let before = seq
+        return effects(of: viewModel.tick(now: now), since: before)
+    }
+
+    /// Applies one whole stored batch numbered `revision` (this node's append once stored, or another node's), once,
+    /// returning the same effects as a command (no reply: the batch's sender is answered by its own node).
+    public func applyStored(_ events: [GameEvent], revision: Int) throws(GameReplayError) -> GameEffects {
+        let before = seq
+        return effects(of: try viewModel.applyStored(events, revision: revision), since: before)
+    }
+
+    /// The batch with the patch its revision committed (the presenter commits inside the batch, when the view
+    /// model's revision grows; nothing else is read from an observer).
+    private func effects(of batch: ScoreboardBatch, since before: Int) -> GameEffects {
+        GameEffects(events: batch.events, reply: batch.reply, patch: seq > before ? mutableLatestPatch.value : nil)
+    }
+
     /// Stops observing the view model (the document stays as it was).
     public func detach() {
         bindings.removeAll()

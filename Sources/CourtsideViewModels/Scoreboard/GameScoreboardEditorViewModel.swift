@@ -53,9 +53,6 @@ public final class GameScoreboardEditorViewModel {
     public var summary: Dynamic<GameSummary> { mutableSummary }
     /// The number of batches that changed something (see the type's documentation).
     public var revision: Dynamic<Int> { mutableRevision }
-    /// The events the latest batch appended to the game's log, for the owner to journal.
-    public var recordedEvents: Dynamic<[GameEvent]> { mutableRecordedEvents }
-
     /// The instant the latest batch is shown as of (a command's `now`, a tick's deadline, a stored batch's last
     /// event): what a patch's server time should be, so nodes that apply the same stored batch agree on it.
     public private(set) var batchInstant: Timestamp
@@ -76,7 +73,6 @@ public final class GameScoreboardEditorViewModel {
     private let mutableChangedPlays: MutableDynamic<[PlayRow]>
     private let mutableSummary: MutableDynamic<GameSummary>
     private let mutableRevision: MutableDynamic<Int>
-    private let mutableRecordedEvents: MutableDynamic<[GameEvent]>
     private let now: () -> Timestamp
     /// The revision after each accepted command, so that a repeated id is answered with the same `seq`.
     private var acceptedRevisions: [CommandID: Int] = [:]
@@ -114,7 +110,6 @@ public final class GameScoreboardEditorViewModel {
         self.mutableChangedPlays = MutableDynamic(plays)
         self.mutableSummary = MutableDynamic(GameSummary(game: game))
         self.mutableRevision = MutableDynamic(revision)
-        self.mutableRecordedEvents = MutableDynamic([])
         self.homePlayers = game.homeTeam.players.map(playerViewModel)
         self.awayPlayers = game.awayTeam.players.map(playerViewModel)
     }
@@ -158,16 +153,45 @@ public final class GameScoreboardEditorViewModel {
     /// changes nothing, including the same `seq`.
     @discardableResult
     public func handle(_ command: GameCommand, now: Timestamp) -> CommandReply {
-        if let refusal = refusals[command.id], refusal.command == command { return refusal.reply }
-        do {
-            let outcome = try game.apply(command, at: now)
-            if outcome.isDuplicate {
-                // Accepted before this view model existed (rebuilt from a journal): its effect is in every revision.
-                return .accepted(id: command.id, seq: acceptedRevisions[command.id] ?? mutableRevision.value)
-            }
-            publishBatch(events: outcome.newEvents, now: now)
+        // `apply` answers every command (a reply is nil only for ticks and stored batches).
+        guard let reply = apply(command, now: now).reply else {
+            preconditionFailure("Invalid state: a command without an answer")
+        }
+        return reply
+    }
+
+    /// ``handle(_:now:)`` returning its whole effect as a value: the reply and the events the batch appended to the
+    /// game's log (for the owner to journal), so no effect travels through an observer.
+    public func apply(_ command: GameCommand, now: Timestamp) -> ScoreboardBatch {
+        switch propose(command, now: now) {
+        case .repeated(let reply):
+            return ScoreboardBatch(events: [], reply: reply)
+        case .append(let events, let next):
+            game = next
+            publishBatch(events: events, now: now)
             acceptedRevisions[command.id] = mutableRevision.value
-            return .accepted(id: command.id, seq: mutableRevision.value)
+            return ScoreboardBatch(events: events, reply: .accepted(id: command.id, seq: mutableRevision.value))
+        case .refused(let reply):
+            // The model leaves a time limit that a refused command passed for the owner to record.
+            let passed = tick(now: now)
+            return ScoreboardBatch(events: passed.events, reply: reply)
+        }
+    }
+
+    /// What `command` would do at `now`, computed on a copy of the game and shown nowhere: the events to store (with
+    /// the game they make), the answer an id got before (accepted, even before this view model existed, or refused:
+    /// a retry gets the same answer, whichever journal the game has), or a new refusal, remembered here for the
+    /// retries. A shared log stores the events before any node shows them (docs/redis.md, "Applying stored
+    /// batches"), so its owner proposes first and applies the stored batch with ``applyStored(_:revision:)``.
+    public func propose(_ command: GameCommand, now: Timestamp) -> CommandProposal {
+        if let refusal = refusals[command.id], refusal.command == command { return .repeated(refusal.reply) }
+        var next = game
+        do {
+            let outcome = try next.apply(command, at: now)
+            if outcome.isDuplicate {
+                return .repeated(.accepted(id: command.id, seq: acceptedRevision(of: command.id) ?? revision.value))
+            }
+            return .append(outcome.newEvents, next)
         } catch {
             let reply = CommandReply.rejected(id: command.id, failure: CommandFailure(error))
             if case .commandIDReused = error {
@@ -175,16 +199,28 @@ public final class GameScoreboardEditorViewModel {
             } else {
                 remember(reply, for: command)
             }
-            // The model leaves a time limit that a refused command passed for the owner to record.
-            tick(now: now)
-            return reply
+            return .refused(reply)
         }
     }
 
+    /// The event a tick at `now` would store (the time limit reached), computed on a copy; nil when none is due.
+    public func proposedTick(at now: Timestamp) -> GameEvent? {
+        var next = game
+        return next.advance(to: now)
+    }
+
+    /// The event reopening the locked game at `now` would store, computed on a copy.
+    public func proposedReopen(at now: Timestamp) throws(GameError) -> GameEvent {
+        var next = game
+        return try next.reopen(at: now)
+    }
+
     /// Reopens a game a scorer confirmed final (an administrator's decision) at `now`; one batch, like a command.
-    public func reopen(now: Timestamp) throws(GameError) {
+    @discardableResult
+    public func reopen(now: Timestamp) throws(GameError) -> ScoreboardBatch {
         let event = try game.reopen(at: now)
         publishBatch(events: [event], now: now)
+        return ScoreboardBatch(events: [event], reply: .accepted(id: "#reopen", seq: mutableRevision.value))
     }
 
     /// Applies a batch of events already stored in a shared log (this node's command once its append returned, or
@@ -193,9 +229,10 @@ public final class GameScoreboardEditorViewModel {
     /// makes the same document and the same patch bytes (docs/redis.md, "Applying stored events"). Events at or
     /// below the game's last one are skipped (a batch seen twice changes nothing); a gap or an event the game
     /// refuses throws and changes nothing.
-    public func applyStored(_ events: [GameEvent], revision: Int) throws(GameReplayError) {
+    @discardableResult
+    public func applyStored(_ events: [GameEvent], revision: Int) throws(GameReplayError) -> ScoreboardBatch {
         let fresh = events.filter { $0.sequence > game.events.count }
-        guard let last = fresh.last else { return }
+        guard let last = fresh.last else { return ScoreboardBatch(events: [], reply: nil) }
         var next = game
         for event in fresh { try next.replay(event) }
         game = next
@@ -203,6 +240,7 @@ public final class GameScoreboardEditorViewModel {
             if let commandID = event.commandID { acceptedRevisions[commandID] = revision }
         }
         publishBatch(events: fresh, now: last.at, revision: revision)
+        return ScoreboardBatch(events: fresh, reply: nil)
     }
 
     /// The `seq` that acknowledged an accepted command id, nil when the id is not accepted.
@@ -212,9 +250,11 @@ public final class GameScoreboardEditorViewModel {
     }
 
     /// Lets time pass up to `now`: records the time limit when the clock reached it, and refreshes ``time``.
-    public func tick(now: Timestamp) {
+    @discardableResult
+    public func tick(now: Timestamp) -> ScoreboardBatch {
         let events = game.advance(to: now).map { [$0] } ?? []
         publishBatch(events: events, now: now)
+        return ScoreboardBatch(events: events, reply: nil)
     }
 
     /// When the owner should call ``tick(now:)`` next: when ``time`` shows the next second or the time limit is
@@ -262,7 +302,6 @@ public final class GameScoreboardEditorViewModel {
             changed = player.refresh(from: game.moveCounts(for: player.playerID) ?? MoveCounts()) || changed
         }
         changed = mutableSummary.update(GameSummary(game: game)) || changed
-        if !events.isEmpty { mutableRecordedEvents.value = events }
         if let revision {
             // A stored batch keeps its stored number even when it changes nothing shown (a repeated reading).
             if revision > mutableRevision.value { mutableRevision.value = revision }
