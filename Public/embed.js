@@ -39,6 +39,9 @@
     return "en";
   }
 
+  /** The locale Intl formats with: the pseudo-locale's numbers are English ones. */
+  const locale = (lang) => (lang === "x-long" ? "en" : lang);
+
   function words(lang, key, values = {}) {
     const text = (WORDS[lang] ?? {})[key] ?? WORDS.en[key];
     const filled = (lang === "x-long" ? pseudo(text) : text).replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "");
@@ -183,7 +186,7 @@ grid-template-columns:1fr auto;align-items:center;font-variant-numeric:tabular-n
       const lang = this.lang;
       this.setAttribute("dir", lang === "ar" ? "rtl" : "ltr");
       this.$(".b").setAttribute("lang", lang);
-      this.$(".d").textContent = this.delayMs > 0 ? words(lang, "delay", { s: new Intl.NumberFormat(lang).format(this.delayMs / 1000) }) : "";
+      this.$(".d").textContent = this.delayMs > 0 ? words(lang, "delay", { s: new Intl.NumberFormat(locale(lang)).format(this.delayMs / 1000) }) : "";
       const court = this.getAttribute("court");
       const game = this.getAttribute("game");
       if (court) this.followCourt(court);
@@ -334,7 +337,7 @@ grid-template-columns:1fr auto;align-items:center;font-variant-numeric:tabular-n
     render() {
       const state = this.state;
       const lang = this.lang;
-      const number = new Intl.NumberFormat(lang);
+      const number = new Intl.NumberFormat(locale(lang));
       for (const side of ["home", "away"]) {
         const team = this.$(`.${side}`);
         team.querySelector(".long").textContent = state[`${side}Team`];
