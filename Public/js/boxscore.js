@@ -7,6 +7,9 @@ import { periodWords, remainingReading } from "./fiba.js";
 import { formatClock } from "./clock.js";
 import { el, param, setText } from "./ui.js";
 import { formatMinutes, madeAttempted, percent, scoresOnesAndTwos, secondsPlayedNow, signed } from "./stats.js";
+import { translate } from "./i18n.js";
+
+translate();
 
 const id = param("id");
 const $ = (name) => document.getElementById(name);

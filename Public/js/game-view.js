@@ -18,9 +18,9 @@ export function winnerWords(state) {
 
 /** The clock's state in words. */
 export function clockStateWords(state) {
-  if (state.isFinished) return t("clock.final");
-  if (state.clock?.running) return t("clock.running");
-  return t(state.clock?.elapsedMs > 0 ? "clock.paused" : "clock.notStarted");
+  if (state.isFinished) return t("clockState.final");
+  if (state.clock?.running) return t("clockState.running");
+  return t(state.clock?.elapsedMs > 0 ? "clockState.paused" : "clockState.notStarted");
 }
 
 /** The rules in one short line. */

@@ -72,3 +72,21 @@ export function translate(root = document) {
   for (const node of root.querySelectorAll("[data-i18n-aria-label]")) node.setAttribute("aria-label", t(node.dataset.i18nAriaLabel));
   for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
 }
+
+/** Translates the pages whose markup carries no keys, from a table of [CSS selector, key, attribute?]: the lobby
+ * and the scorer panel, whose markup is edited often, keep their words' keys beside them (js/*-words.js). */
+export function translateTable(table) {
+  translate();
+  for (const [selector, key, attribute] of table) {
+    for (const node of document.querySelectorAll(selector)) {
+      // Marked as the keyed markup is, so the browser tests find every translated word.
+      if (attribute) {
+        node.setAttribute(attribute, t(key));
+        node.dataset.i18nAttributeKey = key;
+      } else {
+        node.textContent = t(key);
+        node.dataset.i18nKey = key;
+      }
+    }
+  }
+}

@@ -47,13 +47,14 @@ export function bindAll(root, state) {
   }
 }
 
-const STATE_WORDS = new Set(["connecting", "live", "reconnecting", "resyncing", "stopped"]);
+/** The catalog key of each connection state's words. */
+const STATE_WORDS = { connecting: "conn.connecting", live: "conn.live", reconnecting: "conn.reconnecting", resyncing: "conn.resyncing", stopped: "conn.stopped" };
 
 /** Shows a DocumentStream status in a badge element (its data-state drives the colour). */
 export function showConnection(node, status) {
   document.documentElement.dataset.connection = status.state;
   node.dataset.state = status.state;
-  let text = STATE_WORDS.has(status.state) ? t(`conn.${status.state}`) : status.state;
+  let text = STATE_WORDS[status.state] ? t(STATE_WORDS[status.state]) : status.state;
   // The reason of a retry is in the tooltip; the badge stays short enough for a phone.
   if (status.state === "stopped" && status.reason) text = status.reason;
   node.textContent = text;

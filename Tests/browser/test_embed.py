@@ -209,7 +209,7 @@ UNCLIPPED = """
 const offenders = [];
 const check = (node, what) => {
   const r = node.getBoundingClientRect();
-  if (r.width === 0 && r.height === 0) return; // not shown (a closed tab)
+  if (r.width <= 1 || r.height <= 1) return; // not shown (a closed tab), or for screen readers only (visually-hidden)
   if (node.scrollWidth > node.clientWidth + 1 && getComputedStyle(node).overflowX !== 'visible') offenders.push(what + ': scrolls ' + node.scrollWidth + '>' + node.clientWidth);
   if (r.right > innerWidth + 1 || r.left < -1) offenders.push(what + ': off screen ' + r.left + '..' + r.right);
   for (let p = node.parentElement; p && p !== document.body; p = p.parentElement) {
@@ -220,7 +220,7 @@ const check = (node, what) => {
     break;
   }
 };
-for (const node of document.querySelectorAll('[data-i18n]')) check(node, node.dataset.i18n);
+for (const node of document.querySelectorAll('[data-i18n], [data-i18n-key]')) check(node, node.dataset.i18n ?? node.dataset.i18nKey);
 return offenders;
 """
 
@@ -242,6 +242,22 @@ def test_pseudo_locale_leaves_nothing_untranslated_or_clipped(server, browsers):
         assert driver.execute_script("return document.getElementById('clock-state').textContent").startswith("[")
         offenders = driver.execute_script(UNCLIPPED)
         assert offenders == [], f"at {width} px: {offenders}"
+
+    # Every other page: its words keyed in the markup or in its table went through the catalog and fit.
+    set_viewport(driver, 360, 800, mobile=True)
+    status, court = server.request("POST", "/api/courts", {"name": "Court 9"}, token=server.admin_token)
+    assert status == 201, court
+    for page in ("/?create=1", f"/score.html?id={game['id']}", f"/display.html?id={game['id']}", f"/boxscore.html?id={game['id']}", "/venue.html", f"/join.html?court={court['id']}"):
+        driver.get(f"{server.base}{page}{'&' if '?' in page else '?'}lang=x-long")
+        wait_until(lambda: driver.execute_script("return document.documentElement.lang") == "x-long", 10, what=f"{page} translated")
+        texts = driver.execute_script(
+            "return [...document.querySelectorAll('[data-i18n], [data-i18n-key]')].map((n) => [n.dataset.i18n ?? n.dataset.i18nKey, n.textContent])"
+            ".concat([...document.querySelectorAll('[data-i18n-aria-label], [data-i18n-attribute-key]')].map((n) => [n.dataset.i18nAriaLabel ?? n.dataset.i18nAttributeKey, n.getAttribute('aria-label')]))")
+        assert texts, page
+        untranslated = [(key, text) for key, text in texts if not text.startswith("[")]
+        assert untranslated == [], f"{page}: {untranslated}"
+        offenders = driver.execute_script(UNCLIPPED)
+        assert offenders == [], f"{page}: {offenders}"
 
     # The component in the pseudo-locale: its status is translated and whole in every size.
     site_sizes = ("ticker", "compact", "full")
