@@ -183,6 +183,7 @@ grid-template-columns:1fr auto;align-items:center;font-variant-numeric:tabular-n
       this.attempt = 0;
       this.state = null;
       this.seq = null;
+      this.gameID = undefined; // none yet: a court's first document, even without a game, is news
       const lang = this.lang;
       this.setAttribute("dir", lang === "ar" ? "rtl" : "ltr");
       this.$(".b").setAttribute("lang", lang);
@@ -212,10 +213,21 @@ grid-template-columns:1fr auto;align-items:center;font-variant-numeric:tabular-n
     followCourt(id) {
       const open = () => {
         const s = (this.courtSocket = new WebSocket(`${WS}/ws/courts/${encodeURIComponent(id)}`));
+        let court = null;
+        let seq = null;
         s.onmessage = (event) => {
           const message = JSON.parse(event.data);
-          if (message.type !== "courtSnapshot") return;
-          const game = message.state?.game ?? null;
+          if (message.type === "courtSnapshot") (court = message.state), (seq = message.seq);
+          else if (message.type === "courtPatch" && court !== null && message.seq === seq + 1) {
+            try {
+              court = applyPatch(court, message.ops);
+              seq = message.seq;
+            } catch {
+              return s.close(1000, "resync"); // reopened at once below, for a fresh snapshot
+            }
+          } else if (message.type === "courtPatch" && court !== null && message.seq > seq) return s.close(1000, "resync");
+          else return;
+          const game = court?.game ?? null;
           if (game === this.gameID) return;
           if (this.socket) (this.socket.onclose = null), this.socket.close(1000, "another game");
           this.socket = null;
@@ -224,8 +236,8 @@ grid-template-columns:1fr auto;align-items:center;font-variant-numeric:tabular-n
           if (game) this.follow(game);
           else (this.gameID = null), this.say("soon");
         };
-        s.onclose = () => {
-          if (!this.stopped) this.courtRetry = setTimeout(open, this.backoff());
+        s.onclose = (event) => {
+          if (!this.stopped) this.courtRetry = setTimeout(open, event.code === 1000 ? 0 : this.backoff());
         };
       };
       open();
@@ -265,7 +277,7 @@ grid-template-columns:1fr auto;align-items:center;font-variant-numeric:tabular-n
       s.onclose = (event) => {
         if (this.socket !== s || this.stopped) return;
         this.socket = null;
-        this.say("reconnecting");
+        if (this.dataset.status !== "missing") this.say("reconnecting");
         if (this.state === null && this.attempt === 2) this.checkExists(id);
         // 1008 (policy) and 4404-style closes of a game that is gone are not retried in a tight loop: the backoff
         // still applies, so a fixed link comes back.

@@ -267,3 +267,24 @@ def test_pseudo_locale_leaves_nothing_untranslated_or_clipped(server, browsers):
         status = box(driver, "board", ".st")
         board = box(driver, "board", ".b")
         assert status["x"] >= board["x"] - 1 and status["x"] + status["width"] <= board["x"] + board["width"] + 1, (size, status, board)
+
+
+def test_component_follows_a_court_from_game_to_game(server, browsers):
+    first = create(server)
+    second = create(server, dict(GAME, homeTeam="Owls", awayTeam="Hawks"))
+    status, court = server.request("POST", "/api/courts", {"name": "Court 7"}, token=server.admin_token)
+    assert status == 201, court
+    site = HostSite()
+    try:
+        site.pages["/court.html"] = host_page(server.base, f'<courtside-score id="court" court="{court["id"]}"></courtside-score>')
+        driver = browsers["embed"]
+        driver.get(site.base + "/court.html")
+        wait_until(lambda: shadow(driver, "court", ".st") == "Next game soon", 10, what="an empty court")
+        for game, home in ((first, "Lakers"), (second, "Owls")):
+            status, answer = server.request("PUT", f"/api/courts/{court['id']}", {"game": game["id"]}, token=server.admin_token)
+            assert status == 200, answer
+            wait_until(lambda: shadow(driver, "court", ".home .long") == home, 10, what=f"{home} on the court")
+        command(server, second, {"type": "move", "id": "m1", "player": "home-0", "move": "twoPoints"})
+        wait_until(lambda: shadow(driver, "court", ".home .s") == "2", 5, what="the court's game live")
+    finally:
+        site.close()
