@@ -1,5 +1,5 @@
-// The spectator page's "Embed" box: the snippets another site pastes to show this game (or court) live, and the
-// oEmbed discovery link (oEmbed 1.0 §4) for consumers that read the page as a browser does.
+// The spectator page's "Embed" box: the snippets another site pastes to show this game (or court) live. (The oEmbed
+// discovery link is in the markup: the server writes it into the page for its game, CourtsideRouter.spectatorPage.)
 import { param } from "./ui.js";
 import { t } from "./i18n.js";
 
@@ -39,10 +39,4 @@ if (shown) {
     });
   }
   if (location.hash === "#embed") box.open = true;
-  const link = document.createElement("link");
-  link.rel = "alternate";
-  link.type = "application/json+oembed";
-  link.title = "Courtside oEmbed";
-  link.href = `${server}/oembed?url=${encodeURIComponent(`${server}/game.html?${shown.query}`)}&format=json`;
-  document.head.append(link);
 }

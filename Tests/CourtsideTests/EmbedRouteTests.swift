@@ -71,6 +71,32 @@ struct EmbedRouteTests {
         #expect(try app.request("POST", "/oembed?url=\(link)").status == 405)
     }
 
+    @Test("the spectator page of a game carries its oEmbed discovery link in the markup, and the link answers")
+    func discoveryLink() throws {
+        let directory = TestApp.makeTemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory + "/public", withIntermediateDirectories: true)
+        let markup = "<!doctype html>\n<html>\n<head>\n<title>game</title>\n</head>\n<body></body>\n</html>\n"
+        try Data(markup.utf8).write(to: URL(fileURLWithPath: directory + "/public/game.html"))
+        let app = try TestApp(dataDirectory: directory)
+        let game = try app.createGame()
+        let page = try app.request("GET", "/game.html?id=\(game.id)", headers: ["Accept-Encoding": "gzip"])
+        #expect(page.status == 200)
+        #expect(page.header("Content-Encoding") == nil && page.header("ETag") == nil)
+        #expect(page.header("Content-Security-Policy")?.hasSuffix("frame-ancestors *") == true)
+        let href = try #require(
+            page.text.firstMatch(of: /<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/)?.1)
+        let url = String(href).replacingOccurrences(of: "&amp;", with: "&")
+        #expect(url == "http://localhost/oembed?url=http%3A%2F%2Flocalhost%2Fgame.html%3Fid%3D\(game.id)&format=json")
+        #expect(page.text.hasSuffix("<title>game</title>\n</head>\n<body></body>\n</html>\n"))
+        let answer = try app.request("GET", String(url.dropFirst("http://localhost".count)))
+        #expect(answer.status == 200)
+        #expect(try answer.json["type"] == "rich")
+        // Without a game, and for a HEAD, the file as it is.
+        #expect(try app.request("GET", "/game.html").text == markup)
+        let head = try app.connect().request("HEAD", "/game.html?id=\(game.id)", readBody: false)
+        #expect(head.header("Content-Length") == String(markup.utf8.count))
+    }
+
     @Test("with --embed-origins *, public feeds carry Access-Control-Allow-Origin: *; a court's code does not")
     func corsAnyOrigin() throws {
         let app = try TestApp()

@@ -3,10 +3,11 @@ of another origin (another port), the self-sizing iframe, the oEmbed answer, pag
 pseudo-locale x-long."""
 
 import html
-import json
+import re
 import threading
 import time
 import urllib.parse
+import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from conftest import ADMIN_TOKEN
@@ -150,7 +151,14 @@ def test_component_on_another_origin_follows_obeys_and_resumes_after_a_restart(b
 def test_iframe_resizes_its_parent_and_the_oembed_answer_embeds(server, browsers):
     game = create(server)
     gid = game["id"]
-    status, answer = server.request("GET", "/oembed?" + urllib.parse.urlencode({"url": f"{server.base}/game.html?id={gid}", "format": "json"}))
+    # A consumer given the game's link reads the page's markup (no script run) for the discovery link, and follows it.
+    with urllib.request.urlopen(f"{server.base}/game.html?id={gid}", timeout=5) as page:
+        markup = page.read().decode()
+    href = re.search(r'<link rel="alternate" type="application/json\+oembed" href="([^"]+)"', markup)
+    assert href, markup[:600]
+    discovered = html.unescape(href.group(1))
+    assert discovered == f"{server.base}/oembed?" + urllib.parse.urlencode({"url": f"{server.base}/game.html?id={gid}", "format": "json"})
+    status, answer = server.request("GET", discovered[len(server.base):])
     assert status == 200 and answer["type"] == "rich", answer
     assert answer["title"] == "Lakers – Celtics · Courtside"
     listener = (

@@ -34,6 +34,51 @@ extension CourtsideRouter {
         }
     }
 
+    /// `GET /game.html?id=…` (or `?court=`): the page with its oEmbed discovery link (oEmbed 1.0 §4) naming this
+    /// game's address, in the markup, so a consumer that reads the page without running it (a CMS given the link)
+    /// finds the embed. nil for any other request: the file as it is. Answered from the files' in-memory catalog,
+    /// never the disk; without validators, since the page now depends on its query.
+    func spectatorPage(_ head: HTTPRequestHead, context: RouteContext) -> Route? {
+        guard head.method == .GET, head.path == "/game.html", let staticFiles, let host = head.headers["Host"] else {
+            return nil
+        }
+        let values = OEmbed.formValues(head.query)
+        let target: String
+        if let id = values["id"], !id.isEmpty {
+            target = "id=\(OEmbed.percentEncoded(id))"
+        } else if let court = values["court"], !court.isEmpty {
+            target = "court=\(OEmbed.percentEncoded(court))"
+        } else {
+            return nil
+        }
+        var plain = head
+        plain.headers.remove(name: "Accept-Encoding")
+        plain.headers.remove(name: "If-None-Match")
+        guard case .response(var page) = staticFiles.respond(to: plain), page.status == .ok,
+            let end = Self.endOfHeadTag(page.body)
+        else { return nil }
+        let server = "\(context.isSecure ? "https" : "http")://\(host)"
+        let address = "\(server)/game.html?\(target)"
+        let href = "\(server)/oembed?url=\(OEmbed.percentEncoded(address))&format=json"
+        let link =
+            "\n<link rel=\"alternate\" type=\"application/json+oembed\" href=\"\(OEmbed.htmlEscaped(href))\""
+            + " title=\"Courtside\">"
+        page.body.insert(contentsOf: Array(link.utf8), at: end)
+        page.headers.remove(name: "ETag")
+        page.headers.remove(name: "Last-Modified")
+        return .respond(page)
+    }
+
+    /// The index just after `<head>` in a page's bytes, or nil.
+    private static func endOfHeadTag(_ bytes: [UInt8]) -> Int? {
+        let tag = Array("<head>".utf8)
+        guard bytes.count >= tag.count else { return nil }
+        for start in 0...(bytes.count - tag.count) where bytes[start..<(start + tag.count)].elementsEqual(tag) {
+            return start + tag.count
+        }
+        return nil
+    }
+
     static func response(for failure: OEmbed.Failure) -> HTTPResponse {
         switch failure {
         case .missingURL:

@@ -6,6 +6,9 @@ import CourtsideViewModels
 /// answers that need a game's loop or the disk are `Route.deferred`.
 struct CourtsideRouter: HTTPRouter {
     let core: ApplicationCore
+    /// The server's static files, for the spectator page it answers with its oEmbed discovery link
+    /// (`spectatorPage`); nil: that page is served as any file.
+    var staticFiles: StaticFileServer? = nil
 
     func route(_ request: HTTPRequest, context: RouteContext) -> Route {
         let head = request.head
@@ -18,7 +21,7 @@ struct CourtsideRouter: HTTPRouter {
             guard head.method == .GET || head.method == .HEAD else {
                 return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "HEAD"]))
             }
-            return .staticFiles
+            return spectatorPage(head, context: context) ?? .staticFiles
         }
         let rest = Self.segments(of: head.path, after: first)
         switch first {

@@ -149,7 +149,7 @@ struct OEmbed: Equatable {
     }
 
     /// RFC 3986 §2.3: everything but the unreserved characters is percent-encoded in a query value.
-    private static func percentEncoded(_ text: String) -> String {
+    static func percentEncoded(_ text: String) -> String {
         let digits = Array("0123456789ABCDEF".utf8)
         var bytes: [UInt8] = []
         for byte in text.utf8 {
@@ -166,7 +166,7 @@ struct OEmbed: Equatable {
     }
 
     /// The five characters that matter in an HTML attribute value (HTML Living Standard §13.1.2.3).
-    private static func htmlEscaped(_ text: String) -> String {
+    static func htmlEscaped(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {
