@@ -109,7 +109,7 @@ export function followGame({ gameID, path, resume = true, forever = false, rende
     } catch {
       return; // the server is unreachable: keep trying
     }
-    const words = `There is no game "${gameID}" on this server.`;
+    const words = t("game.missing", { id: gameID });
     onMissing?.(words);
     if (forever) return; // a venue display keeps trying: the link may be fixed on the server's side
     stream.stop(words);

@@ -64,6 +64,12 @@ export function formatNumber(value) {
   return Number.isFinite(value) ? numbers.format(value) : String(value ?? "");
 }
 
+const dateTimes = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
+/** A date and time as the reader writes them. */
+export function formatDateTime(date) {
+  return dateTimes.format(date);
+}
+
 /** Translates the keyed elements under `root` and sets the document's language and direction. */
 export function translate(root = document) {
   document.documentElement.lang = lang;

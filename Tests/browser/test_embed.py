@@ -11,7 +11,7 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from conftest import ADMIN_TOKEN
-from harness import CourtsideServer, free_port, set_viewport, wait_until
+from harness import CourtsideServer, console_errors, free_port, set_viewport, wait_until
 
 # Chromium's own console lines while the server is deliberately down (the restart test).
 OUTAGE_NOISE = ("WebSocket connection to", "ERR_CONNECTION_REFUSED", "ERR_CONNECTION_RESET", "ERR_EMPTY_RESPONSE")
@@ -251,6 +251,15 @@ def test_pseudo_locale_leaves_nothing_untranslated_or_clipped(server, browsers):
         assert driver.execute_script("return document.getElementById('clock-state').textContent").startswith("[")
         offenders = driver.execute_script(UNCLIPPED)
         assert offenders == [], f"at {width} px: {offenders}"
+
+    # A link to a game that does not exist: the badge's longest words (the reason it stopped) are translated and fit.
+    driver.get(f"{server.base}/game.html?id=no-such-game&lang=x-long")
+    wait_until(lambda: driver.execute_script("return document.getElementById('connection').textContent").startswith("[Théré"), 20, what="the badge saying the game is missing")
+    offenders = driver.execute_script(UNCLIPPED)
+    assert offenders == [], f"before the game: {offenders}"
+    # The refused socket and the 404 that tells the page the game is missing are the only errors (and are read
+    # here, so the suites that check every window's console after this one do not see them).
+    assert console_errors(driver, allowed=("no-such-game",)) == []
 
     # Every other page: its words keyed in the markup or in its table went through the catalog and fit.
     set_viewport(driver, 360, 800, mobile=True)
