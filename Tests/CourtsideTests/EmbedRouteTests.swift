@@ -112,6 +112,10 @@ struct EmbedRouteTests {
         let code = try app.request("GET", "/api/courts/\(court.id)/code", headers: origin)
         #expect(code.header("Access-Control-Allow-Origin") == nil)
         #expect(try app.request("GET", "/metrics", headers: origin).header("Access-Control-Allow-Origin") == nil)
+        let command = try app.request("POST", "/api/games/\(game.id)/commands", json: [:])
+        #expect(command.status == 401 && command.header("Access-Control-Allow-Origin") == nil)
+        #expect(EmbedPolicy.isPublicFeed("/api/games/\(game.id)/events"))
+        #expect(!EmbedPolicy.isPublicFeed("/api/courts/\(court.id)/queue"))
         // A change from another site is refused as before: embedding opens reading, nothing else.
         let post = try app.request(
             "POST", "/api/games", headers: origin.merging(["Authorization": "Bearer \(TestApp.adminToken)"]) { $1 },

@@ -40,11 +40,22 @@ struct EmbedPolicy: Sendable {
         return headers
     }
 
-    /// Paths whose GET answers are public feeds (docs/server.md, "Embedding"): the games and their reports and
-    /// event streams, the courts' documents, oEmbed and the embed script. A court's join code (`/code`) is not.
+    /// Paths whose answers are public feeds (docs/server.md, "Security headers"): the games, their reports and
+    /// event streams, the courts' documents, oEmbed and the embed script. Named one by one, so that no route that
+    /// needs a token (a court's join code, commands, reopen, the queue) is readable from another site.
     static func isPublicFeed(_ path: String) -> Bool {
         if path == "/oembed" || path == "/embed.js" { return true }
-        guard path.hasPrefix("/api/games") || path.hasPrefix("/api/courts") else { return false }
-        return !path.hasSuffix("/code") && !path.hasSuffix("/scorer")
+        let segments = path.split(separator: "/")
+        guard segments.count >= 2, segments[0] == "api" else { return false }
+        switch (segments[1], segments.count) {
+        case ("games", 2...3), ("courts", 2...3): return true
+        case ("games", 4): return publicGameReads.contains(segments[3])
+        default: return false
+        }
     }
+
+    /// The last segments of `/api/games/{id}/…` that anyone may read.
+    private static let publicGameReads: Set<Substring> = [
+        "events", "plays", "plays.csv", "boxscore", "boxscore.csv",
+    ]
 }
