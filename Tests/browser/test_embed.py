@@ -145,6 +145,9 @@ def test_component_on_another_origin_follows_obeys_and_resumes_after_a_restart(b
         errors = browsers.console_errors(OUTAGE_NOISE)
         assert errors == {}, errors
     finally:
+        # Leave the page before its server goes for good, or its retries would be logged into the next test.
+        browsers["embed"].get("about:blank")
+        console_errors(browsers["embed"], OUTAGE_NOISE)
         site.close()
         server.stop()
 
@@ -253,6 +256,7 @@ def test_pseudo_locale_leaves_nothing_untranslated_or_clipped(server, browsers):
         assert offenders == [], f"at {width} px: {offenders}"
 
     # A link to a game that does not exist: the badge's longest words (the reason it stopped) are translated and fit.
+    assert console_errors(driver) == []
     driver.get(f"{server.base}/game.html?id=no-such-game&lang=x-long")
     wait_until(lambda: driver.execute_script("return document.getElementById('connection').textContent").startswith("[Théré"), 20, what="the badge saying the game is missing")
     offenders = driver.execute_script(UNCLIPPED)
