@@ -7,6 +7,9 @@ import { periodWords, remainingReading } from "./fiba.js";
 import { formatClock } from "./clock.js";
 import { el, param, setText } from "./ui.js";
 import { formatMinutes, madeAttempted, percent, scoresOnesAndTwos, secondsPlayedNow, signed } from "./stats.js";
+import { formatDateTime, t, translate } from "./i18n.js";
+
+translate();
 
 const id = param("id");
 const $ = (name) => document.getElementById(name);
@@ -119,7 +122,7 @@ function render(state) {
   setText($("away-score"), state.awayScore);
   setText($("status"), statusWords(state));
   setText($("rules"), rulesWords(state.rules));
-  setText($("printed"), `as of ${new Date().toLocaleString()}`);
+  setText($("printed"), t("box.asOf", { time: formatDateTime(new Date()) }));
   if (!state.homePlayers?.[0]?.stats) {
     $("notice").hidden = false;
     $("notice").textContent = "This server does not send the statistics of a box score.";

@@ -3,6 +3,7 @@
 // between. Also the stream-delay parameter shared by the display, overlay and spectator pages.
 import { DocumentStream } from "./connection.js";
 import { param } from "./ui.js";
+import { t, formatNumber } from "./i18n.js";
 
 /** Longest stream delay a page accepts, in seconds (a stream's latency is 10 to 30 s; two minutes is plenty). */
 export const MAX_DELAY_SECONDS = 120;
@@ -21,7 +22,7 @@ export function delayFromQuery() {
 /** "Delay 3 s" for a badge. */
 export function delayWords(ms) {
   const seconds = ms / 1000;
-  return `Delay ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+  return t("game.delay", { seconds: formatNumber(Number.isInteger(seconds) ? seconds : Number(seconds.toFixed(1))) });
 }
 
 /** Reads `?delay=` and shows it (or its error) in `badge`: the page says which delay it is using. */

@@ -9,6 +9,9 @@ import { bindAll, el, param, keepScreenAwake } from "./ui.js";
 import { foulLimit, isOut, leaders, outWords, playerFouls } from "./stats.js";
 import { buildFiba, renderFiba } from "./fiba.js";
 import { delayWithBadge, followCourt, leaveGameUnless, queueWords, showJoinCode } from "./court.js";
+import { translate } from "./i18n.js";
+
+translate();
 
 buildFiba(document, { fouls: "F", timeouts: "TO" });
 

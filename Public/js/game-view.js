@@ -6,20 +6,21 @@ import { DocumentStream } from "./connection.js";
 import { ServerClock, clockReading, formatClock, learnFromPatch } from "./clock.js";
 import { showConnection, announce, applyTeamColors } from "./ui.js";
 import { tickFiba } from "./fiba.js";
+import { t, formatNumber } from "./i18n.js";
 
 /** The team that won, in words, or null. */
 export function winnerWords(state) {
   if (!state?.isFinished) return null;
-  if (state.winner === "home") return `${state.homeTeam} win`;
-  if (state.winner === "away") return `${state.awayTeam} win`;
-  return "Final";
+  if (state.winner === "home") return t("result.win", { team: state.homeTeam });
+  if (state.winner === "away") return t("result.win", { team: state.awayTeam });
+  return t("result.final");
 }
 
 /** The clock's state in words. */
 export function clockStateWords(state) {
-  if (state.isFinished) return "Final";
-  if (state.clock?.running) return "Running";
-  return state.clock?.elapsedMs > 0 ? "Paused" : "Not started";
+  if (state.isFinished) return t("clockState.final");
+  if (state.clock?.running) return t("clockState.running");
+  return t(state.clock?.elapsedMs > 0 ? "clockState.paused" : "clockState.notStarted");
 }
 
 /** The rules in one short line. */
@@ -81,7 +82,7 @@ export function followGame({ gameID, path, resume = true, forever = false, rende
       document.documentElement.dataset.seq = String(info.seq);
       applyTeamColors(document.documentElement, state);
       render(state, info);
-      const score = `${state.homeTeam} ${state.homeScore}, ${state.awayTeam} ${state.awayScore}`;
+      const score = t("announce.score", { home: state.homeTeam, homeScore: formatNumber(state.homeScore), away: state.awayTeam, awayScore: formatNumber(state.awayScore) });
       if (lastScore !== null && score !== lastScore) {
         announce(announcer, state.isFinished ? `${score}. ${winnerWords(state)}.` : score);
       }
@@ -108,7 +109,7 @@ export function followGame({ gameID, path, resume = true, forever = false, rende
     } catch {
       return; // the server is unreachable: keep trying
     }
-    const words = `There is no game "${gameID}" on this server.`;
+    const words = t("game.missing", { id: gameID });
     onMissing?.(words);
     if (forever) return; // a venue display keeps trying: the link may be fixed on the server's side
     stream.stop(words);

@@ -5,6 +5,9 @@ import { bindAll, el, param, setText } from "./ui.js";
 import { renderFiba, renderPlays } from "./fiba.js";
 import { boxColumns, foulBadge, secondsPlayedNow, signed } from "./stats.js";
 import { delayWithBadge, followCourt, leaveGameUnless, queueWords } from "./court.js";
+import { t, translate, formatNumber } from "./i18n.js";
+
+translate();
 
 const id = param("id");
 const main = document.getElementById("game");
@@ -22,7 +25,7 @@ function buildRosters(state) {
         "table",
         { class: `roster ${side}` },
         el("caption", { "data-bind": `${side}Team` }),
-        el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Player" }), ...MOVES.map((m) => el("th", { scope: "col", text: m.label, title: m.words })), el("th", { scope: "col", text: "PTS", title: "points" }))),
+        el("thead", {}, el("tr", {}, el("th", { scope: "col", text: t("game.player") }), ...MOVES.map((m) => el("th", { scope: "col", text: m.label, title: m.words })), el("th", { scope: "col", text: t("game.points") }))),
         el(
           "tbody",
           {},
@@ -54,7 +57,7 @@ function render(state) {
   document.getElementById("clock-state").textContent = clockStateWords(state);
   const finished = document.getElementById("finished");
   finished.hidden = !state.isFinished;
-  finished.textContent = state.isFinished ? `Final: ${winnerWords(state)} ${state.score}` : "";
+  finished.textContent = state.isFinished ? t("game.final", { winner: winnerWords(state), score: state.score }) : "";
   main.classList.toggle("is-finished", !!state.isFinished);
   main.dataset.winner = state.winner ?? "";
   document.getElementById("rules").textContent = rulesWords(state.rules);
@@ -128,7 +131,7 @@ function renderBoxScore(state) {
         "table",
         { class: `roster box ${side}`, "data-box": side },
         el("caption", { text: state[`${side}Team`] }),
-        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, el("button", { type: "button", class: "sort", "data-sort": "player", onclick: () => sortOn(null) }, "Player")), ...BOX_COLUMNS.map(header))),
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, el("button", { type: "button", class: "sort", "data-sort": "player", onclick: () => sortOn(null) }, t("game.player"))), ...BOX_COLUMNS.map(header))),
         el(
           "tbody",
           {},
@@ -148,7 +151,7 @@ function renderBoxScore(state) {
               el(
                 "tr",
                 { class: "totals" },
-                el("th", { scope: "row", text: "Team" }),
+                el("th", { scope: "row", text: t("game.team") }),
                 ...BOX_COLUMNS.map((c) => el("td", { "data-col": c.key, text: c.key === "min" ? "" : c.key === "pm" ? signed(side === "home" ? state.homeScore - state.awayScore : state.awayScore - state.homeScore) : String(c.text(totals, 0)) })),
               ),
             )
@@ -190,7 +193,7 @@ function showGame(gameID) {
   notice.hidden = gameID !== null;
   if (gameID === null) {
     main.setAttribute("aria-busy", "true");
-    notice.textContent = "Next game soon.";
+    notice.textContent = t("game.nextSoon");
     return;
   }
   game = followGame({
@@ -198,7 +201,7 @@ function showGame(gameID) {
     path: `/ws/games/${encodeURIComponent(gameID)}`,
     onMissing(words) {
       notice.hidden = false;
-      notice.replaceChildren(words, " ", el("a", { href: "./", text: "See the games in the lobby." }));
+      notice.replaceChildren(words, " ", el("a", { href: "./", text: t("game.pickInLobby") }));
     },
     render,
     connectionNode: document.getElementById("connection"),
@@ -209,7 +212,7 @@ function showGame(gameID) {
       if (message.type !== "viewers" || message.game !== gameID) return;
       const node = document.getElementById("viewers");
       node.hidden = false;
-      node.textContent = `${message.viewers} watching`;
+      node.textContent = t("game.watching", { count: formatNumber(message.viewers) });
       node.dataset.viewers = String(message.viewers);
     },
   });
@@ -233,7 +236,7 @@ if (courtID) {
 } else if (!id) {
   const notice = document.getElementById("notice");
   notice.hidden = false;
-  notice.append("No game chosen. ", el("a", { href: "./", text: "Pick one in the lobby." }));
+  notice.append(t("game.noGame"), " ", el("a", { href: "./", text: t("game.pickInLobby") }));
 } else {
   showGame(id);
 }

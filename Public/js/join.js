@@ -2,6 +2,9 @@
 // and its three players, and joins the queue. The server checks everything (docs/protocol.md, "Courts"); this page
 // only shows its answers beside the fields.
 import { param } from "./ui.js";
+import { translate } from "./i18n.js";
+
+translate();
 
 const courtID = param("court");
 const form = document.getElementById("join-form");
@@ -23,7 +26,9 @@ async function loadCourt() {
     return;
   }
   const court = await response.json();
-  document.getElementById("court-title").textContent = court.name;
+  const title = document.getElementById("court-title");
+  title.textContent = court.name;
+  delete title.dataset.i18n; // a name now, not a word of the catalog
   document.getElementById("queue-words").textContent =
     court.queue.length === 0 ? "Nobody is waiting: you would be next." : `${court.queue.length} ${court.queue.length === 1 ? "team" : "teams"} waiting.`;
   if (court.joining === "admin") {

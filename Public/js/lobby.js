@@ -2,6 +2,7 @@
 // token). Field errors are the server's creator view model's, shown under each field.
 import { DocumentStream } from "./connection.js";
 import { el, param, showConnection, applyTeamColors } from "./ui.js";
+import { t } from "./i18n.js";
 
 const $ = (name) => document.getElementById(name);
 const ADMIN_TOKEN_KEY = "courtside.adminToken";
@@ -29,7 +30,7 @@ function gameItem(game) {
     ),
     el("span", { class: `status ${status.key}`, text: status.text }),
     game.viewers > 0 ? el("span", { class: "viewers", "data-viewers": String(game.viewers), text: `${game.viewers} watching` }) : null,
-    el("nav", { class: "game-links", "aria-label": `Links for ${game.homeTeam} against ${game.awayTeam}` }, el("a", { href: `game.html?id=${id}`, text: "Watch" }), el("a", { href: `score.html?id=${id}`, text: "Score" }), el("a", { href: `display.html?id=${id}`, text: "Display" })),
+    el("nav", { class: "game-links", "aria-label": `Links for ${game.homeTeam} against ${game.awayTeam}` }, el("a", { href: `game.html?id=${id}`, text: "Watch" }), el("a", { href: `score.html?id=${id}`, text: "Score" }), el("a", { href: `display.html?id=${id}`, text: "Display" }), el("a", { href: `game.html?id=${id}#embed`, "data-embed": game.id, text: t("lobby.embed") })),
   );
   applyTeamColors(item, game);
   return item;

@@ -1,5 +1,6 @@
 // Small DOM helpers shared by the pages: query parameters, the connection badge, screen-reader announcements and
 // data-bind rendering. Nothing here knows the wire format.
+import { t } from "./i18n.js";
 
 export function param(name) {
   return new URLSearchParams(location.search).get(name);
@@ -46,19 +47,14 @@ export function bindAll(root, state) {
   }
 }
 
-const STATE_WORDS = {
-  connecting: "Connecting…",
-  live: "Live",
-  reconnecting: "Reconnecting…",
-  resyncing: "Catching up…",
-  stopped: "Disconnected",
-};
+/** The catalog key of each connection state's words. */
+const STATE_WORDS = { connecting: "conn.connecting", live: "conn.live", reconnecting: "conn.reconnecting", resyncing: "conn.resyncing", stopped: "conn.stopped" };
 
 /** Shows a DocumentStream status in a badge element (its data-state drives the colour). */
 export function showConnection(node, status) {
   document.documentElement.dataset.connection = status.state;
   node.dataset.state = status.state;
-  let text = STATE_WORDS[status.state] ?? status.state;
+  let text = STATE_WORDS[status.state] ? t(STATE_WORDS[status.state]) : status.state;
   // The reason of a retry is in the tooltip; the badge stays short enough for a phone.
   if (status.state === "stopped" && status.reason) text = status.reason;
   node.textContent = text;

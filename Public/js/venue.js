@@ -4,6 +4,9 @@
 import { DocumentStream } from "./connection.js";
 import { applyTeamColors, el, showConnection, keepScreenAwake } from "./ui.js";
 import { followCourt, queueWords } from "./court.js";
+import { translate } from "./i18n.js";
+
+translate();
 
 const COURT_LIST_REFRESH_MS = 30_000;
 const grid = document.getElementById("courts");

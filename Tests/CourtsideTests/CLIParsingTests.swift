@@ -74,6 +74,9 @@ let serveOptionSamples: [ServeOptionSample] = [
     ServeOptionSample(name: "frame-ancestors", value: "'self', https://*.venue.example:8443") {
         $0.configuration.frameAncestors == ["'self'", "https://*.venue.example:8443"]
     },
+    ServeOptionSample(name: "embed-origins", value: "https://club.example, http://localhost:8080") {
+        $0.configuration.embedOrigins == ["https://club.example", "http://localhost:8080"]
+    },
 ]
 
 /// The TLS pair must come together; samples for one half get the other half added.

@@ -17,6 +17,8 @@ final class ApplicationCore: Sendable {
     let services: GameServices
     let limiter: ConnectionLimiter
     let origins: OriginPolicy
+    /// Which sites may show the spectator feeds (`--embed-origins`).
+    let embed: EmbedPolicy
     /// Command rate per scorer token (keyed by game), whichever socket carries it (docs/server.md, "Limits").
     let scorerCommandRates: SharedTokenBuckets
     /// `POST …/commands` rate per client address (docs/server.md, "Limits").
@@ -51,6 +53,7 @@ final class ApplicationCore: Sendable {
         self.services = services
         self.limiter = ConnectionLimiter(limit: configuration.maxConnectionsPerAddress)
         self.origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
+        self.embed = EmbedPolicy(embedOrigins: configuration.embedOrigins)
         self.scorerCommandRates = SharedTokenBuckets(
             burst: configuration.commandBurst, ratePerSecond: configuration.commandsPerSecond)
         self.addressCommandRates = SharedTokenBuckets(

@@ -347,7 +347,8 @@ public final class CourtsideApplication: Sendable {
             writeTimeout: configuration.writeTimeout, connectionCaps: connectionCaps(configuration),
             responseHeaders: SecurityHeaders(configuration).headers(forPath:))
         do {
-            return try HTTPServer(configuration: serverConfiguration, router: CourtsideRouter(core: core), group: group)
+            let router = CourtsideRouter(core: core, staticFiles: serverConfiguration.staticFiles)
+            return try HTTPServer(configuration: serverConfiguration, router: router, group: group)
         } catch {
             throw .cannotListen(host: configuration.host, port: configuration.port, error)
         }

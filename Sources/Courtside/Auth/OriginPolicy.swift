@@ -24,12 +24,18 @@ struct OriginPolicy: Sendable {
         guard let origin else { return true }
         let normalized = Self.normalize(origin)
         if allowed.contains(normalized) { return true }
+        return Self.isOwn(normalized, host: host)
+    }
+
+    /// Whether a normalized origin is the server's own: its authority equals the request's `Host`, whatever the
+    /// scheme (a TLS-terminating proxy may stand in between).
+    static func isOwn(_ normalized: String, host: String?) -> Bool {
         guard let host, let separator = normalized.firstRange(of: "://") else { return false }
         return normalized[separator.upperBound...] == host.lowercased()
     }
 
     /// Origins compare case-insensitively in scheme and host (RFC 6454 §4), without a trailing slash.
-    private static func normalize(_ origin: String) -> String {
+    static func normalize(_ origin: String) -> String {
         var text = origin.lowercased()
         while text.hasSuffix("/") { text.removeLast() }
         return text

@@ -242,6 +242,14 @@ extension ServeOption {
         ) { options, value, source throws(CLIError) in
             options.configuration.frameAncestors = try frameAncestorSources(value, source)
         },
+        ServeOption(
+            name: "embed-origins", environmentVariable: "COURTSIDE_EMBED_ORIGINS", valueName: "ORIGINS",
+            defaultDescription: "*",
+            summary:
+                "Sites whose pages may read the public feeds (CORS on public GETs, spectator sockets): * or comma-separated origins; never scorer sockets."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.embedOrigins = try embedOrigins(value, source)
+        },
     ]
 
     static func numberDescription(_ value: Double) -> String {
@@ -322,6 +330,14 @@ extension ServeOption {
                 problem: "the token may only hold letters, digits and - . _ ~ + / = (it is sent as a bearer token)")
         }
         return value
+    }
+
+    /// `*` alone (any site), or origins as `origins(_:_:)`.
+    static func embedOrigins(_ value: String, _ source: SettingSource) throws(CLIError) -> [String] {
+        if Substring(value).trimmingSpaces == "*" { return ["*"] }
+        let list = try origins(value, source)
+        guard !list.isEmpty else { throw .invalidValue(source, problem: "must not be empty (use * for any site)") }
+        return list
     }
 
     /// `https://scores.example.com, http://localhost:8080` → two origins; empty entries are ignored.

@@ -79,6 +79,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// lobby and the scorer panel are never framed. `*` (the default) lets any site embed a board, as a venue page
     /// or stream layout does; `'none'` forbids it.
     public var frameAncestors: [String] = ["*"]
+    /// Sites whose pages may read the public spectator feeds (`EmbedPolicy`: CORS on the public GET routes, the
+    /// `Origin` of spectator sockets): `*` (the default) is any site, since the feeds are public; a list of origins
+    /// restricts them to those and the server's own. Scorer sockets and changes are never governed by it.
+    public var embedOrigins: [String] = ["*"]
 
     /// How often a game whose journal write failed (a full disk) tries it again. Not a flag: a second is short
     /// enough to recover soon after room is made and costs one write a second per failed game; tests shorten it.

@@ -316,6 +316,7 @@ extension CourtsideRouter {
         let id = CourtID(String(segments[0]))
         guard core.courtDirectory.contains(id) else { return .respond(CourtRequestError.unknownCourt(id).response) }
         if case .failure(let error) = WebSocketHandshake.validate(head) { return .respond(error.response) }
+        if let refusal = spectatorOriginRefusal(head) { return .respond(refusal) }
         let client = clientAddress(head, context)
         guard let environment = admit(client, path: head.path) else { return .respond(tooManyConnections(client)) }
         return .webSocket(CourtSocket(court: id, courts: core.courts, environment: environment))

@@ -6,21 +6,27 @@ import CourtsideViewModels
 /// answers that need a game's loop or the disk are `Route.deferred`.
 struct CourtsideRouter: HTTPRouter {
     let core: ApplicationCore
+    /// The server's static files, for the spectator page it answers with its oEmbed discovery link
+    /// (`spectatorPage`); nil: that page is served as any file.
+    var staticFiles: StaticFileServer? = nil
 
     func route(_ request: HTTPRequest, context: RouteContext) -> Route {
         let head = request.head
         // A page, script or style (most requests by count) is decided by the first segment alone: splitting the
         // whole path into Strings was 4% of a static request's CPU (docs/benchmarks.md, "Static files").
         let first = Self.firstSegment(of: head.path)
-        guard let first, first == "api" || first == "ws" || first == "healthz" || first == "metrics" else {
+        guard let first,
+            first == "api" || first == "ws" || first == "healthz" || first == "metrics" || first == "oembed"
+        else {
             guard head.method == .GET || head.method == .HEAD else {
                 return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["GET", "HEAD"]))
             }
-            return .staticFiles
+            return spectatorPage(head, context: context) ?? .staticFiles
         }
         let rest = Self.segments(of: head.path, after: first)
         switch first {
-        case "api": return api(request, segments: rest, context: context)
+        case "api": return withEmbedCORS(api(request, segments: rest, context: context), head)
+        case "oembed" where rest.isEmpty: return withEmbedCORS(oEmbed(head, context: context), head)
         case "ws": return webSockets(head, segments: rest, context: context)
         case "healthz" where rest.isEmpty:
             guard head.method == .GET || head.method == .HEAD else {
@@ -298,6 +304,7 @@ struct CourtsideRouter: HTTPRouter {
                 APIResponse.error(
                     .forbidden, "origin_not_allowed", "origin \(head.headers["Origin"] ?? "") may not score"))
         }
+        if segments.count < 3, let refusal = spectatorOriginRefusal(head) { return .respond(refusal) }
         let client = clientAddress(head, context)
         guard let environment = admit(client, path: head.path) else { return .respond(tooManyConnections(client)) }
         switch (segments.count, game) {
@@ -318,6 +325,14 @@ struct CourtsideRouter: HTTPRouter {
     }
 
     // MARK: Helpers
+
+    /// The refusal of a spectator socket (lobby, game, court) from a page `--embed-origins` does not list, or nil.
+    func spectatorOriginRefusal(_ head: HTTPRequestHead) -> HTTPResponse? {
+        guard !core.embed.allowsSpectator(head.headers["Origin"], host: head.headers["Host"]) else { return nil }
+        return APIResponse.error(
+            .forbidden, "origin_not_allowed",
+            "origin \(head.headers["Origin"] ?? "") may not show this feed (not in --embed-origins)")
+    }
 
     /// `GET /healthz`: 503 with the reasons while the journal cannot store what the server serves (a failed game
     /// retrying its writes, a refused creation); 200 otherwise, listing quarantined games (a restart does not fix
