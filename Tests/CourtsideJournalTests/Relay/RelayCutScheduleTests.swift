@@ -74,7 +74,9 @@ struct RelayCutScheduleTests {
         #expect(steps > 5, "the undisturbed exchange took \(steps) steps")
     }
 
-    @Test("random schedules of cuts, late writes and appends over three scripted games", arguments: 1...20)
+    @Test(
+        "random schedules of cuts, failed and late writes, restarts of either node and appends over three games",
+        arguments: 1...20)
     func randomCutSchedule(seed: UInt64) {
         var random = SeededGenerator(seed: 1_000 + seed)
         var pair = RelayPair(settings: fastSettings(), seed: seed)
@@ -87,7 +89,15 @@ struct RelayCutScheduleTests {
             case 0..<4 where cuts < 30:
                 pair.cut()
                 cuts += 1
-            case 4..<24:
+            case 4 where cuts < 30:
+                // One roll in a hundred: a failed write, or a restart of either node.
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: pair.failWrite()
+                case 1: pair.restartPublic()
+                default: pair.restartVenue()
+                }
+                cuts += 1
+            case 5..<24:
                 let game = games.randomElement(using: &random)!
                 if pair.venueJournal[game] == nil {
                     pair.create(game)

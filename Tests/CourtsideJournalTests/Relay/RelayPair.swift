@@ -174,6 +174,42 @@ struct RelayPair {
         return true
     }
 
+    /// The public journal fails its oldest pending write; the writes queued behind it for the same game fail with
+    /// it (a journal writes a game's entries in order), so none is stored out of order.
+    mutating func failWrite() {
+        guard let failed = pendingWrites.first else { return }
+        let game = Self.game(of: failed)
+        pendingWrites.removeAll { Self.game(of: $0) == game }
+        performPublic(publicNode.storeFailed(game, reason: "injected", now: now))
+    }
+
+    /// The public node crashes and restarts (`kill -9`): its pending writes are lost, its connection is cut, and
+    /// a new machine starts from what its journal durably holds.
+    mutating func restartPublic() {
+        pendingWrites = []
+        cut()
+        var stored: [GameID: Int] = [:]
+        for (game, entries) in publicJournal {
+            stored[game] = (publicSnapshots[game] ?? 0) + entries.count
+        }
+        publicNode = RelayedVenueStateMachine(
+            venue: publicNode.venue, stored: stored, now: now, settings: publicNode.settings)
+    }
+
+    /// The venue crashes and restarts: its connection is cut, and a new machine starts from its journal's heads,
+    /// knowing nothing of past acks.
+    mutating func restartVenue() {
+        cut()
+        venue = VenueUplinkStateMachine(heads: venueJournal.mapValues(\.count), settings: venue.settings)
+        start()
+    }
+
+    private static func game(of write: PendingWrite) -> GameID {
+        switch write {
+        case .open(let game), .entries(let game, _), .snapshot(let game, _): return game
+        }
+    }
+
     /// Delivers and stores everything until nothing moves (bounded).
     mutating func settle() {
         for _ in 0..<10_000 {
