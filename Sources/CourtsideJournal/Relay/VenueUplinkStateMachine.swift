@@ -130,7 +130,8 @@ public struct VenueUplinkStateMachine: Sendable {
         }
         var actions: [VenueUplinkAction] = []
         var link = Link(lastHeard: now, pingSentAt: nil, games: [:])
-        for (game, storedSeq) in stored where heads[game] == nil && halted[game] == nil {
+        let unknownHere = stored.filter { heads[$0.key] == nil && halted[$0.key] == nil }
+        for (game, storedSeq) in unknownHere.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             halted[game] = .publicAheadOfVenue(game, stored: storedSeq, head: nil)
             actions.append(.report(.publicAheadOfVenue(game, stored: storedSeq, head: nil)))
         }

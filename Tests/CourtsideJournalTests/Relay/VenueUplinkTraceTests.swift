@@ -159,11 +159,13 @@ struct VenueUplinkTraceTests {
         let other: GameID = "vhall2.game-2"
         var machine = awaitingWelcome(heads: [game: 10, other: 1], settings: settings())
         #expect(
-            machine.receivedWelcome(stored: [game: 12, other: 0, "vhall2.game-9": 4], now: t0, using: &random) == [
-                .report(.publicAheadOfVenue("vhall2.game-9", stored: 4, head: nil)),
-                .report(.publicAheadOfVenue(game, stored: 12, head: 10)),
-                .sendEntries(other, seqs: 1...1),
-            ])
+            machine.receivedWelcome(
+                stored: [game: 12, other: 0, "vhall2.game-9": 4, "vhall2.game-8": 2], now: t0, using: &random) == [
+                    .report(.publicAheadOfVenue("vhall2.game-8", stored: 2, head: nil)),
+                    .report(.publicAheadOfVenue("vhall2.game-9", stored: 4, head: nil)),
+                    .report(.publicAheadOfVenue(game, stored: 12, head: 10)),
+                    .sendEntries(other, seqs: 1...1),
+                ])
         #expect(machine.halted[game] == .publicAheadOfVenue(game, stored: 12, head: 10))
         #expect(machine.appended(game, seq: 11, now: t0).isEmpty)
     }
