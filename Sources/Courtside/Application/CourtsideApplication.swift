@@ -80,6 +80,17 @@ public final class CourtsideApplication: Sendable {
         } catch {
             throw .courts(directory: configuration.dataDirectory, error)
         }
+        // Webhooks follow the SQLite journal's file; under --redis they are not offered yet.
+        var webhooks: WebhookService?
+        if let sqlite = journal as? SQLiteJournal {
+            do {
+                webhooks = try WebhookService(
+                    directory: configuration.dataDirectory, journalPath: sqlite.path,
+                    allowsPrivateAddresses: configuration.webhookAllowPrivate, logger: logger)
+            } catch {
+                throw .journal(directory: configuration.dataDirectory, error)
+            }
+        }
         markerPath = (configuration.dataDirectory as NSString).appendingPathComponent(Self.cleanShutdownMarker)
         let marked = unlink(markerPath) == 0
         let loops: EventLoopGroup
@@ -134,7 +145,8 @@ public final class CourtsideApplication: Sendable {
         self.viewerCounts = viewerCounts
         let core = ApplicationCore(
             configuration: configuration, adminToken: adminToken, registry: registry, lobby: lobby, courts: courts,
-            courtDirectory: courtDirectory, services: services, storeProbe: probe)
+            courtDirectory: courtDirectory, services: services, storeProbe: probe,
+            webhooks: webhooks)
         failures.withLock { $0 = core }
         self.core = core
         do throws(ApplicationError) {
@@ -226,6 +238,7 @@ public final class CourtsideApplication: Sendable {
         core.storeProbe?.stop()
         viewerCounts?.stop()
         server.shutdown()
+        core.webhooks?.shutdown()
         stopOwners()
         journal.close()
         courtStore?.close()
