@@ -44,6 +44,15 @@ struct WebhookAddressPolicy: Sendable, Hashable {
         return bytes.first == 0xFF
     }
 
+    /// Checks a URL when it is saved, so a receiver that can never be called is refused at once: a numeric address
+    /// (or `localhost`) by this policy; a name is checked again at each attempt, on the address it resolves to.
+    func check(_ url: WebhookURL) throws(WebhookRequestError) {
+        let literal = url.host.lowercased() == "localhost" ? [127, 0, 0, 1] : IPAddressRange.addressBytes(url.host)
+        guard let literal, let problem = refusal(of: literal) else { return }
+        throw .forbiddenAddress(
+            "url: \(url.host) is \(problem); --webhook-allow-private allows private, loopback and link-local receivers")
+    }
+
     /// Resolves `host` (a name or a numeric address) and returns the first address this policy allows, as a
     /// socket address to connect to; throws naming the addresses refused. Blocks on DNS: delivery threads only.
     func resolve(host: String, port: UInt16) throws(WebhookDeliveryError) -> WebhookSocketAddress {

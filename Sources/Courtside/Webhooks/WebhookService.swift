@@ -65,6 +65,7 @@ final class WebhookService: Sendable {
             try WebhookFields(parsing: body, allowsState: false)
         }
         guard let url = fields.url else { throw .request(.invalidField("url", "is required")) }
+        try WebhookServiceError.request { () throws(WebhookRequestError) in try environment.client.policy.check(url) }
         guard let events = fields.events else { throw .request(.invalidField("events", "is required")) }
         guard workers.withLock({ $0.count }) < Self.maxWebhooks else {
             throw .request(.tooMany(limit: Self.maxWebhooks))
@@ -107,7 +108,11 @@ final class WebhookService: Sendable {
             try WebhookFields(parsing: body, allowsState: true)
         }
         var webhook = worker.current
-        if let url = fields.url { webhook.url = url.text }
+        if let url = fields.url {
+            try WebhookServiceError.request { () throws(WebhookRequestError) in try environment.client.policy.check(url)
+            }
+            webhook.url = url.text
+        }
         if let events = fields.events { webhook.events = events }
         if let games = fields.games { webhook.games = games }
         if let secret = fields.secret { webhook.secret = secret.printed }
