@@ -83,10 +83,17 @@ public final class CourtsideApplication: Sendable {
         // Webhooks follow the SQLite journal's file; under --redis they are not offered yet.
         var webhooks: WebhookService?
         if let sqlite = journal as? SQLiteJournal {
+            let tls: TLSContext
+            do {
+                // https receivers: their certificate chain and host name verified (RFC 9110 §4.3.4).
+                tls = try TLSContext.client(verify: true, caFile: configuration.webhookCAFile)
+            } catch {
+                throw .tls(error)
+            }
             do {
                 webhooks = try WebhookService(
                     directory: configuration.dataDirectory, journalPath: sqlite.path,
-                    allowsPrivateAddresses: configuration.webhookAllowPrivate, logger: logger)
+                    allowsPrivateAddresses: configuration.webhookAllowPrivate, tls: tls, logger: logger)
             } catch {
                 throw .journal(directory: configuration.dataDirectory, error)
             }

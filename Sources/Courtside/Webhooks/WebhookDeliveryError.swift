@@ -10,6 +10,8 @@ enum WebhookDeliveryError: Error, Equatable, CustomStringConvertible {
     case badResponse(String)
     /// The receiver answered with a status outside 2xx (redirects are not followed).
     case status(Int)
+    /// The TLS session failed (the handshake, the certificate's verification, a record).
+    case tls(String)
 
     var description: String {
         switch self {
@@ -20,6 +22,7 @@ enum WebhookDeliveryError: Error, Equatable, CustomStringConvertible {
         case .badResponse(let problem): "bad response: \(problem)"
         case .status(let status) where (300..<400).contains(status): "status \(status) (redirects are not followed)"
         case .status(let status): "status \(status)"
+        case .tls(let problem): "TLS: \(problem)"
         }
     }
 }

@@ -1,4 +1,5 @@
 import CourtsideJournal
+import CourtsideNet
 import CourtsideViewModels
 import Foundation
 import Synchronization
@@ -16,16 +17,16 @@ final class WebhookService: Sendable {
     private let workers = Mutex<[(id: String, worker: WebhookWorker)]>([])
 
     /// Opens the store in `directory` and a reader of the journal at `journalPath`, and starts a worker per stored
-    /// webhook.
+    /// webhook; `tls` is the client context for `https` receivers.
     init(
-        directory: String, journalPath: String, allowsPrivateAddresses: Bool, logger: Logger,
+        directory: String, journalPath: String, allowsPrivateAddresses: Bool, tls: TLSContext?, logger: Logger,
         clock: @escaping @Sendable () -> Int64 = WebhookService.wallClock
     ) throws(JournalError) {
         let store = try SQLiteWebhookStore(directory: directory)
         let reader = try SQLiteJournalReader(path: journalPath)
         environment = WebhookWorker.Environment(
             store: store, reader: reader,
-            client: WebhookHTTPClient(policy: WebhookAddressPolicy(allowsPrivate: allowsPrivateAddresses)),
+            client: WebhookHTTPClient(policy: WebhookAddressPolicy(allowsPrivate: allowsPrivateAddresses), tls: tls),
             clock: clock, logger: logger)
         var started: [(id: String, worker: WebhookWorker)] = []
         for (id, record) in try store.loadAll() {

@@ -1,8 +1,7 @@
-/// A receiver's URL, parsed once when the webhook is saved: `http://host[:port][/path][?query]`.
+/// A receiver's URL, parsed once when the webhook is saved: `http[s]://host[:port][/path][?query]`.
 ///
-/// `https` receivers are refused for now with a clear answer: the TLS layer has a client mode, but the delivery
-/// threads speak to blocking sockets and nothing pumps that state machine over one yet. Userinfo and fragments are
-/// refused (a password in a stored URL would be shown by `GET`; a fragment never reaches the server).
+/// Userinfo and fragments are refused (a password in a stored URL would be shown by `GET`; a fragment never reaches
+/// the server).
 struct WebhookURL: Sendable, Hashable {
     /// The longest URL accepted, in bytes.
     static let maxLength = 2_048
@@ -10,6 +9,8 @@ struct WebhookURL: Sendable, Hashable {
     let text: String
     let host: String
     let port: UInt16
+    /// `https`: the request goes through TLS, the certificate verified for `host`.
+    let isTLS: Bool
     /// The request target: the path and query, `/` when none.
     let target: String
 
@@ -21,11 +22,11 @@ struct WebhookURL: Sendable, Hashable {
             throw .invalidField("url", "must be printable ASCII without spaces (percent-encode the rest)")
         }
         let lower = text.lowercased()
-        if lower.hasPrefix("https://") {
-            throw .invalidField("url", "https receivers are not supported yet; use http:// (behind your own TLS proxy)")
+        isTLS = lower.hasPrefix("https://")
+        guard isTLS || lower.hasPrefix("http://") else {
+            throw .invalidField("url", "must start with http:// or https://")
         }
-        guard lower.hasPrefix("http://") else { throw .invalidField("url", "must start with http://") }
-        let rest = text.dropFirst("http://".count)
+        let rest = text.dropFirst(isTLS ? "https://".count : "http://".count)
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         let tail = rest[authorityEnd...]
@@ -54,16 +55,16 @@ struct WebhookURL: Sendable, Hashable {
             }
             self.port = port
         } else {
-            self.port = 80
+            self.port = isTLS ? 443 : 80
         }
         self.text = text
         self.host = String(host)
         self.target = tail.isEmpty ? "/" : (tail.hasPrefix("?") ? "/" + tail : String(tail))
     }
 
-    /// The `Host` header's value (RFC 9110 §7.2): brackets around an IPv6 literal, the port when not 80.
+    /// The `Host` header's value (RFC 9110 §7.2): brackets around an IPv6 literal, the port when not the scheme's.
     var hostHeader: String {
         let name = host.contains(":") ? "[\(host)]" : host
-        return port == 80 ? name : "\(name):\(port)"
+        return port == (isTLS ? 443 : 80) ? name : "\(name):\(port)"
     }
 }

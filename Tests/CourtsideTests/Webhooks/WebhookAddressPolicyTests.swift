@@ -51,7 +51,7 @@ struct WebhookAddressPolicyTests {
         #expect(address.ipBytes == [127, 0, 0, 1])
     }
 
-    @Test("URLs: http with host, port and target; https, userinfo, fragments and bad ports refused clearly")
+    @Test("URLs: http and https with host, port and target; other schemes, userinfo, fragments and bad ports refused")
     func urls() throws {
         let url = try WebhookURL("http://example.com:8080/hooks?x=1")
         #expect(url.host == "example.com" && url.port == 8080 && url.target == "/hooks?x=1")
@@ -60,7 +60,11 @@ struct WebhookAddressPolicyTests {
         #expect(v6.host == "::1" && v6.port == 80 && v6.hostHeader == "[::1]")
         #expect(try WebhookURL("http://example.com").target == "/")
         #expect(try WebhookURL("http://example.com?a").target == "/?a")
-        #expect(throws: WebhookRequestError.self) { try WebhookURL("https://example.com/") }
+        let secure = try WebhookURL("https://example.com/in")
+        #expect(secure.isTLS && secure.port == 443 && secure.hostHeader == "example.com" && secure.target == "/in")
+        #expect(try WebhookURL("https://example.com:8443/").hostHeader == "example.com:8443")
+        #expect(try WebhookURL("http://example.com:443/").hostHeader == "example.com:443")
+        #expect(try !WebhookURL("http://example.com/").isTLS)
         #expect(throws: WebhookRequestError.self) { try WebhookURL("ftp://example.com/") }
         #expect(throws: WebhookRequestError.self) { try WebhookURL("http://user:pw@example.com/") }
         #expect(throws: WebhookRequestError.self) { try WebhookURL("http://example.com/#x") }
