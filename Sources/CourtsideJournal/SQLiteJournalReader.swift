@@ -13,10 +13,11 @@ public final class SQLiteJournalReader: @unchecked Sendable {
         public let json: String
     }
 
-    /// A stored game: its id and when it was created (Unix milliseconds).
+    /// A stored game: its id, when it was created (Unix milliseconds) and its last event's sequence (0 before one).
     public struct GameRow: Sendable, Hashable {
         public let id: String
         public let createdAtMs: Int64
+        public let lastSequence: Int
     }
 
     private let lock = NSLock()
@@ -25,6 +26,7 @@ public final class SQLiteJournalReader: @unchecked Sendable {
     private let selectGames: SQLiteStatement
     private let selectEvents: SQLiteStatement
     private let selectLast: SQLiteStatement
+    private let selectDataVersion: SQLiteStatement
 
     /// Opens the journal database at `path` (`SQLiteJournal.path`: the file it writes, which must exist).
     public init(path: String) throws(JournalError) {
@@ -35,20 +37,39 @@ public final class SQLiteJournalReader: @unchecked Sendable {
         selectGames = try connection.prepare("SELECT id, created_at_ms FROM games ORDER BY ordinal")
         selectEvents = try connection.prepare(
             "SELECT seq, at_ms, event_json FROM events WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?")
-        selectLast = try connection.prepare("SELECT game_id, max(seq) FROM events GROUP BY game_id")
+        // One seek per game down the (game_id, seq) key, never a scan of every event.
+        selectLast = try connection.prepare("SELECT coalesce(max(seq), 0) FROM events WHERE game_id = ?")
+        selectDataVersion = try connection.prepare("PRAGMA data_version")
     }
 
     deinit {
         close()
     }
 
-    /// Every game, in creation order.
+    /// Every game, in creation order, with its last event's sequence.
     public func games() throws(JournalError) -> [GameRow] {
         lock.lock()
         defer { lock.unlock() }
+        var games: [(String, Int64)] = []
+        try selectGames.query { row in games.append((row.text(0), row.int64(1))) }
         var rows: [GameRow] = []
-        try selectGames.query { row in rows.append(GameRow(id: row.text(0), createdAtMs: row.int64(1))) }
+        rows.reserveCapacity(games.count)
+        for (id, createdAtMs) in games {
+            var last = 0
+            try selectLast.query([.text(id)]) { row in last = Int(row.int64(0)) }
+            rows.append(GameRow(id: id, createdAtMs: createdAtMs, lastSequence: last))
+        }
         return rows
+    }
+
+    /// SQLite's `PRAGMA data_version`: it changes when another connection (the journal's writer) has committed since
+    /// this connection last asked, so a follower re-reads only after a write.
+    public func dataVersion() throws(JournalError) -> Int64 {
+        lock.lock()
+        defer { lock.unlock() }
+        var version: Int64 = 0
+        try selectDataVersion.query { row in version = row.int64(0) }
+        return version
     }
 
     /// At most `limit` events of `game` after sequence `after`, in order.
@@ -62,15 +83,6 @@ public final class SQLiteJournalReader: @unchecked Sendable {
         return rows
     }
 
-    /// Each game's last event sequence (games without events are absent).
-    public func lastSequences() throws(JournalError) -> [String: Int] {
-        lock.lock()
-        defer { lock.unlock() }
-        var last: [String: Int] = [:]
-        try selectLast.query { row in last[row.text(0)] = Int(row.int64(1)) }
-        return last
-    }
-
     /// Releases the connection; later calls trap.
     public func close() {
         lock.lock()
@@ -78,6 +90,7 @@ public final class SQLiteJournalReader: @unchecked Sendable {
         selectGames.finalize()
         selectEvents.finalize()
         selectLast.finalize()
+        selectDataVersion.finalize()
         connection.close()
     }
 }

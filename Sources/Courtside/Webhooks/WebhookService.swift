@@ -13,6 +13,7 @@ final class WebhookService: Sendable {
 
     let queue = DispatchQueue(label: "courtside.webhooks")
     private let environment: WebhookWorker.Environment
+    private let watch: WebhookJournalWatch
     /// Creation order with their workers; changed only on `queue`, read from there and at shutdown.
     private let workers = Mutex<[(id: String, worker: WebhookWorker)]>([])
 
@@ -24,8 +25,10 @@ final class WebhookService: Sendable {
     ) throws(JournalError) {
         let store = try SQLiteWebhookStore(directory: directory)
         let reader = try SQLiteJournalReader(path: journalPath)
+        let watch = try WebhookJournalWatch(reader: reader, logger: logger)
+        self.watch = watch
         environment = WebhookWorker.Environment(
-            store: store, reader: reader,
+            store: store, reader: reader, games: { watch.current },
             client: WebhookHTTPClient(policy: WebhookAddressPolicy(allowsPrivate: allowsPrivateAddresses), tls: tls),
             clock: clock, logger: logger)
         var started: [(id: String, worker: WebhookWorker)] = []
@@ -39,6 +42,11 @@ final class WebhookService: Sendable {
             started.append((id, worker))
         }
         workers.withLock { $0 = started }
+        // Weak: the watch lives as long as the service, not the other way round.
+        watch.listen { [weak self] in
+            for (_, worker) in self?.workers.withLock({ $0 }) ?? [] { worker.nudge() }
+        }
+        watch.start()
     }
 
     @Sendable static func wallClock() -> Int64 {
@@ -52,6 +60,7 @@ final class WebhookService: Sendable {
             return list
         }
         for (_, worker) in all { worker.stop() }
+        watch.stop()
     }
 
     private func worker(_ id: String) -> WebhookWorker? {
@@ -78,8 +87,7 @@ final class WebhookService: Sendable {
         // The webhook starts after every event already stored: the past is what a replay is for.
         var cursors: [String: Int] = [:]
         do {
-            let last = try environment.reader.lastSequences()
-            for game in try environment.reader.games() { cursors[game.id] = (last[game.id] ?? 0) + 1 }
+            for game in try environment.reader.games() { cursors[game.id] = game.lastSequence + 1 }
             try environment.store.save(id: webhook.id, record: webhook.record, cursors: cursors)
         } catch {
             throw .storage(error)

@@ -16,11 +16,14 @@ final class WebhookWorker: @unchecked Sendable {
     struct Environment: Sendable {
         let store: SQLiteWebhookStore
         let reader: SQLiteJournalReader
+        /// The games with their last sequences, kept fresh by the journal watch (which wakes the worker).
+        let games: @Sendable () -> [SQLiteJournalReader.GameRow]
         let client: WebhookHTTPClient
         /// Unix milliseconds.
         let clock: @Sendable () -> Int64
         let logger: Logger
-        var pollIntervalMs: Int64 = 200
+        /// The longest idle wait without a wake from the journal watch (a safety net, not the delivery path).
+        var pollIntervalMs: Int64 = 1_000
         /// Events read from the journal at once per game.
         var batchSize = 256
         /// Attempts each webhook keeps for `GET …/deliveries`.
@@ -42,6 +45,8 @@ final class WebhookWorker: @unchecked Sendable {
     /// Bumped by every change an administrator makes; a pass that sees it move starts over.
     private var generation = 0
     private var replays: [(game: String, next: Int)] = []
+    /// The journal changed since the worker last looked.
+    private var nudged = false
     private var attempts: [WebhookAttempt] = []
 
     init(webhook: Webhook, environment: Environment) {
@@ -78,6 +83,14 @@ final class WebhookWorker: @unchecked Sendable {
         }
     }
 
+    /// The journal changed: look for new events (does not interrupt a backoff wait).
+    func nudge() {
+        locked {
+            nudged = true
+            condition.broadcast()
+        }
+    }
+
     /// Delivers `game` again from sequence `next` (0: its creation first).
     func replay(game: String, from next: Int) {
         locked {
@@ -102,7 +115,10 @@ final class WebhookWorker: @unchecked Sendable {
         var seenGeneration = -1
         while true {
             let (hook, pending, now, isStopped) = locked {
-                defer { replays.removeAll() }
+                defer {
+                    replays.removeAll()
+                    nudged = false
+                }
                 return (webhook, replays, generation, stopped)
             }
             if isStopped { return }
@@ -119,22 +135,27 @@ final class WebhookWorker: @unchecked Sendable {
                     try environment.store.setCursor(webhook: id, game: game, seq: next)
                 }
                 if hook.state == .active {
-                    progressed = try pass(hook, cursors: &cursors!, backoff: &backoff, random: &random)
+                    progressed = try pass(
+                        hook, generation: now, cursors: &cursors!, backoff: &backoff, random: &random)
                 }
             } catch {
                 environment.logger.error("webhook storage failed", ["webhook": id, "error": "\(error)"])
             }
-            if !progressed { waitForChange(since: now, untilMs: environment.clock() + environment.pollIntervalMs) }
+            if !progressed { idle(since: now, untilMs: environment.clock() + environment.pollIntervalMs) }
         }
     }
 
-    /// One pass over the covered games; whether anything was delivered or skipped.
+    /// One pass over the covered games with events past their cursors; whether anything was delivered or skipped.
+    /// It stops at the first event after the worker was stopped or the webhook changed (`generation` moved).
     private func pass(
-        _ hook: Webhook, cursors: inout [String: Int], backoff: inout WebhookBackoff, random: inout SplitMix64
+        _ hook: Webhook, generation: Int, cursors: inout [String: Int], backoff: inout WebhookBackoff,
+        random: inout SplitMix64
     ) throws(JournalError) -> Bool {
         var progressed = false
-        for game in try environment.reader.games() where hook.covers(game: game.id) {
+        for game in environment.games() where hook.covers(game: game.id) {
             var next = cursors[game.id] ?? 0
+            guard next <= game.lastSequence else { continue }
+            guard locked({ !stopped && self.generation == generation }) else { return true }
             if next == 0 {
                 if hook.delivers(.gameCreated) {
                     let message = WebhookMessage.created(game: game.id, atMs: game.createdAtMs)
@@ -157,7 +178,13 @@ final class WebhookWorker: @unchecked Sendable {
                     unsaved = true
                     continue
                 }
-                guard deliver(message, hook, &backoff, &random) == .delivered else { return true }
+                guard locked({ !stopped && self.generation == generation }),
+                    deliver(message, hook, &backoff, &random) == .delivered
+                else {
+                    // Not delivered: the stored cursor stays before it (the skipped ones before it move on).
+                    if unsaved { try advance(game.id, to: row.sequence, cursors: &cursors) }
+                    return true
+                }
                 try advance(game.id, to: next, cursors: &cursors)
                 unsaved = false
             }
@@ -243,6 +270,18 @@ final class WebhookWorker: @unchecked Sendable {
             try environment.store.save(id: id, record: failing.record)
         } catch {
             environment.logger.error("webhook storage failed", ["webhook": id, "error": "\(error)"])
+        }
+    }
+
+    /// Waits, idle, until the journal watch reports a change, the worker stops, the webhook changes after `since`,
+    /// or `untilMs` (wall clock) passes.
+    private func idle(since: Int, untilMs: Int64) {
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopped && generation == since && !nudged {
+            let remaining = untilMs - environment.clock()
+            guard remaining > 0 else { return }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(min(remaining, 1_000)) / 1000))
         }
     }
 
