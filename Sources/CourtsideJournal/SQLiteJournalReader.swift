@@ -21,6 +21,9 @@ public final class SQLiteJournalReader: @unchecked Sendable {
     }
 
     private let lock = NSLock()
+    /// Set by `close()`: later calls throw `.closed` instead of touching a closed connection (a delivery thread may
+    /// still be finishing an attempt while the server shuts down).
+    private var isClosed = false
     // Guarded by `lock`: the confinement boundary that makes the reader Sendable.
     private let connection: SQLiteConnection
     private let selectGames: SQLiteStatement
@@ -50,6 +53,7 @@ public final class SQLiteJournalReader: @unchecked Sendable {
     public func games() throws(JournalError) -> [GameRow] {
         lock.lock()
         defer { lock.unlock() }
+        guard !isClosed else { throw .closed }
         var games: [(String, Int64)] = []
         try selectGames.query { row in games.append((row.text(0), row.int64(1))) }
         var rows: [GameRow] = []
@@ -67,6 +71,7 @@ public final class SQLiteJournalReader: @unchecked Sendable {
     public func dataVersion() throws(JournalError) -> Int64 {
         lock.lock()
         defer { lock.unlock() }
+        guard !isClosed else { throw .closed }
         var version: Int64 = 0
         try selectDataVersion.query { row in version = row.int64(0) }
         return version
@@ -76,6 +81,7 @@ public final class SQLiteJournalReader: @unchecked Sendable {
     public func events(ofGame game: String, after: Int, limit: Int) throws(JournalError) -> [Row] {
         lock.lock()
         defer { lock.unlock() }
+        guard !isClosed else { throw .closed }
         var rows: [Row] = []
         try selectEvents.query([.text(game), .integer(Int64(after)), .integer(Int64(limit))]) { row in
             rows.append(Row(sequence: Int(row.int64(0)), atMs: row.int64(1), json: row.text(2)))
@@ -87,6 +93,8 @@ public final class SQLiteJournalReader: @unchecked Sendable {
     public func close() {
         lock.lock()
         defer { lock.unlock() }
+        guard !isClosed else { return }
+        isClosed = true
         selectGames.finalize()
         selectEvents.finalize()
         selectLast.finalize()

@@ -12,6 +12,9 @@ public final class SQLiteWebhookStore: @unchecked Sendable {
     public static let fileName = "webhooks.sqlite3"
 
     private let lock = NSLock()
+    /// Set by `close()`: later calls throw `.closed` instead of touching a closed connection (a delivery thread may
+    /// still be finishing an attempt while the server shuts down).
+    private var isClosed = false
     // Guarded by `lock`: the confinement boundary that makes the store Sendable.
     private let connection: SQLiteConnection
     private let upsert: SQLiteStatement
@@ -57,6 +60,7 @@ public final class SQLiteWebhookStore: @unchecked Sendable {
     public func loadAll() throws(JournalError) -> [(id: String, record: String)] {
         lock.lock()
         defer { lock.unlock() }
+        guard !isClosed else { throw .closed }
         var rows: [(id: String, record: String)] = []
         try selectAll.query { row in rows.append((row.text(0), row.text(1))) }
         return rows
@@ -67,6 +71,7 @@ public final class SQLiteWebhookStore: @unchecked Sendable {
     public func save(id: String, record: String, cursors: [String: Int] = [:]) throws(JournalError) {
         lock.lock()
         defer { lock.unlock() }
+        guard !isClosed else { throw .closed }
         try connection.execute("BEGIN IMMEDIATE")
         do throws(JournalError) {
             try upsert.run([.text(id), .text(record)])
@@ -84,6 +89,7 @@ public final class SQLiteWebhookStore: @unchecked Sendable {
     public func delete(id: String) throws(JournalError) {
         lock.lock()
         defer { lock.unlock() }
+        guard !isClosed else { throw .closed }
         try connection.execute("BEGIN IMMEDIATE")
         do throws(JournalError) {
             try remove.run([.text(id)])
@@ -99,6 +105,7 @@ public final class SQLiteWebhookStore: @unchecked Sendable {
     public func cursors(ofWebhook id: String) throws(JournalError) -> [String: Int] {
         lock.lock()
         defer { lock.unlock() }
+        guard !isClosed else { throw .closed }
         var cursors: [String: Int] = [:]
         try selectCursors.query([.text(id)]) { row in cursors[row.text(0)] = Int(row.int64(1)) }
         return cursors
@@ -109,6 +116,7 @@ public final class SQLiteWebhookStore: @unchecked Sendable {
     public func setCursor(webhook id: String, game: String, seq: Int) throws(JournalError) {
         lock.lock()
         defer { lock.unlock() }
+        guard !isClosed else { throw .closed }
         try upsertCursor.run([.text(id), .text(game), .integer(Int64(seq))])
     }
 
@@ -116,6 +124,8 @@ public final class SQLiteWebhookStore: @unchecked Sendable {
     public func close() {
         lock.lock()
         defer { lock.unlock() }
+        guard !isClosed else { return }
+        isClosed = true
         for statement in [upsert, remove, removeCursors, selectAll, selectCursors, upsertCursor] {
             statement.finalize()
         }

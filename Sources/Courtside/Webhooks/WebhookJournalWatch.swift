@@ -53,6 +53,8 @@ final class WebhookJournalWatch: Sendable {
                     games.withLock { $0 = fresh }
                     for wake in listeners.withLock({ $0 }) { wake() }
                 }
+            } catch .closed {
+                return  // the server is stopping
             } catch {
                 logger.error("webhook journal watch failed", ["error": "\(error)"])
             }

@@ -61,6 +61,10 @@ final class WebhookService: Sendable {
         }
         for (_, worker) in all { worker.stop() }
         watch.stop()
+        // Closed before the journal, so the journal's writer stays the last connection to its file (SQLite
+        // checkpoints the WAL when the last one closes). A thread still finishing meets `.closed`, not a crash.
+        environment.reader.close()
+        environment.store.close()
     }
 
     private func worker(_ id: String) -> WebhookWorker? {

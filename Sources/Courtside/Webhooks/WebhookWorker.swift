@@ -138,6 +138,8 @@ final class WebhookWorker: @unchecked Sendable {
                     progressed = try pass(
                         hook, generation: now, cursors: &cursors!, backoff: &backoff, random: &random)
                 }
+            } catch .closed {
+                return  // the server is stopping
             } catch {
                 environment.logger.error("webhook storage failed", ["webhook": id, "error": "\(error)"])
             }
