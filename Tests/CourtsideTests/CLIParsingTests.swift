@@ -55,6 +55,8 @@ let serveOptionSamples: [ServeOptionSample] = [
     ServeOptionSample(name: "log-format", value: "json") { $0.configuration.logFormat == .json },
     ServeOptionSample(name: "log-level", value: "debug") { $0.logLevel == .debug },
     ServeOptionSample(name: "demo", value: "true") { $0.configuration.demo },
+    ServeOptionSample(name: "webhook-allow-private", value: "true") { $0.configuration.webhookAllowPrivate },
+    ServeOptionSample(name: "webhook-ca", value: "/etc/ca.pem") { $0.configuration.webhookCAFile == "/etc/ca.pem" },
     ServeOptionSample(name: "command-burst", value: "7") { $0.configuration.commandBurst == 7 },
     ServeOptionSample(name: "commands-per-second", value: "2.5") { $0.configuration.commandsPerSecond == 2.5 },
     ServeOptionSample(name: "max-connections-per-address", value: "12") {

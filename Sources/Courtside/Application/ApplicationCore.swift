@@ -38,13 +38,16 @@ final class ApplicationCore: Sendable {
     private let stopping = Atomic<Bool>(false)
     /// Whether the shared store (Redis) answers, when there is one.
     let storeProbe: StoreProbe?
+    /// The webhooks and their delivery threads; nil with a journal other than SQLite (under `--redis`).
+    let webhooks: WebhookService?
 
     init(
         configuration: ServerConfiguration, adminToken: String, registry: GameRegistry, lobby: LoopBound<LobbyOwner>,
         courts: LoopBound<CourtsOwner>, courtDirectory: CourtDirectory, services: GameServices,
-        storeProbe: StoreProbe? = nil
+        storeProbe: StoreProbe? = nil, webhooks: WebhookService? = nil
     ) {
         self.storeProbe = storeProbe
+        self.webhooks = webhooks
         self.configuration = configuration
         self.registry = registry
         self.lobby = lobby

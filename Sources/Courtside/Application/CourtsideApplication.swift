@@ -79,6 +79,24 @@ public final class CourtsideApplication: Sendable {
         } catch {
             throw .courts(directory: configuration.dataDirectory, error)
         }
+        // Webhooks follow the SQLite journal's file; under --redis they are not offered yet.
+        var webhooks: WebhookService?
+        if let sqlite = journal as? SQLiteJournal {
+            let tls: TLSContext
+            do {
+                // https receivers: their certificate chain and host name verified (RFC 9110 §4.3.4).
+                tls = try TLSContext.client(verify: true, caFile: configuration.webhookCAFile)
+            } catch {
+                throw .tls(error)
+            }
+            do {
+                webhooks = try WebhookService(
+                    directory: configuration.dataDirectory, journalPath: sqlite.path,
+                    allowsPrivateAddresses: configuration.webhookAllowPrivate, tls: tls, logger: logger)
+            } catch {
+                throw .journal(directory: configuration.dataDirectory, error)
+            }
+        }
         markerPath = (configuration.dataDirectory as NSString).appendingPathComponent(Self.cleanShutdownMarker)
         let marked = unlink(markerPath) == 0
         let loops: EventLoopGroup
@@ -129,7 +147,8 @@ public final class CourtsideApplication: Sendable {
         let probe = shared.map { StoreProbe(partitions: Self.redisPartitions(of: journal) ?? [], shared: $0) }
         let core = ApplicationCore(
             configuration: configuration, adminToken: adminToken, registry: registry, lobby: lobby, courts: courts,
-            courtDirectory: courtDirectory, services: services, storeProbe: probe)
+            courtDirectory: courtDirectory, services: services, storeProbe: probe,
+            webhooks: webhooks)
         failures.withLock { $0 = core }
         self.core = core
         do throws(ApplicationError) {
@@ -219,6 +238,7 @@ public final class CourtsideApplication: Sendable {
         tailer?.stop()
         core.storeProbe?.stop()
         server.shutdown()
+        core.webhooks?.shutdown()
         stopOwners()
         journal.close()
         courtStore?.close()

@@ -141,6 +141,21 @@ extension ServeOption {
             options.configuration.allowedOrigins = try origins(value, source)
         },
         ServeOption(
+            name: "webhook-allow-private", environmentVariable: "COURTSIDE_WEBHOOK_ALLOW_PRIVATE", valueName: nil,
+            defaultDescription: "off",
+            summary:
+                "Let webhooks call private, loopback and link-local addresses (a receiver on this host or network)."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.webhookAllowPrivate = try boolean(value, source)
+        },
+        ServeOption(
+            name: "webhook-ca", environmentVariable: "COURTSIDE_WEBHOOK_CA", valueName: "FILE",
+            defaultDescription: "the system's trust store",
+            summary: "PEM certificate authorities that sign https webhook receivers' certificates."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.webhookCAFile = try nonEmpty(value, source)
+        },
+        ServeOption(
             name: "log-format", environmentVariable: "COURTSIDE_LOG_FORMAT", valueName: "text|json",
             defaultDescription: ServerConfiguration().logFormat.rawValue,
             summary: "Log lines on standard error: text for people, json (one object a line) for collectors."

@@ -49,6 +49,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var adminTokenFile: String?
     /// Origins allowed to open a scorer socket; empty allows any (scorers still need their token).
     public var allowedOrigins: [String] = []
+    /// Whether webhooks may call private, loopback and link-local addresses (`--webhook-allow-private`).
+    public var webhookAllowPrivate = false
+    /// PEM certificate authorities for `https` webhook receivers (`--webhook-ca`); nil: the system's trust store.
+    public var webhookCAFile: String?
     /// Log line format.
     public var logFormat: LogFormat = .text
     /// Creates a demo game with a simulated scorer that plays whole games over and over.

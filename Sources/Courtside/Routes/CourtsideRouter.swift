@@ -88,6 +88,9 @@ struct CourtsideRouter: HTTPRouter {
                     "origin \(head.headers["Origin"] ?? "") may not change anything here (not this server's own, nor"
                         + " in --allowed-origins)"))
         }
+        if segments.first == "webhooks" {
+            return webhooksAPI(request, segments: segments, context: context)
+        }
         if segments.first == "courts" {
             return courtsAPI(request, segments: Array(segments.dropFirst()), context: context)
         }
