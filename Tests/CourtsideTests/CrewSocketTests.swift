@@ -113,6 +113,9 @@ struct CrewSocketTests {
             client.close()
         }
         #expect(try app.snapshot(game.id)["state"]?["underReview"] == true)
+        // The plays report names the member who entered a play (the stats member is m3).
+        let plays = try app.request("GET", "/api/games/\(game.id)/plays").json["plays"]?.arrayValue ?? []
+        #expect(plays.map { $0["enteredBy"] } == ["m3"])
     }
 
     @Test("presence reaches the scorer; revoking closes the member's live socket with 4401 and refuses the token")
