@@ -112,7 +112,8 @@ final class GameOwner {
 
     // MARK: Events in
 
-    /// A scorer's command (or an administrator's reopen), answered once its effect is durable.
+    /// A scorer's command (or an administrative change: a reopen, a crew member added or revoked), answered once
+    /// its effect is durable.
     func submit(_ request: CommandRequest) {
         perform(machine.arrived(request))
     }
