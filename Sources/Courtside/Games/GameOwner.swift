@@ -42,6 +42,8 @@ final class GameOwner {
     var behindResumeLog = LogSampler(interval: .seconds(60))
     var aheadTimer: TimerID?
     private var cachedSnapshot: FeedMessage?
+    /// The scorer sockets of the game and the crew presence they are sent (`GameOwner+Crew`).
+    let crewRoom = CrewRoom()
 
     /// An owner for `game` numbered from `seq`, showing the game as of `now`, on the loop of `context`; `restored`
     /// when rebuilt from the journal (its document at `seq` is then re-derived, so resumes from `seq` get a
@@ -110,7 +112,8 @@ final class GameOwner {
 
     // MARK: Events in
 
-    /// A scorer's command (or an administrator's reopen), answered once its effect is durable.
+    /// A scorer's command (or an administrative change: a reopen, a crew member added or revoked), answered once
+    /// its effect is durable.
     func submit(_ request: CommandRequest) {
         perform(machine.arrived(request))
     }
@@ -138,6 +141,7 @@ final class GameOwner {
         if let aheadTimer { scheduler.cancel(aheadTimer) }
         aheadTimer = nil
         bindings.removeAll()
+        crewRoom.stop(scheduler)
         presenter.detach()
     }
 
@@ -155,6 +159,7 @@ final class GameOwner {
         switch action {
         case .show(let work):
             let effects = show(work)
+            crewEventsShown(effects.events)
             perform(machine.shown(work, effects, view: view))
         case .propose(let work):
             perform(machine.proposed(propose(work)))
@@ -162,6 +167,7 @@ final class GameOwner {
             guard !machine.hasDiverged else { return }
             do {
                 let effects = try presenter.applyStored(batch.map(\.event), revision: batch[0].presentationSequence)
+                crewEventsShown(effects.events)
                 perform(machine.storedShown(effects, view: view))
             } catch {
                 perform(machine.storedRefused(error))
@@ -213,8 +219,16 @@ final class GameOwner {
         case .tick(let deadline):
             return presenter.applyTick(now: deadline)
         case .command(let request):
-            guard let decoded = request.decoded else { return presenter.applyReopen(now: services.clock()) }
-            return presenter.apply(decoded, now: services.clock())
+            let now = services.clock()
+            if let administration = request.administration {
+                return presenter.applyChange(now: now, acknowledging: administration.replyID(for:)) {
+                    (game: inout Game) throws(GameError) in try administration.perform(on: &game, now: now)
+                }
+            }
+            guard let decoded = request.decoded else {
+                preconditionFailure("Invalid state: neither command nor change")
+            }
+            return presenter.apply(decoded, by: request.issuer, now: now)
         case .archive:
             preconditionFailure("Invalid state: an archive is journaled, never shown")
         }
@@ -226,17 +240,24 @@ final class GameOwner {
         case .tick(let deadline):
             return viewModel.proposedTick(at: deadline).map { .append([$0], acknowledging: nil) } ?? .nothing
         case .command(let request):
-            switch request.decoded {
-            case nil:
+            let now = services.clock()
+            if let administration = request.administration {
                 do {
-                    return .append([try viewModel.proposedReopen(at: services.clock())], acknowledging: "#reopen")
+                    let outcome = try viewModel.proposedChange { (game: inout Game) throws(GameError) in
+                        try administration.perform(on: &game, now: now)
+                    }
+                    return .append(outcome.newEvents, acknowledging: administration.replyID(for: outcome.event))
                 } catch {
                     return .answer(.rejected(id: nil, failure: CommandFailure(error)))
                 }
+            }
+            switch request.decoded {
+            case nil:
+                preconditionFailure("Invalid state: neither command nor change")
             case .failure(let rejection)?:
                 return .answer(rejection.reply)
             case .success(let command)?:
-                switch viewModel.propose(command, now: services.clock()) {
+                switch viewModel.propose(command, by: request.issuer, now: now) {
                 case .append(let events, _): return .append(events, acknowledging: command.id)
                 case .repeated(let reply), .refused(let reply): return .answer(reply)
                 }

@@ -79,7 +79,7 @@ struct GameOwnerStateMachine {
         tickActions()
     }
 
-    /// A command (or reopen) arrived.
+    /// A command (or an administrative change: a reopen, a crew member added or revoked) arrived.
     mutating func arrived(_ request: CommandRequest) -> [GameOwnerAction] {
         if isArchived { return [.answer(request, archivedRefusal(request))] }
         switch writes {

@@ -2,7 +2,8 @@ import CourtsideModel
 import CourtsideViewModels
 
 /// A piece of work a game's owner performs in arrival order (`GameOwnerStateMachine`): a scorer's command (or an
-/// administrator's reopen, which takes the same path), time passing to the game's next deadline, or the archive.
+/// administrative change, a reopen or a crew member added or revoked, which takes the same path), time passing to the
+/// game's next deadline, or the archive.
 enum GameOwnerWork {
     case command(CommandRequest)
     /// Let time pass to `deadline` (the model's `nextDeadline` when the timer was armed).

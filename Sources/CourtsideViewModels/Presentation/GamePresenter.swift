@@ -59,31 +59,40 @@ public final class GamePresenter {
     /// Applies a command decoded already (by the server, once, on arrival) at `now`, or answers why it is not one;
     /// the same as ``handle(commandBytes:now:)`` without parsing again.
     @discardableResult
-    public func handle(_ decoded: Result<GameCommand, CommandRejection>, now: Timestamp) -> CommandReply {
+    public func handle(
+        _ decoded: Result<GameCommand, CommandRejection>, by member: CrewMemberID? = nil, now: Timestamp
+    ) -> CommandReply {
         switch decoded {
-        case .success(let command): viewModel.handle(command, now: now)
+        case .success(let command): viewModel.handle(command, by: member, now: now)
         case .failure(let rejection): rejection.reply
         }
     }
 
     /// Applies a command decoded on arrival (or answers why it is not one) at `now`, returning every effect as a
     /// value: the events to journal, the reply, and the patch when anything shown changed.
-    public func apply(_ decoded: Result<GameCommand, CommandRejection>, now: Timestamp) -> GameEffects {
+    /// `member` is the table-crew member who sent it (nil: the game's scorer token).
+    public func apply(
+        _ decoded: Result<GameCommand, CommandRejection>, by member: CrewMemberID? = nil, now: Timestamp
+    ) -> GameEffects {
         let before = seq
         switch decoded {
         case .success(let command):
-            let batch = viewModel.apply(command, now: now)
+            let batch = viewModel.apply(command, by: member, now: now)
             return effects(of: batch, since: before)
         case .failure(let rejection):
             return GameEffects(events: [], reply: rejection.reply, patch: nil)
         }
     }
 
-    /// Reopens the locked game at `now` (one batch, like a command; the ack carries the `seq` that shows it).
-    public func applyReopen(now: Timestamp) -> GameEffects {
+    /// Records a change that is not a command (a table-crew member added or revoked, a reopen) at `now`, one batch
+    /// like a command: the ack carries `acknowledging` the change's event and the `seq` that shows it.
+    public func applyChange(
+        now: Timestamp, acknowledging replyID: (GameEvent) -> CommandID,
+        _ change: (inout Game) throws(GameError) -> CommandOutcome
+    ) -> GameEffects {
         let before = seq
         do {
-            return effects(of: try viewModel.reopen(now: now), since: before)
+            return effects(of: try viewModel.record(now: now, acknowledging: replyID, change), since: before)
         } catch {
             return GameEffects(events: [], reply: .rejected(id: nil, failure: CommandFailure(error)), patch: nil)
         }
@@ -126,6 +135,8 @@ public final class GamePresenter {
             for (key, value) in GameDocument.statusMembers(status) {
                 publisher.set(value, at: JSONPointer(tokens: [key]))
             }
+            // Present only while true, so a game that never has a review keeps the document it always had.
+            publisher.set(status.isUnderReview ? .bool(true) : nil, at: JSONPointer(tokens: ["underReview"]))
             for (key, players) in [("homePlayers", viewModel.homePlayers), ("awayPlayers", viewModel.awayPlayers)] {
                 for (index, player) in players.enumerated() {
                     let onCourt = status.onCourt?[player.playerID]

@@ -76,7 +76,7 @@ public final class GameScoreboardEditorViewModel {
     private let now: () -> Timestamp
     /// The revision after each accepted command, so that a repeated id is answered with the same `seq`.
     private var acceptedRevisions: [CommandID: Int] = [:]
-    private var refusals: [CommandID: (command: GameCommand, reply: CommandReply)] = [:]
+    private var refusals: [CommandID: (command: GameCommand, member: CrewMemberID?, reply: CommandReply)] = [:]
     private var refusalOrder: [CommandID] = []
     private var localCommandNumber = 0
 
@@ -151,10 +151,11 @@ public final class GameScoreboardEditorViewModel {
     /// Applies a client's command at `now` and answers it: accepted with the revision that shows its effect, or
     /// refused with a typed failure (nothing changes). A command id seen before gets the same answer again and
     /// changes nothing, including the same `seq`.
+    /// `member` is the table-crew member who sent it (nil: the game's scorer token).
     @discardableResult
-    public func handle(_ command: GameCommand, now: Timestamp) -> CommandReply {
+    public func handle(_ command: GameCommand, by member: CrewMemberID? = nil, now: Timestamp) -> CommandReply {
         // `apply` answers every command (a reply is nil only for ticks and stored batches).
-        guard let reply = apply(command, now: now).reply else {
+        guard let reply = apply(command, by: member, now: now).reply else {
             preconditionFailure("Invalid state: a command without an answer")
         }
         return reply
@@ -162,8 +163,8 @@ public final class GameScoreboardEditorViewModel {
 
     /// ``handle(_:now:)`` returning its whole effect as a value: the reply and the events the batch appended to the
     /// game's log (for the owner to journal), so no effect travels through an observer.
-    public func apply(_ command: GameCommand, now: Timestamp) -> ScoreboardBatch {
-        switch propose(command, now: now) {
+    public func apply(_ command: GameCommand, by member: CrewMemberID? = nil, now: Timestamp) -> ScoreboardBatch {
+        switch propose(command, by: member, now: now) {
         case .repeated(let reply):
             return ScoreboardBatch(events: [], reply: reply)
         case .append(let events, let next):
@@ -183,11 +184,15 @@ public final class GameScoreboardEditorViewModel {
     /// a retry gets the same answer, whichever journal the game has), or a new refusal, remembered here for the
     /// retries. A shared log stores the events before any node shows them (docs/redis.md, "Applying stored
     /// batches"), so its owner proposes first and applies the stored batch with ``applyStored(_:revision:)``.
-    public func propose(_ command: GameCommand, now: Timestamp) -> CommandProposal {
-        if let refusal = refusals[command.id], refusal.command == command { return .repeated(refusal.reply) }
+    /// `member` is the table-crew member who sent it (nil: the game's scorer token); a refusal is remembered with
+    /// its sender, so the same command from another member is decided again (its role may take it).
+    public func propose(_ command: GameCommand, by member: CrewMemberID? = nil, now: Timestamp) -> CommandProposal {
+        if let refusal = refusals[command.id], refusal.command == command, refusal.member == member {
+            return .repeated(refusal.reply)
+        }
         var next = game
         do {
-            let outcome = try next.apply(command, at: now)
+            let outcome = try next.apply(command, by: member, at: now)
             if outcome.isDuplicate {
                 return .repeated(.accepted(id: command.id, seq: acceptedRevision(of: command.id) ?? revision.value))
             }
@@ -197,7 +202,7 @@ public final class GameScoreboardEditorViewModel {
             if case .commandIDReused = error {
                 // Not remembered: the id belongs to the command the game accepted.
             } else {
-                remember(reply, for: command)
+                remember(reply, for: command, by: member)
             }
             return .refused(reply)
         }
@@ -209,18 +214,38 @@ public final class GameScoreboardEditorViewModel {
         return next.advance(to: now)
     }
 
-    /// The event reopening the locked game at `now` would store, computed on a copy.
-    public func proposedReopen(at now: Timestamp) throws(GameError) -> GameEvent {
-        var next = game
-        return try next.reopen(at: now)
-    }
-
     /// Reopens a game a scorer confirmed final (an administrator's decision) at `now`; one batch, like a command.
     @discardableResult
     public func reopen(now: Timestamp) throws(GameError) -> ScoreboardBatch {
-        let event = try game.reopen(at: now)
-        publishBatch(events: [event], now: now)
-        return ScoreboardBatch(events: [event], reply: .accepted(id: "#reopen", seq: mutableRevision.value))
+        let reopen = { (game: inout Game) throws(GameError) in
+            let event = try game.reopen(at: now)
+            return CommandOutcome(event: event, newEvents: [event])
+        }
+        return try record(now: now, acknowledging: { _ in "#reopen" }, reopen)
+    }
+
+    /// What a change that is not a command (a table-crew member added or revoked, a reopen) would record at `now`,
+    /// computed on a copy of the game and shown nowhere (a shared log stores it before any node shows it).
+    public func proposedChange(
+        _ change: (inout Game) throws(GameError) -> CommandOutcome
+    ) throws(GameError) -> CommandOutcome {
+        var next = game
+        return try change(&next)
+    }
+
+    /// Records a change that is not a command as one batch: `change` performs it on the game and returns what it
+    /// recorded, or throws and changes nothing; the ack's id is `acknowledging` the change's own event.
+    @discardableResult
+    public func record(
+        now: Timestamp, acknowledging replyID: (GameEvent) -> CommandID,
+        _ change: (inout Game) throws(GameError) -> CommandOutcome
+    ) throws(GameError) -> ScoreboardBatch {
+        var next = game
+        let outcome = try change(&next)
+        game = next
+        publishBatch(events: outcome.newEvents, now: now)
+        return ScoreboardBatch(
+            events: outcome.newEvents, reply: .accepted(id: replyID(outcome.event), seq: mutableRevision.value))
     }
 
     /// Applies a batch of events already stored in a shared log (this node's command once its append returned, or
@@ -274,8 +299,8 @@ public final class GameScoreboardEditorViewModel {
         return CommandID("#local-\(localCommandNumber)")
     }
 
-    private func remember(_ reply: CommandReply, for command: GameCommand) {
-        if refusals.updateValue((command, reply), forKey: command.id) == nil {
+    private func remember(_ reply: CommandReply, for command: GameCommand, by member: CrewMemberID?) {
+        if refusals.updateValue((command, member, reply), forKey: command.id) == nil {
             refusalOrder.append(command.id)
         }
         if refusalOrder.count > Self.rememberedRefusalLimit {

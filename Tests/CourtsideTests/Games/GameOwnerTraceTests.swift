@@ -199,6 +199,45 @@ struct GameOwnerTraceTests {
         }
     }
 
+    @Test(
+        "a crew member added then revoked: each change one stored batch; a refusal is remembered per issuer",
+        arguments: Mode.allCases)
+    func crew(mode: Mode) throws {
+        let harness = try OwnerHarness(mode)
+        harness.administer(
+            .addCrewMember(role: .stats, label: "Stats", tokenSHA256: String(repeating: "a", count: 64)), key: "add")
+        harness.run()
+        #expect(harness.replies("add") == [.accepted(id: "m1", seq: 1)])
+        // A statistician scores no points: refused, and the retry gets the same refusal.
+        harness.move("s1", by: "m1")
+        harness.move("s1", by: "m1")
+        harness.run()
+        #expect(harness.replies("s1").map(\.errorCode?.rawValue) == ["not_allowed_for_role", "not_allowed_for_role"])
+        // The same command from the scorer token is decided again (its role takes it), not the member's refusal.
+        harness.move("s1")
+        harness.run()
+        #expect(harness.replies("s1").last == .accepted(id: "s1", seq: 2))
+        harness.administer(.revokeCrewMember("m1"), key: "revoke")
+        harness.run()
+        // The revocation shows nothing in the document: a local journal keeps the shown `seq` for its batch, a
+        // shared log numbers every stored batch (each node applies it under that number).
+        let revokedSeq = mode == .local ? 2 : 3
+        #expect(harness.replies("revoke") == [.accepted(id: "#revoke", seq: revokedSeq)])
+        harness.send(#"{"type":"undo","id":"u1"}"#, key: "u1", by: "m1")
+        harness.run()
+        #expect(harness.replies("u1").map(\.errorCode?.rawValue) == ["member_revoked"])
+        #expect(harness.owner.viewModel.game.activeCrew.isEmpty)
+        let stored = try harness.storedEvents()
+        #expect(stored.map(\.presentationSequence) == [1, 2, revokedSeq])
+        guard case .crewMemberAdded(let added)? = stored.first?.event.kind else {
+            Issue.record("first stored: \(String(describing: stored.first))")
+            return
+        }
+        #expect(added.id == "m1" && added.role == .stats)
+        #expect(stored.last?.event.kind == .crewMemberRevoked("m1"))
+        #expect(harness.publishedSeqs == (mode == .local ? [1, 2] : [1, 2, 3]))
+    }
+
     @Test("archive: journaled after the work before it; commands then answer game_archived", arguments: Mode.allCases)
     func archive(mode: Mode) throws {
         let harness = try OwnerHarness(mode)

@@ -89,17 +89,26 @@ final class OwnerHarness {
 
     /// Sends a command's JSON as the scorer's socket does; its answer is collected under `key` (the command's id
     /// by convention).
-    func send(_ json: String, key: String) {
+    func send(_ json: String, key: String, by member: CrewMemberID? = nil) {
         let recorder = self.recorder
         owner.submit(
-            CommandRequest(bytes: Array(json.utf8), receivedAt: .now) { reply in
+            CommandRequest(
+                bytes: Array(json.utf8), receivedAt: .now,
+                reply: { reply in recorder.answers.withLock { $0[key, default: []].append(reply) } }, issuer: member))
+    }
+
+    /// Submits an administrative change as the admin routes do; its answer is collected under `key`.
+    func administer(_ administration: GameAdministration, key: String) {
+        let recorder = self.recorder
+        owner.submit(
+            CommandRequest(administration: administration, receivedAt: .now) { reply in
                 recorder.answers.withLock { $0[key, default: []].append(reply) }
             })
     }
 
     /// A move by `player` with id `id`.
-    func move(_ id: String, _ player: String = "home-0", _ move: String = "twoPoints") {
-        send(#"{"type":"move","id":"\#(id)","player":"\#(player)","move":"\#(move)"}"#, key: id)
+    func move(_ id: String, _ player: String = "home-0", _ move: String = "twoPoints", by member: CrewMemberID? = nil) {
+        send(#"{"type":"move","id":"\#(id)","player":"\#(player)","move":"\#(move)"}"#, key: id, by: member)
     }
 
     /// The replies `key` got so far.
