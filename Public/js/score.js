@@ -625,6 +625,11 @@ function connect() {
           askForToken(`The server refused this token${event.reason ? `: ${event.reason}` : ""}.`);
           return false;
         }
+        // 4401: this crew member's token was revoked (docs/protocol.md, "The table crew"); it will not work again.
+        if (event.code === 4401) {
+          askForToken("This crew member was revoked: ask the scorer or the administrator for a new link.");
+          return false;
+        }
         return true;
       },
       onMessage,
