@@ -3,7 +3,8 @@
 // pending plays (with the time left to confirm them) and the conflicts with their one-tap resolutions.
 import { el, setText, announce } from "./ui.js";
 import { ROLE_HINTS, ROLE_WORDS, renderCrew, roleAllows, tickCrew, tokenFromFragment } from "./crew.js";
-import { playWords } from "./fiba.js";
+import { playerWords } from "./fiba.js";
+import { moveEntry } from "./stats.js";
 
 const $ = (name) => document.getElementById(name);
 
@@ -179,10 +180,16 @@ export function confirmBy(state, play) {
   return Number.isFinite(play.at) ? play.at + window : null;
 }
 
-/** "Play 12: first scorer Ann 2PT made, second scorer Bo 2PT made" or "…, no matching entry". */
+/** One scorer's version of a play: "#7 Ann 2PT made", or "nothing entered". */
+function versionWords(state, version) {
+  if (!version) return "nothing entered";
+  const who = version.player ? playerWords(state, version.player) : state[`${version.team}Team`] ?? version.team;
+  return `${who} ${moveEntry(version.move)?.words ?? version.move}`;
+}
+
+/** "Play 12: first scorer #7 Ann 2PT made; second scorer #9 Bo 2PT made". */
 export function conflictWords(state, conflict) {
-  const entry = (version) => (version ? playWords(state, { ...conflict, ...version, pending: false, deleted: false }) : "no matching entry");
-  return `Play ${conflict.play}: first ${entry(conflict.first)}; second ${entry(conflict.second)}`;
+  return `Play ${conflict.play}: first scorer ${versionWords(state, conflict.first)}; second scorer ${versionWords(state, conflict.second)}`;
 }
 
 export const crewRole = new CrewRole();

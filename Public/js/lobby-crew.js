@@ -113,13 +113,19 @@ function buildBox(game) {
         }
       },
     },
+    el("div", { class: "crew-admin" }, el("label", { for: tokenField.id, text: "Admin token" }), tokenField),
     el("div", {}, el("label", { for: role.id, text: "Role" }), role),
     el("div", {}, el("label", { for: label.id, text: "Label" }), label),
     submit,
-    el("div", { class: "crew-admin" }, el("label", { for: tokenField.id, text: "Admin token" }), tokenField),
   );
 
-  const box = el("details", { class: "crew-box", "data-crew": id, ontoggle: (event) => event.currentTarget.open && refresh() }, el("summary", { text: "Table crew" }), form, error, result, list);
+  // Opened: the members as they are now, once the admin token is known (asked for first otherwise).
+  const opened = () => {
+    if (!box.open) return;
+    if (adminToken(tokenField)) refresh();
+    else tokenField.focus();
+  };
+  const box = el("details", { class: "crew-box", "data-crew": id, ontoggle: opened }, el("summary", { text: "Table crew" }), form, error, result, list);
   return box;
 }
 
