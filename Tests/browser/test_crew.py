@@ -9,7 +9,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from harness import make_driver, set_viewport, wait_until
-from pages import click_move, open_display, open_spectator, page_state, press, text, wait_live
+from pages import click_move, open_display, open_scorer, press, text, wait_live
 
 try:
     import numpy
@@ -229,3 +229,48 @@ def test_the_crew_list_shows_a_second_device_joining_live(server, browsers, seco
     # And leaving.
     second_device.get("about:blank")
     wait_until(lambda: crew_rows(driver).get(clock["member"]) is False, 5, what="the clock leaving on the scorer's crew list")
+
+
+def test_pending_plays_count_down_and_a_conflict_resolves_in_one_tap(server, browsers):
+    """The panel's rendering of two scorers' states, fed a document directly: a pending play (`"pending": true`) shows
+    the seconds left to confirm it and adds nothing to the play list's running score; a conflict comes first on the
+    panel with both versions, and one tap sends the resolution (`{"type":"resolve","play":P,"keep":…}`)."""
+    game = server.create_game(home="Bears", away="Wolves")
+    gid = game["id"]
+    driver = browsers["scorer"]
+    open_scorer(driver, server.base, gid, game["scorerToken"])
+    driver.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        import("/js/crew-panel.js").then(({ crewRole }) => {
+          window.sent = [];
+          crewRole.send = (command) => window.sent.push(command);
+          const now = window.courtside.clock.now();
+          const base = window.courtside.state;
+          const play = (n, player, move, extra) => ({ play: n, team: "home", player, move, elapsedMs: 0, period: null, at: now, ...extra });
+          const state = {
+            ...base,
+            plays: [play(1, "home-0", "twoPoints", {}), play(2, "home-1", "twoPoints", { pending: true, confirmBy: now + 6000 })],
+            conflicts: [{ play: 3, first: { team: "home", player: "home-0", move: "onePoint" }, second: { team: "home", player: "home-2", move: "onePoint" } }],
+          };
+          document.getElementById("plays").dataset.key = "";
+          import("/js/fiba.js").then((fiba) => {
+            fiba.renderPlays(document.getElementById("plays"), state, null);
+            crewRole.render(state);
+            done();
+          });
+        });
+        """
+    )
+    pending = driver.find_element(By.CSS_SELECTOR, '#plays li.play.pending[data-play="2"]')
+    countdown = pending.find_element(By.CSS_SELECTOR, "[data-confirm-by]").text
+    assert re.fullmatch(r"confirm within [56] s", countdown), countdown
+    assert "2–0" not in pending.text and "4–0" not in pending.text, "a pending play adds nothing to the running score"
+    assert "2–0" in driver.find_element(By.CSS_SELECTOR, '#plays li[data-play="1"]').text
+    conflicts = driver.find_element(By.ID, "conflicts")
+    assert conflicts.is_displayed()
+    # First on the panel: above the clock controls and the players.
+    assert driver.execute_script("return arguments[0].compareDocumentPosition(document.getElementById('clock-button')) & Node.DOCUMENT_POSITION_FOLLOWING", conflicts)
+    assert text(driver, '#conflicts [data-conflict="3"] .conflict-what') == "Play 3: first scorer Ann 1PT made; second scorer Cy 1PT made"
+    press(driver, driver.find_element(By.CSS_SELECTOR, '#conflicts [data-resolve="second"][data-play="3"]'))
+    assert driver.execute_script("return window.sent") == [{"type": "resolve", "play": 3, "keep": "second"}]
