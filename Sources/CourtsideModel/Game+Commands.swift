@@ -7,8 +7,14 @@ extension Game {
     /// judged after it (a move then counts in the next period, or is refused because the game is over).
     /// A rejected command throws and leaves the game untouched, including a period end it passed: the owner records
     /// that with `advance(to:)`.
+    ///
+    /// `member` is the table-crew member who sent it (nil: the game's scorer token, which may do everything): a
+    /// command outside the member's role, or from a revoked member, is refused before anything else is judged.
     @discardableResult
-    public mutating func apply(_ command: GameCommand, at now: Timestamp) throws(GameError) -> CommandOutcome {
+    public mutating func apply(
+        _ command: GameCommand, by member: CrewMemberID? = nil, at now: Timestamp
+    ) throws(GameError) -> CommandOutcome {
+        if let error = crewRejection(of: command.action, by: member) { throw error }
         if let sequence = acceptedCommands[command.id] {
             let accepted = events[sequence - 1]
             guard accepted.records(command) else { throw .commandIDReused(command.id, accepted: accepted) }
@@ -17,14 +23,14 @@ extension Game {
         let at = effectiveTime(now)
         guard let instant = pendingTimeLimit(at: at) else {
             if let error = rejection(of: command.action, at: at) { throw error }
-            let event = perform(command, at: at)
+            let event = perform(command, by: member, at: at)
             return CommandOutcome(event: event, newEvents: [event])
         }
         // Judge the command after the period end on a copy, so that a refusal leaves this game untouched.
         var next = self
         let limitEvent = next.reachTimeLimit(at: instant)
         if let error = next.rejection(of: command.action, at: at) { throw error }
-        let event = next.perform(command, at: at)
+        let event = next.perform(command, by: member, at: at)
         self = next
         return CommandOutcome(event: event, newEvents: [limitEvent, event])
     }
@@ -76,6 +82,11 @@ extension Game {
         case .clock(.start):
             if let winner { return .clockStartAfterFinish(winner: winner) }
             if clock.isRunning { return .clockAlreadyRunning }
+            if isUnderReview { return .underReview }
+        case .review(.start):
+            if isUnderReview { return .underReview }
+        case .review(.end):
+            if !isUnderReview { return .notUnderReview }
         case .clock(.pause):
             if !clock.isRunning { return .clockNotRunning }
         case .undo:
@@ -144,8 +155,12 @@ extension Game {
         return plays[number - 1].isDeleted ? .playDeleted(number) : nil
     }
 
-    /// Performs a command that `rejection(of:at:)` accepted, with no period end pending.
-    mutating func perform(_ command: GameCommand, at: Timestamp) -> GameEvent {
+    /// Performs a command that `rejection(of:at:)` accepted, with no period end pending; the events it appends
+    /// name `member`.
+    mutating func perform(_ command: GameCommand, by member: CrewMemberID? = nil, at: Timestamp) -> GameEvent {
+        issuer = member
+        defer { issuer = nil }
+        if let member { lastCommandAt[member] = at }
         let id = command.id
         switch command.action {
         case .move(let player, let move):
@@ -192,6 +207,10 @@ extension Game {
         case .final:
             isLocked = true
             stopClocks(at: at)
+        case .review(let action):
+            // A review is watched on a stopped clock (FIBA art. 46.12, the instant replay system).
+            isUnderReview = action == .start
+            if isUnderReview { stopClocks(at: at) }
         }
         return append(GameEvent.Kind(recording: command.action), commandID: id, at: at)
     }
@@ -216,7 +235,8 @@ extension Game {
     }
 
     mutating func append(_ kind: GameEvent.Kind, commandID: CommandID?, at: Timestamp) -> GameEvent {
-        let event = GameEvent(sequence: events.count + 1, at: at, commandID: commandID, kind: kind)
+        let event = GameEvent(
+            sequence: events.count + 1, at: at, commandID: commandID, kind: kind, by: commandID == nil ? nil : issuer)
         events.append(event)
         if let commandID {
             acceptedCommands[commandID] = event.sequence

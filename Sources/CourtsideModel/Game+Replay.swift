@@ -24,6 +24,11 @@ extension Game {
                 _ = reachTimeLimit(at: event.at)
             case .reopened where isLocked && pendingTimeLimit(at: event.at) == nil:
                 _ = try? reopen(at: event.at)
+            case .crewMemberAdded(let member)
+            where member.id == nextCrewMemberID && crewAdditionRejection(label: member.label) == nil:
+                _ = recordCrewMember(member, at: event.at)
+            case .crewMemberRevoked(let id) where activeMember(id) != nil:
+                _ = try? revokeCrewMember(id, at: event.at)
             default:
                 throw .inconsistent(event)
             }
@@ -31,11 +36,12 @@ extension Game {
         }
         if acceptedCommands[command.id] != nil { throw .duplicateCommandID(event) }
         if pendingTimeLimit(at: event.at) != nil { throw .missingTimeLimit(event) }
+        if let error = crewRejection(of: command.action, by: event.member) { throw .rejected(event, error) }
         if let error = rejection(of: command.action, at: event.at) { throw .rejected(event, error) }
         if case .undo(let undoes) = event.kind, undoable.last.map(sequence(of:)) != undoes {
             throw .inconsistent(event)
         }
-        let recorded = perform(command, at: event.at)
+        let recorded = perform(command, by: event.member, at: event.at)
         assert(recorded == event, "Invalid state: replayed \(event) as \(recorded)")
     }
 }

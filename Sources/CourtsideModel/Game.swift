@@ -69,6 +69,15 @@ public struct Game: Sendable, Hashable {
     public internal(set) var teamActions: [TeamAction] = []
     /// Points scored in each period so far, from period 1 (the current period last).
     public internal(set) var periodScores: [ScoreLine] = [ScoreLine()]
+    /// The table crew, in the order added, revoked members included (their ids are never reused).
+    public internal(set) var crew: [CrewMember] = []
+    /// When each member's latest command was applied.
+    public internal(set) var lastCommandAt: [CrewMemberID: Timestamp] = [:]
+    /// Whether a review runs: the game clock cannot start until it ends.
+    public internal(set) var isUnderReview = false
+    /// The member whose command is being performed (nil for the scorer token): set only inside `perform`, so the
+    /// events it appends carry it.
+    var issuer: CrewMemberID?
 
     /// Scores at the ends of the periods that could decide the game, oldest first.
     var decidingEnds: [DecidingEnd] = []

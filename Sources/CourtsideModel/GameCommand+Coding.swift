@@ -2,6 +2,7 @@
 /// it spell their fields the same way.
 enum WireKey: String, CodingKey {
     case seq, at, commandId, id, type, player, move, action, undoes, team, ms, elapsedMs, out, play
+    case by, member, role, label, tokenSHA256
     case playerIn = "in"
 }
 
@@ -22,6 +23,7 @@ extension GameCommand.Action {
         case .final: "final"
         case .teamMove: "teamMove"
         case .endPeriod: "endPeriod"
+        case .review: "review"
         }
     }
 
@@ -70,6 +72,8 @@ extension GameCommand.Action {
                 move: try container.decode(TeamMove.self, forKey: .move))
         case "endPeriod":
             self = .endPeriod
+        case "review":
+            self = .review(try container.decode(ReviewAction.self, forKey: .action))
         default:
             return nil
         }
@@ -83,6 +87,8 @@ extension GameCommand.Action {
             try container.encode(player, forKey: .player)
             try container.encode(move, forKey: .move)
         case .clock(let action):
+            try container.encode(action, forKey: .action)
+        case .review(let action):
             try container.encode(action, forKey: .action)
         case .timeout(let team), .possession(let team):
             try container.encode(team, forKey: .team)

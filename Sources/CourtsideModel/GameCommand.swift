@@ -6,7 +6,7 @@
 /// "team":"away"}`, `{"type":"setClock","id":CID,"elapsedMs":N}`, `{"type":"substitute","id":CID,"team":"home",
 /// "out":PID,"in":PID}`, `{"type":"editPlay","id":CID,"play":P,"player":PID,"move":M}`, `{"type":"deletePlay",
 /// "id":CID,"play":P}`, `{"type":"final","id":CID}`, `{"type":"teamMove","id":CID,"team":"home","move":M}`,
-/// `{"type":"endPeriod","id":CID}`.
+/// `{"type":"endPeriod","id":CID}`, `{"type":"review","id":CID,"action":"start"}`.
 public struct GameCommand: Sendable, Hashable {
     /// What the command asks for.
     public enum Action: Sendable, Hashable {
@@ -36,6 +36,8 @@ public struct GameCommand: Sendable, Hashable {
         case teamMove(team: TeamSide, move: TeamMove)
         /// End the current period now, exactly as the game clock reaching its length would.
         case endPeriod
+        /// Start or end a review: while one runs the game clock cannot start.
+        case review(ReviewAction)
     }
 
     public let id: CommandID

@@ -58,6 +58,20 @@ public enum GameError: Error, Sendable, Hashable {
     case teamMoveNotInRules(TeamMove)
     /// The player fouled out or was disqualified: no more moves, and they cannot come back on court.
     case playerNotEligible(PlayerID)
+    /// A table-crew member's role does not take this command (`command` is its wire type).
+    case notAllowedForRole(CrewRole, command: String)
+    /// The member was revoked: their commands are refused.
+    case memberRevoked(CrewMemberID)
+    /// The game has no member with this id (or it was revoked).
+    case unknownMember(CrewMemberID)
+    /// The game already recorded `limit` members.
+    case crewFull(limit: Int)
+    /// A member's label is empty or longer than `CrewMember.maxLabelLength` characters.
+    case invalidCrewLabel
+    /// A review runs: the clock cannot start, and a second review cannot start.
+    case underReview
+    /// A review end with no review running.
+    case notUnderReview
 
     /// The stable code the wire carries for this error.
     public var code: ModelErrorCode {
@@ -83,6 +97,13 @@ public enum GameError: Error, Sendable, Hashable {
         case .notLocked: return .notLocked
         case .moveNotInRules, .teamMoveNotInRules: return .moveNotInRules
         case .playerNotEligible: return .playerNotEligible
+        case .notAllowedForRole: return .notAllowedForRole
+        case .memberRevoked: return .memberRevoked
+        case .unknownMember: return .unknownMember
+        case .crewFull: return .crewFull
+        case .invalidCrewLabel: return .invalidCrewMember
+        case .underReview: return .underReview
+        case .notUnderReview: return .notUnderReview
         }
     }
 }

@@ -10,7 +10,9 @@
 /// `{"seq":2,"at":1500,"commandId":"c2","type":"clock","action":"start"}`,
 /// `{"seq":3,"at":1700,"commandId":"c3","type":"undo","undoes":1}`,
 /// `{"seq":4,"at":601500,"type":"timeLimitReached"}`, `{"seq":9,"at":700000,"type":"reopened"}`; the other
-/// commands are recorded with the members of their wire form (`GameCommand`).
+/// commands are recorded with the members of their wire form (`GameCommand`), plus `"by":"m1"` when a table-crew
+/// member sent them. The crew: `{"seq":5,"at":MS,"type":"crewMemberAdded","member":"m1","role":"clock",
+/// "label":"Table laptop","tokenSHA256":HEX}` and `{"seq":6,"at":MS,"type":"crewMemberRevoked","member":"m1"}`.
 public struct GameEvent: Sendable, Hashable {
     /// What happened.
     public enum Kind: Sendable, Hashable {
@@ -36,6 +38,12 @@ public struct GameEvent: Sendable, Hashable {
         case endPeriod
         /// An administrator reopened the locked game.
         case reopened
+        /// A review started or ended.
+        case review(ReviewAction)
+        /// A table-crew member was added (with the digest of their token, never the token).
+        case crewMemberAdded(CrewMember)
+        /// A table-crew member was revoked: their token is refused from then on.
+        case crewMemberRevoked(CrewMemberID)
 
         /// The kind recording `action` (an undo records which move it reverted, so it is not made here).
         public init(recording action: GameCommand.Action, undoes: Int? = nil) {
@@ -56,6 +64,7 @@ public struct GameEvent: Sendable, Hashable {
             case .final: self = .final
             case .teamMove(let team, let move): self = .teamMove(team: team, move: move)
             case .endPeriod: self = .endPeriod
+            case .review(let action): self = .review(action)
             }
         }
 
@@ -65,7 +74,7 @@ public struct GameEvent: Sendable, Hashable {
             case .move(let player, let move): .move(player: player, move: move)
             case .clock(let action): .clock(action)
             case .undo: .undo
-            case .timeLimitReached, .reopened: nil
+            case .timeLimitReached, .reopened, .crewMemberAdded, .crewMemberRevoked: nil
             case .timeout(let team): .timeout(team)
             case .shotClock(let action): .shotClock(action)
             case .possession(let team): .possession(team)
@@ -77,6 +86,7 @@ public struct GameEvent: Sendable, Hashable {
             case .final: .final
             case .teamMove(let team, let move): .teamMove(team: team, move: move)
             case .endPeriod: .endPeriod
+            case .review(let action): .review(action)
             }
         }
     }
@@ -88,12 +98,16 @@ public struct GameEvent: Sendable, Hashable {
     /// The id of the command that caused it; nil for `timeLimitReached` and `reopened`.
     public let commandID: CommandID?
     public let kind: Kind
+    /// The table-crew member whose command it records; nil for the game's scorer token and the events no command
+    /// causes.
+    public let member: CrewMemberID?
 
-    public init(sequence: Int, at: Timestamp, commandID: CommandID?, kind: Kind) {
+    public init(sequence: Int, at: Timestamp, commandID: CommandID?, kind: Kind, by member: CrewMemberID? = nil) {
         self.sequence = sequence
         self.at = at
         self.commandID = commandID
         self.kind = kind
+        self.member = member
     }
 
     /// Whether this event is what `command` asks for (used to tell a retry from a reused command id).
@@ -117,6 +131,14 @@ extension GameEvent: Codable {
         case "undo": kind = .undo(undoes: try container.decode(Int.self, forKey: .undoes))
         case "timeLimitReached": kind = .timeLimitReached
         case "reopened": kind = .reopened
+        case "crewMemberAdded":
+            kind = .crewMemberAdded(
+                CrewMember(
+                    id: try container.decode(CrewMemberID.self, forKey: .member),
+                    role: try container.decode(CrewRole.self, forKey: .role),
+                    label: try container.decode(String.self, forKey: .label),
+                    tokenSHA256: try container.decode(String.self, forKey: .tokenSHA256)))
+        case "crewMemberRevoked": kind = .crewMemberRevoked(try container.decode(CrewMemberID.self, forKey: .member))
         default:
             guard let action = try GameCommand.Action(type: type, from: container) else {
                 throw DecodingError.dataCorruptedError(
@@ -128,7 +150,7 @@ extension GameEvent: Codable {
             sequence: try container.decode(Int.self, forKey: .seq),
             at: try container.decode(Timestamp.self, forKey: .at),
             commandID: try container.decodeIfPresent(CommandID.self, forKey: .commandId),
-            kind: kind)
+            kind: kind, by: try container.decodeIfPresent(CrewMemberID.self, forKey: .by))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -136,6 +158,7 @@ extension GameEvent: Codable {
         try container.encode(sequence, forKey: .seq)
         try container.encode(at, forKey: .at)
         try container.encodeIfPresent(commandID, forKey: .commandId)
+        try container.encodeIfPresent(member, forKey: .by)
         switch kind {
         case .undo(let undoes):
             try container.encode("undo", forKey: .type)
@@ -144,6 +167,15 @@ extension GameEvent: Codable {
             try container.encode("timeLimitReached", forKey: .type)
         case .reopened:
             try container.encode("reopened", forKey: .type)
+        case .crewMemberAdded(let member):
+            try container.encode("crewMemberAdded", forKey: .type)
+            try container.encode(member.id, forKey: .member)
+            try container.encode(member.role, forKey: .role)
+            try container.encode(member.label, forKey: .label)
+            try container.encode(member.tokenSHA256, forKey: .tokenSHA256)
+        case .crewMemberRevoked(let member):
+            try container.encode("crewMemberRevoked", forKey: .type)
+            try container.encode(member, forKey: .member)
         default:
             // Every other kind records an action.
             guard let action = kind.action else { preconditionFailure("Invalid state: \(kind) has no action") }

@@ -26,4 +26,11 @@ public enum ModelErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
     case notLocked = "not_locked"
     case moveNotInRules = "move_not_in_rules"
     case playerNotEligible = "player_not_eligible"
+    case notAllowedForRole = "not_allowed_for_role"
+    case memberRevoked = "member_revoked"
+    case unknownMember = "unknown_member"
+    case crewFull = "crew_full"
+    case invalidCrewMember = "invalid_crew_member"
+    case underReview = "under_review"
+    case notUnderReview = "not_under_review"
 }

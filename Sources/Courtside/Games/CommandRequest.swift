@@ -9,22 +9,41 @@ import CourtsideViewModels
 /// id) use `decoded`, so no path parses a command twice (issue 14).
 struct CommandRequest: Sendable {
     let bytes: [UInt8]
-    /// The command, or why it is not one (with its id when readable); nil for a reopen.
+    /// The command, or why it is not one (with its id when readable); nil for an administrative change.
     let decoded: Result<GameCommand, CommandRejection>?
     let receivedAt: ContinuousClock.Instant
     let reply: @Sendable (CommandReply) -> Void
-    /// An administrator's reopen of a locked game (`POST /api/games/{id}/reopen`) instead of a scorer's command:
-    /// it takes the same path (arrival order, one journal write, answered once durable); `bytes` are empty.
-    var isReopen: Bool { decoded == nil }
+    /// The table-crew member who sent the command (nil: the game's scorer token): the model refuses what the
+    /// member's role does not take, and a member revoked while this request waited.
+    let issuer: CrewMemberID?
+    /// An administrative change instead of a scorer's command (a reopen, a crew member added or revoked): it takes
+    /// the same path (arrival order, one journal write, answered once durable); `bytes` are empty.
+    let administration: GameAdministration?
+    var isReopen: Bool { administration == .reopen }
 
     init(
         bytes: [UInt8], receivedAt: ContinuousClock.Instant, reply: @escaping @Sendable (CommandReply) -> Void,
-        isReopen: Bool = false
+        isReopen: Bool = false, issuer: CrewMemberID? = nil
     ) {
         self.bytes = bytes
         self.decoded = isReopen ? nil : CommandDecoder().decode(bytes)
         self.receivedAt = receivedAt
         self.reply = reply
+        self.issuer = issuer
+        self.administration = isReopen ? .reopen : nil
+    }
+
+    /// An administrative change, answered like a command (its reply's id is ``GameAdministration/replyID(for:)``).
+    init(
+        administration: GameAdministration, receivedAt: ContinuousClock.Instant,
+        reply: @escaping @Sendable (CommandReply) -> Void
+    ) {
+        self.bytes = []
+        self.decoded = nil
+        self.receivedAt = receivedAt
+        self.reply = reply
+        self.issuer = nil
+        self.administration = administration
     }
 
     /// The id of the command, when its bytes had a readable one.

@@ -73,10 +73,12 @@ extension GameOwner {
                 return
             }
             appendShared(SharedBatch(events: [event], seq: seq + 1, reply: nil))
-        case .command(let request) where request.isReopen:
+        case .command(let request) where request.administration != nil:
             do {
-                let event = try game.reopen(at: now)
-                appendShared(SharedBatch(events: [event], seq: seq + 1, reply: (request, "#reopen")))
+                guard let administration = request.administration else { preconditionFailure("Invalid state") }
+                let event = try administration.perform(on: &game, now: now)
+                appendShared(
+                    SharedBatch(events: [event], seq: seq + 1, reply: (request, administration.replyID(for: event))))
             } catch {
                 release(.rejected(id: nil, failure: CommandFailure(error)), for: request)
                 changeSharedState { $0.finished() }
@@ -84,13 +86,13 @@ extension GameOwner {
         case .command(let request):
             switch request.decoded {
             case .none:
-                preconditionFailure("Invalid state: a reopen is matched above")
+                preconditionFailure("Invalid state: an administrative change is matched above")
             case .failure(let rejection):
                 release(rejection.reply, for: request)
                 changeSharedState { $0.finished() }
             case .success(let command):
                 do {
-                    let outcome = try game.apply(command, at: now)
+                    let outcome = try game.apply(command, by: request.issuer, at: now)
                     guard outcome.isDuplicate else {
                         appendShared(
                             SharedBatch(events: outcome.newEvents, seq: seq + 1, reply: (request, command.id)))

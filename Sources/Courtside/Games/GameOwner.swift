@@ -62,6 +62,8 @@ final class GameOwner {
     var behindResumeLog = LogSampler(interval: .seconds(60))
     var aheadTimer: TimerID?
     private var cachedSnapshot: FeedMessage?
+    /// The scorer sockets of the game and the crew presence they are sent (`GameOwner+Crew`).
+    let crewRoom = CrewRoom()
 
     private struct PendingReply {
         /// The reply may go once this many writes are durable.
@@ -114,6 +116,7 @@ final class GameOwner {
             viewModel.summary.bindAndFire { summary in report(summary) }.store(in: bindings)
         }
         scheduleTick()
+        bindCrewRoom()
     }
 
     /// The sequence number of the published document.
@@ -195,8 +198,8 @@ final class GameOwner {
         collectedEvents = []
         var reply =
             switch request.decoded {
-            case nil: reopen(now: services.clock())
-            case let decoded?: presenter.handle(decoded, now: services.clock())
+            case nil: administer(request, now: services.clock())
+            case let decoded?: presenter.handle(decoded, by: request.issuer, now: services.clock())
             }
         if case .accepted(let commandID, _) = reply, let original = restoredAcks[commandID] {
             reply = .accepted(id: commandID, seq: original)
@@ -205,16 +208,6 @@ final class GameOwner {
         pendingReplies.append(PendingReply(afterWrites: writes.submitted, reply: reply, request: request))
         releaseReplies()
         scheduleTick()
-    }
-
-    /// Reopens the locked game (one batch, like a command); the ack carries the `seq` that shows it.
-    private func reopen(now: Timestamp) -> CommandReply {
-        do {
-            try viewModel.reopen(now: now)
-            return .accepted(id: "#reopen", seq: presenter.seq)
-        } catch {
-            return .rejected(id: nil, failure: CommandFailure(error))
-        }
     }
 
     /// Submits the journal write for the batch that took the document from `before` to now, if any.
@@ -394,6 +387,7 @@ final class GameOwner {
         if let aheadTimer { context.cancelTimer(aheadTimer) }
         aheadTimer = nil
         bindings.removeAll()
+        crewRoom.stop(context)
         presenter.detach()
     }
 }

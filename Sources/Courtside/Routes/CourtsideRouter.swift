@@ -121,6 +121,8 @@ struct CourtsideRouter: HTTPRouter {
             return reopen(request, game: game, context: context)
         case (3, "reopen", _):
             return .respond(APIResponse.methodNotAllowed(head.method, path: head.path, allowed: ["POST"]))
+        case (3, "crew", _), (4, "crew", _):
+            return crew(request, game: game, member: segments.dropFirst(3).first.map(String.init), context: context)
         default:
             return .respond(APIResponse.notFound("no route \(head.path)"))
         }

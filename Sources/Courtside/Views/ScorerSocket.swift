@@ -20,9 +20,19 @@ final class ScorerSocket: FeedSocket {
 
     private enum Phase {
         case awaitingAuthentication(TimerID?)
+        /// A token that is not the scorer's is being checked against the game's crew on the owner's loop; the
+        /// messages that arrive meanwhile wait here (at most ``maxMessagesWhileChecking``).
+        case checkingCrewToken(TimerID?, waiting: [WebSocketMessage])
         case authenticated
         case closed
     }
+
+    /// Commands a client may send right after its auth message, before the answer: kept while a crew token is
+    /// checked, and beyond them the socket is refused (a client should wait for `authenticated`).
+    static let maxMessagesWhileChecking = 16
+
+    /// The table-crew member this socket authenticated as (nil: the game's scorer token).
+    private(set) var member: CrewMemberID?
 
     private let game: GameHandle
     private let headerToken: String?
@@ -68,6 +78,12 @@ final class ScorerSocket: FeedSocket {
                 return
             }
             authenticate(token, socket: socket)
+        case .checkingCrewToken(let timer, var waiting):
+            guard waiting.count < Self.maxMessagesWhileChecking else {
+                return refuse(socket, reason: "too many messages before the authentication was answered")
+            }
+            waiting.append(message)
+            phase = .checkingCrewToken(timer, waiting: waiting)
         case .authenticated:
             handleCommand(message, socket: socket)
         case .closed:
@@ -76,15 +92,47 @@ final class ScorerSocket: FeedSocket {
     }
 
     override func webSocketDidClose(_ socket: WebSocket, closure: WebSocketClosure) {
-        if case .awaitingAuthentication(let timer?) = phase { socket.loopContext.cancelTimer(timer) }
+        switch phase {
+        case .awaitingAuthentication(let timer?), .checkingCrewToken(let timer?, _):
+            socket.loopContext.cancelTimer(timer)
+        case .authenticated:
+            let key = ObjectIdentifier(self)
+            game.withOwner(from: socket.loopContext) { owner in owner.crewSocketLeft(key) }
+        default:
+            break
+        }
         phase = .closed
         super.webSocketDidClose(socket, closure: closure)
     }
 
     private func authenticate(_ token: String, socket: WebSocket) {
+        guard game.acceptsScorerToken(token) else { return checkCrewToken(token, socket: socket) }
+        finishAuthentication(token, crew: [], socket: socket)
+    }
+
+    /// Asks the owner for the game's crew (it lives in the game's events, on the owner's loop), then judges the
+    /// token against it and the scorer token here.
+    private func checkCrewToken(_ token: String, socket: WebSocket) {
+        guard case .awaitingAuthentication(let timer) = phase else { return }
+        phase = .checkingCrewToken(timer, waiting: [])
+        let me = LoopBound(self, loop: socket.eventLoop)
+        game.withOwner(from: socket.loopContext) { owner in
+            let crew = owner.viewModel.game.activeCrew
+            me.run { scorer in
+                guard let socket = scorer.socket, case .checkingCrewToken = scorer.phase else { return }
+                scorer.finishAuthentication(token, crew: crew, socket: socket)
+            }
+        }
+    }
+
+    private func finishAuthentication(_ token: String, crew: [CrewMember], socket: WebSocket) {
+        var member: CrewMember?
         let refusal = core.authenticate(
-            token, for: .game(game.id), client: address, route: route, now: socket.loopContext.now,
-            accepts: game.acceptsScorerToken)
+            token, for: .game(game.id), client: address, route: route, now: socket.loopContext.now
+        ) { token in
+            member = CrewCredentials.member(withToken: token, in: crew)
+            return member != nil || game.acceptsScorerToken(token)
+        }
         switch refusal {
         case nil:
             break
@@ -94,14 +142,42 @@ final class ScorerSocket: FeedSocket {
         case .missing, .wrong:
             return refuse(socket, reason: "invalid scorer token")
         }
-        if case .awaitingAuthentication(let timer?) = phase { socket.loopContext.cancelTimer(timer) }
+        var waiting: [WebSocketMessage] = []
+        switch phase {
+        case .awaitingAuthentication(let timer), .checkingCrewToken(let timer, _):
+            if let timer { socket.loopContext.cancelTimer(timer) }
+            if case .checkingCrewToken(_, let messages) = phase { waiting = messages }
+        case .authenticated, .closed:
+            break
+        }
         phase = .authenticated
+        self.member = member?.id
         socket.messageLimits = SocketMessageLimits.scorerCommands
-        let answer: JSONValue = [
+        var answer: [String: JSONValue] = [
             "v": .int(WireFormat.version), "type": "authenticated", "game": .string(game.id.rawValue),
         ]
-        send(json: answer.canonicalBytes)
+        if let member {
+            // Only a crew member's answer names a role: the scorer token's stays what it always was.
+            answer["member"] = .string(member.id.rawValue)
+            answer["role"] = .string(member.role.rawValue)
+        }
+        send(json: JSONValue.object(answer).canonicalBytes)
         rejoin()
+        let key = ObjectIdentifier(self)
+        let me = LoopBound(self, loop: socket.eventLoop)
+        let memberID = member?.id
+        game.withOwner(from: socket.loopContext) { owner in owner.crewSocketJoined(key, me, member: memberID) }
+        for message in waiting {
+            guard case .authenticated = phase else { break }
+            handleCommand(message, socket: socket)
+        }
+    }
+
+    /// The member was revoked: the socket closes with 4401 (docs/protocol.md, "Members").
+    func revoked() {
+        guard let socket, case .authenticated = phase else { return }
+        phase = .closed
+        socket.close(code: .unknown(GameOwner.revokedCloseCode), reason: "crew member revoked")
     }
 
     private func refuse(_ socket: WebSocket, reason: String) {
@@ -121,10 +197,12 @@ final class ScorerSocket: FeedSocket {
         let now = socket.loopContext.now
         let me = LoopBound(self, loop: socket.eventLoop)
         // Decoded once, here: the game applies `request.decoded`, and a refusal names its id from it.
-        let request = CommandRequest(bytes: Array(text.utf8), receivedAt: now) { reply in
-            let answer = reply.bytes
-            me.run { scorer in scorer.send(json: answer) }
-        }
+        let request = CommandRequest(
+            bytes: Array(text.utf8), receivedAt: now,
+            reply: { reply in
+                let answer = reply.bytes
+                me.run { scorer in scorer.send(json: answer) }
+            }, issuer: member)
         guard core.scorerCommandRates.take(game.id.rawValue, now: now) else {
             metrics.commandRejected(code: WireErrorCode.rateLimited.rawValue)
             let limit = core.scorerCommandRates.limitDescription

@@ -80,6 +80,11 @@ public struct CommandDecoder: Sendable {
             let actionName = try string("action", in: members)
             guard let action = ClockAction(rawValue: actionName) else { throw .unknownClockAction(actionName) }
             return .clock(action)
+        case "review":
+            try onlyFields(["type", "id", "action"], in: members)
+            let actionName = try string("action", in: members)
+            guard let action = ReviewAction(rawValue: actionName) else { throw .unknownReviewAction(actionName) }
+            return .review(action)
         case "undo":
             try onlyFields(["type", "id"], in: members)
             return .undo

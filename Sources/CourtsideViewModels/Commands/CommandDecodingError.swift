@@ -21,6 +21,8 @@ public enum CommandDecodingError: Error, Equatable, Sendable {
     case unknownTeamMove(String)
     /// `action` names no clock action.
     case unknownClockAction(String)
+    /// A review's action is neither `start` nor `end`.
+    case unknownReviewAction(String)
     /// `action` names no shot clock action.
     case unknownShotClockAction(String)
     /// `team` is neither `home` nor `away`.
@@ -51,6 +53,7 @@ public enum CommandDecodingError: Error, Equatable, Sendable {
         case .unknownTeamMove(let move):
             "unknown team move \"\(move)\" (expected \(TeamMove.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .unknownClockAction(let action): "unknown clock action \"\(action)\" (expected start or pause)"
+        case .unknownReviewAction(let action): "unknown review action \"\(action)\" (expected start or end)"
         case .invalidCommandID(let length, let limit): "\"id\" must have 1 to \(limit) characters, not \(length)"
         case .invalidCommandIDCharacters: "\"id\" may only contain letters, digits, \"-\", \"_\", \".\" and \":\""
         case .unexpectedField(let field): "unexpected member \"\(field)\""

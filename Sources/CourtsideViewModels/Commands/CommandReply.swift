@@ -75,6 +75,13 @@ public struct CommandFailure: Error, Equatable, Sendable {
         case .moveNotInRules(let move): "this game's rules have no \(move) move"
         case .teamMoveNotInRules(let move): "this game's rules have no \(move) team move"
         case .playerNotEligible(let player): "\(player) fouled out or is disqualified and must be substituted"
+        case .notAllowedForRole(let role, let command): "the \(role) role may not send \(command)"
+        case .memberRevoked(let member): "crew member \(member) was revoked"
+        case .unknownMember(let member): "no crew member \(member) in this game"
+        case .crewFull(let limit): "the game has \(limit) crew members already"
+        case .invalidCrewLabel: "a crew member's label has 1 to \(CrewMember.maxLabelLength) characters"
+        case .underReview: "a review is running: end it first"
+        case .notUnderReview: "no review is running"
         }
     }
 }

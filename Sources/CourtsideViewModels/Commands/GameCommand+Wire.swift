@@ -10,6 +10,8 @@ extension GameCommand {
             members["move"] = .string(move.rawValue)
         case .clock(let clockAction):
             members["action"] = .string(clockAction.rawValue)
+        case .review(let reviewAction):
+            members["action"] = .string(reviewAction.rawValue)
         case .undo, .final, .endPeriod:
             break
         case .teamMove(let team, let move):

@@ -59,9 +59,11 @@ public final class GamePresenter {
     /// Applies a command decoded already (by the server, once, on arrival) at `now`, or answers why it is not one;
     /// the same as ``handle(commandBytes:now:)`` without parsing again.
     @discardableResult
-    public func handle(_ decoded: Result<GameCommand, CommandRejection>, now: Timestamp) -> CommandReply {
+    public func handle(
+        _ decoded: Result<GameCommand, CommandRejection>, by member: CrewMemberID? = nil, now: Timestamp
+    ) -> CommandReply {
         switch decoded {
-        case .success(let command): viewModel.handle(command, now: now)
+        case .success(let command): viewModel.handle(command, by: member, now: now)
         case .failure(let rejection): rejection.reply
         }
     }
@@ -84,6 +86,8 @@ public final class GamePresenter {
             for (key, value) in GameDocument.statusMembers(status) {
                 publisher.set(value, at: JSONPointer(tokens: [key]))
             }
+            // Present only while true, so a game that never has a review keeps the document it always had.
+            publisher.set(status.isUnderReview ? .bool(true) : nil, at: JSONPointer(tokens: ["underReview"]))
             for (key, players) in [("homePlayers", viewModel.homePlayers), ("awayPlayers", viewModel.awayPlayers)] {
                 for (index, player) in players.enumerated() {
                     let onCourt = status.onCourt?[player.playerID]

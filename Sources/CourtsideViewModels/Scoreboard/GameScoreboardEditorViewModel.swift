@@ -80,7 +80,7 @@ public final class GameScoreboardEditorViewModel {
     private let now: () -> Timestamp
     /// The revision after each accepted command, so that a repeated id is answered with the same `seq`.
     private var acceptedRevisions: [CommandID: Int] = [:]
-    private var refusals: [CommandID: (command: GameCommand, reply: CommandReply)] = [:]
+    private var refusals: [CommandID: (command: GameCommand, member: CrewMemberID?, reply: CommandReply)] = [:]
     private var refusalOrder: [CommandID] = []
     private var localCommandNumber = 0
 
@@ -156,11 +156,14 @@ public final class GameScoreboardEditorViewModel {
     /// Applies a client's command at `now` and answers it: accepted with the revision that shows its effect, or
     /// refused with a typed failure (nothing changes). A command id seen before gets the same answer again and
     /// changes nothing, including the same `seq`.
+    /// `member` is the table-crew member who sent it (nil: the game's scorer token).
     @discardableResult
-    public func handle(_ command: GameCommand, now: Timestamp) -> CommandReply {
-        if let refusal = refusals[command.id], refusal.command == command { return refusal.reply }
+    public func handle(_ command: GameCommand, by member: CrewMemberID? = nil, now: Timestamp) -> CommandReply {
+        if let refusal = refusals[command.id], refusal.command == command, refusal.member == member {
+            return refusal.reply
+        }
         do {
-            let outcome = try game.apply(command, at: now)
+            let outcome = try game.apply(command, by: member, at: now)
             if outcome.isDuplicate {
                 // Accepted before this view model existed (rebuilt from a journal): its effect is in every revision.
                 return .accepted(id: command.id, seq: acceptedRevisions[command.id] ?? mutableRevision.value)
@@ -173,7 +176,7 @@ public final class GameScoreboardEditorViewModel {
             if case .commandIDReused = error {
                 // Not remembered: the id belongs to the command the game accepted.
             } else {
-                remember(reply, for: command)
+                remember(reply, for: command, by: member)
             }
             // The model leaves a time limit that a refused command passed for the owner to record.
             tick(now: now)
@@ -185,6 +188,19 @@ public final class GameScoreboardEditorViewModel {
     public func reopen(now: Timestamp) throws(GameError) {
         let event = try game.reopen(at: now)
         publishBatch(events: [event], now: now)
+    }
+
+    /// Records a change that is not a command (a table-crew member added or revoked, a reopen) as one batch:
+    /// `change` performs it on the game and returns its event, or throws and changes nothing.
+    @discardableResult
+    public func record(
+        now: Timestamp, _ change: (inout Game) throws(GameError) -> GameEvent
+    ) throws(GameError) -> GameEvent {
+        var next = game
+        let event = try change(&next)
+        game = next
+        publishBatch(events: [event], now: now)
+        return event
     }
 
     /// Applies a batch of events already stored in a shared log (this node's command once its append returned, or
@@ -234,8 +250,8 @@ public final class GameScoreboardEditorViewModel {
         return CommandID("#local-\(localCommandNumber)")
     }
 
-    private func remember(_ reply: CommandReply, for command: GameCommand) {
-        if refusals.updateValue((command, reply), forKey: command.id) == nil {
+    private func remember(_ reply: CommandReply, for command: GameCommand, by member: CrewMemberID?) {
+        if refusals.updateValue((command, member, reply), forKey: command.id) == nil {
             refusalOrder.append(command.id)
         }
         if refusalOrder.count > Self.rememberedRefusalLimit {

@@ -14,6 +14,8 @@ public struct GameStatus: Equatable, Sendable {
     public var timeoutsLeft: TeamPair<Int>?
     public var possession: TeamSide?
     public var isLocked: Bool
+    /// Whether a review runs (the document's `underReview`, present only while true).
+    public var isUnderReview: Bool
     /// Whether each player is on court, for rules with substitutions.
     public var onCourt: [PlayerID: Bool]?
 
@@ -32,6 +34,7 @@ public struct GameStatus: Equatable, Sendable {
         timeoutsLeft = rules.timeouts == nil ? nil : game.timeoutsLeft
         possession = game.possession
         isLocked = game.isLocked
+        isUnderReview = game.isUnderReview
         if rules.roster.onCourt != nil {
             var onCourt: [PlayerID: Bool] = [:]
             for side in TeamSide.allCases {
