@@ -50,6 +50,10 @@ class CrewRole {
       sessionStorage.setItem(tokenKey, fromLink);
       history.replaceState(null, "", location.pathname + location.search);
     }
+    // Another member's link opened in this tab changes only the fragment, which loads nothing: start again with it.
+    addEventListener("hashchange", () => {
+      if (tokenFromFragment()) location.reload();
+    });
     $("review-button").addEventListener("click", (event) => send({ type: "review", action: event.currentTarget.dataset.action }));
     setInterval(() => this.tick(), 250);
   }

@@ -693,6 +693,12 @@ if (!id) {
       renderOutbox();
     }
   });
+  // Leaving the page closes its socket, so the table crew sees this device go at once (a page kept in the
+  // back/forward cache would hold it open); coming back to the page opens it again.
+  addEventListener("pagehide", () => game?.stream.stop("Left the page"));
+  addEventListener("pageshow", (event) => {
+    if (event.persisted && token()) connect();
+  });
   if (token()) connect();
   else askForToken("");
 }
