@@ -4,6 +4,9 @@ confirm each other resolving a conflict on both panels."""
 
 import os
 import re
+import shutil
+import time
+from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -51,6 +54,20 @@ def svg_modules(driver, svg):
     for x, y in re.findall(r"M(\d+) (\d+)h1v1h-1z", path):
         modules[int(y) - quiet][int(x) - quiet] = 1
     return modules
+
+
+def take(driver, directory, name, width, height):
+    """A screenshot at a phone's or a desktop's size; COURTSIDE_UPDATE_SCREENSHOTS=1 also copies it to docs/screenshots."""
+    set_viewport(driver, width, height, mobile=width < 600)
+    time.sleep(0.6)  # let the flash animations finish
+    path = directory / f"{name}-{width}x{height}.png"
+    driver.save_screenshot(str(path))
+    assert path.stat().st_size > 5000, path
+    if os.environ.get("COURTSIDE_UPDATE_SCREENSHOTS") == "1":
+        target = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, target / path.name)
+    return path
 
 
 def add_member(server, game_id, role, label, token=None):
@@ -119,7 +136,7 @@ def test_the_qr_encoder_makes_codes_a_decoder_reads(server, browsers):
     assert any(r.get("tooLong") for r in results) and sum(1 for r in results if "version" in r) >= 20
 
 
-def test_the_lobby_adds_a_crew_member_with_a_qr_code_of_the_link(server, browsers, second_device):
+def test_the_lobby_adds_a_crew_member_with_a_qr_code_of_the_link(server, browsers, second_device, screenshot_dir):
     need_decoder()
     game = server.create_game(home="Owls", away="Foxes")
     gid = game["id"]
@@ -147,6 +164,8 @@ def test_the_lobby_adds_a_crew_member_with_a_qr_code_of_the_link(server, browser
         assert svg.get_attribute("aria-label") == "QR code of the link for Table laptop (Clock)"
         assert decode(svg_modules(driver, svg)).text == link
         assert driver.execute_script("return document.documentElement.scrollWidth <= innerWidth"), "the crew box scrolls sideways on a phone"
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", svg)
+        take(driver, screenshot_dir, "lobby-crew", 390, 844)
         wait_until(lambda: driver.find_element(By.CSS_SELECTOR, f'[data-crew-list="{gid}"] [data-member][data-role="clock"]'), 5, what="the member in the box's list")
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
@@ -214,7 +233,7 @@ def test_the_panel_shows_its_role_and_hides_what_the_role_cannot_do(server, brow
     wait_until(lambda: text(display, "#status") == "", 5, what="the review ended on the display")
 
 
-def test_the_crew_list_shows_a_second_device_joining_live(server, browsers, second_device):
+def test_the_crew_list_shows_a_second_device_joining_live(server, browsers, second_device, screenshot_dir):
     game = server.create_game(home="Pumas", away="Lynx")
     gid = game["id"]
     scorer = add_member(server, gid, "scorer", "Head scorer")
@@ -226,6 +245,9 @@ def test_the_crew_list_shows_a_second_device_joining_live(server, browsers, seco
     open_member(second_device, server.base, gid, clock["token"])
     wait_until(lambda: crew_rows(driver).get(clock["member"]) is True, 3, what="the clock joining on the scorer's crew list")
     assert "Clock laptop" in text(driver, "#crew-list")
+    set_viewport(second_device, 390, 844, mobile=True)
+    second_device.execute_script("document.getElementById('crew').scrollIntoView({block: 'center'})")
+    take(second_device, screenshot_dir, "scorer-clock-role", 390, 844)
     # And leaving.
     second_device.get("about:blank")
     wait_until(lambda: crew_rows(driver).get(clock["member"]) is False, 5, what="the clock leaving on the scorer's crew list")
