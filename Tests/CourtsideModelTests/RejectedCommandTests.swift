@@ -123,7 +123,8 @@ struct RejectedCommandTests {
                 "command_id_reused", "unknown_game", "game_archived", "duplicate_game_id", "game_locked",
                 "not_in_rules", "no_timeouts_left", "shot_clock_running", "shot_clock_stopped", "shot_clock_off",
                 "out_of_range", "unknown_play", "play_deleted", "wrong_team", "not_on_court", "already_on_court",
-                "not_locked", "move_not_in_rules", "player_not_eligible",
+                "not_locked", "move_not_in_rules", "player_not_eligible", "not_allowed_for_role", "member_revoked",
+                "unknown_member", "crew_full", "invalid_crew_member", "under_review", "not_under_review",
             ])
     }
 }
