@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.by import By
 
-from harness import make_driver, set_viewport, wait_until
+from harness import console_errors, make_driver, set_viewport, wait_until
 from pages import click_move, open_display, open_scorer, press, text, wait_live
 
 try:
@@ -185,6 +185,8 @@ def test_the_lobby_adds_a_crew_member_with_a_qr_code_of_the_link(server, browser
     press(driver, revoke)
     wait_until(lambda: not driver.find_elements(By.CSS_SELECTOR, f'[data-crew-list="{gid}"] [data-member="m1"]'), 5, what="the member gone from the box")
     wait_until(lambda: second_device.find_element(By.ID, "token-form").is_displayed(), 10, what="the revoked panel asking for a token")
+    assert "revoked" in text(second_device, "#token-error")
+    assert browsers.console_errors() == {} and console_errors(second_device) == []
 
 
 # What each role's panel offers: (selector, shown?) pairs on a 5x5 game's panel.
@@ -231,6 +233,7 @@ def test_the_panel_shows_its_role_and_hides_what_the_role_cannot_do(server, brow
     wait_until(lambda: driver.find_element(By.ID, "review-banner").is_displayed(), 5, what="the panel's review banner")
     press(driver, driver.find_element(By.ID, "review-button"))
     wait_until(lambda: text(display, "#status") == "", 5, what="the review ended on the display")
+    assert browsers.console_errors() == {}
 
 
 def test_the_crew_list_shows_a_second_device_joining_live(server, browsers, second_device, screenshot_dir):
@@ -251,6 +254,7 @@ def test_the_crew_list_shows_a_second_device_joining_live(server, browsers, seco
     # And leaving.
     second_device.get("about:blank")
     wait_until(lambda: crew_rows(driver).get(clock["member"]) is False, 5, what="the clock leaving on the scorer's crew list")
+    assert browsers.console_errors() == {} and console_errors(second_device) == []
 
 
 def test_pending_plays_count_down_and_a_conflict_resolves_in_one_tap(server, browsers):
