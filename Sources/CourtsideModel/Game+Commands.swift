@@ -9,17 +9,18 @@ extension Game {
     /// that with `advance(to:)`.
     ///
     /// `member` is the table-crew member who sent it (nil: the game's scorer token, which may do everything): a
-    /// command outside the member's role, or from a revoked member, is refused before anything else is judged.
+    /// command outside the member's role, or from a revoked member, is refused before anything else is judged,
+    /// except a retry of an accepted command id, which keeps its answer (the member may have been revoked since).
     @discardableResult
     public mutating func apply(
         _ command: GameCommand, by member: CrewMemberID? = nil, at now: Timestamp
     ) throws(GameError) -> CommandOutcome {
-        if let error = crewRejection(of: command.action, by: member) { throw error }
         if let sequence = acceptedCommands[command.id] {
             let accepted = events[sequence - 1]
             guard accepted.records(command) else { throw .commandIDReused(command.id, accepted: accepted) }
             return CommandOutcome(event: accepted, newEvents: [])
         }
+        if let error = crewRejection(of: command.action, by: member) { throw error }
         let at = effectiveTime(now)
         guard let instant = pendingTimeLimit(at: at) else {
             if let error = rejection(of: command.action, at: at) { throw error }

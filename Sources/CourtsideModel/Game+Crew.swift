@@ -13,24 +13,32 @@ extension Game {
     public var nextCrewMemberID: CrewMemberID { CrewMemberID(number: crew.count + 1) }
 
     /// Adds a member with `role`, whose token's SHA-256 is `tokenSHA256`, and records `crewMemberAdded`.
-    /// A locked or finished game takes members too: the crew is not the score.
+    /// A locked or finished game takes members too: the crew is not the score. Like a command, a period end the
+    /// running clock passed before `now` is recorded first, so the log stays in time order.
     @discardableResult
     public mutating func addCrewMember(
         role: CrewRole, label: String, tokenSHA256: String, at now: Timestamp
-    ) throws(GameError) -> GameEvent {
+    ) throws(GameError) -> CommandOutcome {
         if let error = crewAdditionRejection(label: label) { throw error }
         let member = CrewMember(id: nextCrewMemberID, role: role, label: label, tokenSHA256: tokenSHA256)
-        return recordCrewMember(member, at: effectiveTime(now))
+        let at = effectiveTime(now)
+        let limit = pendingTimeLimit(at: at).map { reachTimeLimit(at: $0) }
+        let event = recordCrewMember(member, at: at)
+        return CommandOutcome(event: event, newEvents: (limit.map { [$0] } ?? []) + [event])
     }
 
-    /// Revokes member `id` and records `crewMemberRevoked`; their later commands are refused.
+    /// Revokes member `id` and records `crewMemberRevoked` (after a period end it passed, as `addCrewMember`);
+    /// their later commands are refused.
     @discardableResult
-    public mutating func revokeCrewMember(_ id: CrewMemberID, at now: Timestamp) throws(GameError) -> GameEvent {
+    public mutating func revokeCrewMember(_ id: CrewMemberID, at now: Timestamp) throws(GameError) -> CommandOutcome {
         guard let index = crew.firstIndex(where: { $0.id == id && !$0.isRevoked }) else {
             throw .unknownMember(id)
         }
+        let at = effectiveTime(now)
+        let limit = pendingTimeLimit(at: at).map { reachTimeLimit(at: $0) }
         crew[index].isRevoked = true
-        return append(.crewMemberRevoked(id), commandID: nil, at: effectiveTime(now))
+        let event = append(.crewMemberRevoked(id), commandID: nil, at: at)
+        return CommandOutcome(event: event, newEvents: (limit.map { [$0] } ?? []) + [event])
     }
 
     /// Why a member could not be added now, or nil.

@@ -25,9 +25,10 @@ extension Game {
             case .reopened where isLocked && pendingTimeLimit(at: event.at) == nil:
                 _ = try? reopen(at: event.at)
             case .crewMemberAdded(let member)
-            where member.id == nextCrewMemberID && crewAdditionRejection(label: member.label) == nil:
+            where member.id == nextCrewMemberID && crewAdditionRejection(label: member.label) == nil
+                && pendingTimeLimit(at: event.at) == nil:
                 _ = recordCrewMember(member, at: event.at)
-            case .crewMemberRevoked(let id) where activeMember(id) != nil:
+            case .crewMemberRevoked(let id) where activeMember(id) != nil && pendingTimeLimit(at: event.at) == nil:
                 _ = try? revokeCrewMember(id, at: event.at)
             default:
                 throw .inconsistent(event)

@@ -39,6 +39,11 @@ struct RandomReplayTests {
         #expect(coverage.teamMoves > 50)
         #expect(coverage.periodsEndedByHand > 20)
         #expect(coverage.notEligible > 5)
+        #expect(coverage.memberCommands > 100)
+        #expect(coverage.roleRefusals > 50)
+        #expect(coverage.revokedRefusals > 5)
+        #expect(coverage.revocations > 20)
+        #expect(coverage.reviews > 20)
     }
 
     /// How often the random sequences reached the states worth testing.
@@ -55,6 +60,11 @@ struct RandomReplayTests {
         var teamMoves = 0
         var periodsEndedByHand = 0
         var notEligible = 0
+        var memberCommands = 0
+        var roleRefusals = 0
+        var revokedRefusals = 0
+        var revocations = 0
+        var reviews = 0
     }
 
     /// Plays one random sequence, checking after each step that a replica fed the new events stays equal,
@@ -68,6 +78,13 @@ struct RandomReplayTests {
         var replica = Game(setup: game.setup)
         var now = Int64.random(in: 0...1_000, using: &rng)
         var usedIDs: [CommandID] = []
+        // A table crew of up to four members with random roles, from the game's own log like any event.
+        for _ in 0..<Int.random(in: 0...4, using: &rng) {
+            let role = CrewRole.allCases.randomElement(using: &rng)!
+            let outcome = try game.addCrewMember(
+                role: role, label: role.rawValue, tokenSHA256: String(repeating: "0", count: 64), at: at(now))
+            try replica.replay(outcome.event)
+        }
         for step in 0..<Int.random(in: 1...maxCommandsPerSequence, using: &rng) {
             // Mostly forward, sometimes a long jump past a time limit, sometimes a clock stepping back.
             now += [
@@ -77,6 +94,10 @@ struct RandomReplayTests {
                 if let event = game.advance(to: at(now)) {
                     try replica.replay(event)
                 }
+            } else if !game.activeCrew.isEmpty, Int.random(in: 0..<40, using: &rng) == 0 {
+                let member = game.activeCrew.randomElement(using: &rng)!.id
+                for event in try game.revokeCrewMember(member, at: at(now)).newEvents { try replica.replay(event) }
+                coverage.revocations += 1
             } else if game.isLocked, Int.random(in: 0..<3, using: &rng) == 0 {
                 try replica.replay(try game.reopen(at: at(now)))
                 coverage.reopened += 1
@@ -84,9 +105,14 @@ struct RandomReplayTests {
                 let reuse = !usedIDs.isEmpty && Int.random(in: 0..<10, using: &rng) == 0
                 let id = reuse ? usedIDs.randomElement(using: &rng)! : CommandID("r\(step)")
                 let command = GameCommand(id: id, action: randomAction(&rng))
+                // Half the commands come from a crew member (revoked ones included), the others from the scorer
+                // token.
+                let issuer = Bool.random(using: &rng) ? game.crew.randomElement(using: &rng)?.id : nil
                 let before = game
                 do {
-                    let outcome = try game.apply(command, at: at(now))
+                    let outcome = try game.apply(command, by: issuer, at: at(now))
+                    if issuer != nil, !outcome.isDuplicate { coverage.memberCommands += 1 }
+                    if case .review = command.action, !outcome.isDuplicate { coverage.reviews += 1 }
                     if outcome.isDuplicate {
                         coverage.duplicates += 1
                         try expect(game == before, "a duplicate changed the game")
@@ -105,7 +131,12 @@ struct RandomReplayTests {
                     }
                 } catch {
                     coverage.refusals += 1
-                    if case .playerNotEligible? = error as? GameError { coverage.notEligible += 1 }
+                    switch error as? GameError {
+                    case .playerNotEligible?: coverage.notEligible += 1
+                    case .notAllowedForRole?: coverage.roleRefusals += 1
+                    case .memberRevoked?: coverage.revokedRefusals += 1
+                    default: break
+                    }
                     try expect(game == before, "refused \(command) changed the game: \(error)")
                 }
             }
@@ -142,7 +173,7 @@ struct RandomReplayTests {
             Bool.random(using: &rng)
             ? [.onePoint, .twoPoints, .threePoints, .freeThrow].randomElement(using: &rng)!
             : PlayerMove.allCases.filter { $0.points == 0 }.randomElement(using: &rng)!
-        switch Int.random(in: 0..<106, using: &rng) {
+        switch Int.random(in: 0..<110, using: &rng) {
         case 0..<45: return .move(player: player, move: move)
         case 45..<57: return .clock(.start)
         case 57..<66: return .clock(.pause)
@@ -163,6 +194,7 @@ struct RandomReplayTests {
         case 94..<98: return .deletePlay(play: Int.random(in: 0...12, using: &rng))
         case 98..<100: return .final
         case 100..<104: return .teamMove(team: side, move: TeamMove.allCases.randomElement(using: &rng)!)
+        case 104..<108: return .review(ReviewAction.allCases.randomElement(using: &rng)!)
         default: return .endPeriod
         }
     }
@@ -179,6 +211,7 @@ struct RandomReplayTests {
         }
         try expect(!game.isFinished || game.isPaused, "a finished game's clock is stopped")
         try expect(!game.isLocked || game.isPaused, "a locked game's clock is stopped")
+        try expect(!game.isUnderReview || game.isPaused, "the clock does not run during a review")
         let livePlays = game.plays.filter { !$0.isDeleted }
         for side in TeamSide.allCases {
             let points = livePlays.filter { $0.team == side }.reduce(0) { $0 + $1.move.points }

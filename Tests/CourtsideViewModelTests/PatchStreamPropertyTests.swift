@@ -43,6 +43,7 @@ struct PatchStreamPropertyTests {
         var documents: [Int: JSONValue] = [0: presenter.document]
         var replies: [CommandID: CommandReply] = [:]
         var commands: [GameCommand] = []
+        var issuers: [CommandID: CrewMemberID?] = [:]
 
         let steps = Int.random(in: 1...Self.maxCommandsPerSequence, using: &random)
         for step in 0..<steps {
@@ -53,10 +54,31 @@ struct PatchStreamPropertyTests {
                 viewModel.tick(now: now)
             } else if viewModel.game.isLocked, Int.random(in: 0..<3, using: &random) == 0 {
                 try viewModel.reopen(now: now)
+            } else if Int.random(in: 0..<12, using: &random) == 0 {
+                // A table-crew change: journaled like a command, shown nowhere in the document.
+                let document = presenter.document
+                if let member = viewModel.game.activeCrew.first, Bool.random(using: &random) {
+                    try viewModel.record(now: now) { (game: inout Game) throws(GameError) in
+                        try game.revokeCrewMember(member.id, at: now)
+                    }
+                } else if viewModel.game.crew.count < CrewMember.maxPerGame {
+                    let role = CrewRole.allCases.randomElement(using: &random)!
+                    try viewModel.record(now: now) { (game: inout Game) throws(GameError) in
+                        try game.addCrewMember(
+                            role: role, label: "Table", tokenSHA256: String(repeating: "f", count: 64), at: now)
+                    }
+                }
+                #expect(presenter.document["homeScore"] == document["homeScore"])
             } else {
                 let command = randomCommand(step: step, previous: commands, random: &random)
                 commands.append(command)
-                let reply = viewModel.handle(command, now: now)
+                // Some commands come from a crew member (its role may refuse them), the others from the scorer; a
+                // retry comes from whoever sent the command first.
+                let member =
+                    issuers[command.id]
+                    ?? (Bool.random(using: &random) ? viewModel.game.crew.randomElement(using: &random)?.id : nil)
+                if issuers[command.id] == nil { issuers[command.id] = .some(member) }
+                let reply = viewModel.handle(command, by: member, now: now)
                 if let earlier = replies[command.id], commands.dropLast().contains(command) {
                     #expect(reply == earlier, "a repeated id must get the same answer")
                     #expect(patches.count == before, "a repeated id must produce no message")
@@ -133,7 +155,7 @@ struct PatchStreamPropertyTests {
         let player = PlayerID(side: side, index: index)
         let move = PlayerMove.allCases.randomElement(using: &random)!
         let action: GameCommand.Action
-        switch Int.random(in: 0..<27, using: &random) {
+        switch Int.random(in: 0..<29, using: &random) {
         case 0, 1: action = .clock(.start)
         case 2: action = .clock(.pause)
         case 3: action = .undo
@@ -150,6 +172,7 @@ struct PatchStreamPropertyTests {
         case 12: action = .final
         case 13, 14: action = .teamMove(team: side, move: TeamMove.allCases.randomElement(using: &random)!)
         case 15: action = .endPeriod
+        case 16, 17: action = .review(Bool.random(using: &random) ? .start : .end)
         default: action = .move(player: player, move: move)
         }
         return GameCommand(id: id, action: action)

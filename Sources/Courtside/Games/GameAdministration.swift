@@ -9,11 +9,13 @@ enum GameAdministration: Sendable, Equatable {
     case addCrewMember(role: CrewRole, label: String, tokenSHA256: String)
     case revokeCrewMember(CrewMemberID)
 
-    /// Performs the change on `game` and returns the event recording it; throws and changes nothing when refused.
-    func perform(on game: inout Game, now: Timestamp) throws(GameError) -> GameEvent {
+    /// Performs the change on `game` and returns what it recorded (a crew change may record a period end the
+    /// clock passed first); throws and changes nothing when refused.
+    func perform(on game: inout Game, now: Timestamp) throws(GameError) -> CommandOutcome {
         switch self {
         case .reopen:
-            return try game.reopen(at: now)
+            let event = try game.reopen(at: now)
+            return CommandOutcome(event: event, newEvents: [event])
         case .addCrewMember(let role, let label, let tokenSHA256):
             return try game.addCrewMember(role: role, label: label, tokenSHA256: tokenSHA256, at: now)
         case .revokeCrewMember(let member):

@@ -14,10 +14,10 @@ extension GameOwner {
     func administer(_ request: CommandRequest, now: Timestamp) -> CommandReply {
         guard let administration = request.administration else { preconditionFailure("Invalid state: a command") }
         do {
-            let event = try viewModel.record(now: now) { (game: inout Game) throws(GameError) in
+            let outcome = try viewModel.record(now: now) { (game: inout Game) throws(GameError) in
                 try administration.perform(on: &game, now: now)
             }
-            return .accepted(id: administration.replyID(for: event), seq: presenter.seq)
+            return .accepted(id: administration.replyID(for: outcome.event), seq: presenter.seq)
         } catch {
             return .rejected(id: nil, failure: CommandFailure(error))
         }

@@ -76,9 +76,11 @@ extension GameOwner {
         case .command(let request) where request.administration != nil:
             do {
                 guard let administration = request.administration else { preconditionFailure("Invalid state") }
-                let event = try administration.perform(on: &game, now: now)
+                let outcome = try administration.perform(on: &game, now: now)
                 appendShared(
-                    SharedBatch(events: [event], seq: seq + 1, reply: (request, administration.replyID(for: event))))
+                    SharedBatch(
+                        events: outcome.newEvents, seq: seq + 1,
+                        reply: (request, administration.replyID(for: outcome.event))))
             } catch {
                 release(.rejected(id: nil, failure: CommandFailure(error)), for: request)
                 changeSharedState { $0.finished() }

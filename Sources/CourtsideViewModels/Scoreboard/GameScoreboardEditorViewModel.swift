@@ -191,16 +191,16 @@ public final class GameScoreboardEditorViewModel {
     }
 
     /// Records a change that is not a command (a table-crew member added or revoked, a reopen) as one batch:
-    /// `change` performs it on the game and returns its event, or throws and changes nothing.
+    /// `change` performs it on the game and returns what it recorded, or throws and changes nothing.
     @discardableResult
     public func record(
-        now: Timestamp, _ change: (inout Game) throws(GameError) -> GameEvent
-    ) throws(GameError) -> GameEvent {
+        now: Timestamp, _ change: (inout Game) throws(GameError) -> CommandOutcome
+    ) throws(GameError) -> CommandOutcome {
         var next = game
-        let event = try change(&next)
+        let outcome = try change(&next)
         game = next
-        publishBatch(events: [event], now: now)
-        return event
+        publishBatch(events: outcome.newEvents, now: now)
+        return outcome
     }
 
     /// Applies a batch of events already stored in a shared log (this node's command once its append returned, or
