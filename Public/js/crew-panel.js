@@ -36,6 +36,7 @@ class CrewRole {
     this.role = "scorer";
     this.member = null;
     this.state = null;
+    this.crewMessages = 0;
   }
 
   start({ gameID, send, announcer, tokenKey, now }) {
@@ -83,18 +84,25 @@ class CrewRole {
 
   /** The crew as it is now (a game without members has none, and no crew message ever comes). */
   async fetchMembers(token) {
+    const asked = this.crewMessages;
     try {
       const response = await fetch(`/api/games/${encodeURIComponent(this.gameID)}/crew`, { headers: { Authorization: `Bearer ${token}` }, cache: "no-store" });
       if (!response.ok) return;
       const body = await response.json();
-      if (!this.seenCrewMessage) this.members(body.members ?? []);
+      // A crew message that came meanwhile is newer than this answer.
+      if (this.crewMessages === asked) this.showMembers(body.members ?? []);
     } catch {
       // The socket's next crew message brings the list.
     }
   }
 
+  /** The socket's crew message (docs/protocol.md, "Authentication and presence"). */
   members(list) {
-    this.seenCrewMessage = true;
+    this.crewMessages += 1;
+    this.showMembers(list);
+  }
+
+  showMembers(list) {
     $("crew").hidden = list.length === 0;
     const changes = renderCrew($("crew-list"), list, { self: this.member });
     if (changes.length) announce(this.announcer, changes.join(". "));
