@@ -7,7 +7,7 @@ extension Game {
         let play = Play(
             number: plays.count + 1, sequence: sequence, commandID: commandID, period: period,
             elapsedMs: elapsedMs(at: at), at: at, lineup: TeamPair(home: lineup(.home), away: lineup(.away)),
-            player: player, team: side, move: move)
+            enteredBy: issuer, player: player, team: side, move: move)
         plays.append(play)
         undoable.append(.play(play.number))
         count(play, sign: 1)

@@ -18,6 +18,8 @@ public struct Play: Sendable, Hashable {
     public let at: Timestamp
     /// Who was on court for each team when it was recorded: whose plus-minus its points count in.
     public let lineup: TeamPair<Set<PlayerID>>
+    /// The table-crew member who entered it (nil: the game's scorer token), for the plays report.
+    public let enteredBy: CrewMemberID?
     public internal(set) var player: PlayerID
     public internal(set) var team: TeamSide
     public internal(set) var move: PlayerMove

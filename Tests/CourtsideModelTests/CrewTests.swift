@@ -77,6 +77,7 @@ struct CrewTests {
         #expect(miss.event.member == "m2")
         let basket = try game.apply(.move(homeAce, .onePoint, id: "c3"), at: at(300))
         #expect(basket.event.member == nil)
+        #expect(game.plays.map(\.enteredBy) == ["m2", nil])
         #expect(game.lastCommandAt == ["m1": at(100), "m2": at(200)])
         try game.revokeCrewMember("m1", at: at(400))
         #expect(game.activeCrew.map(\.id) == ["m2"])

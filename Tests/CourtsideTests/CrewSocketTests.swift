@@ -113,6 +113,9 @@ struct CrewSocketTests {
             client.close()
         }
         #expect(try app.snapshot(game.id)["state"]?["underReview"] == true)
+        // The plays report names the member who entered a play (the stats member is m3).
+        let plays = try app.request("GET", "/api/games/\(game.id)/plays").json["plays"]?.arrayValue ?? []
+        #expect(plays.map { $0["enteredBy"] } == ["m3"])
     }
 
     @Test("presence reaches the scorer; revoking closes the member's live socket with 4401 and refuses the token")
@@ -141,5 +144,40 @@ struct CrewSocketTests {
             "DELETE", "/api/games/\(game.id)/crew/\(member.id)", headers: ["Authorization": "Bearer \(game.token)"])
         #expect(twice.status == 404)
         #expect(try twice.json["code"] == "unknown_member")
+    }
+
+    @Test("the crew lives in the game's journal: after a restart a member's token works and a revoked one does not")
+    func survivesRestart() throws {
+        let directory = TestApp.makeTemporaryDirectory()
+        let game: (id: String, token: String)
+        let timer: (id: String, token: String)
+        let revoked: (id: String, token: String)
+        do {
+            let app = try TestApp(dataDirectory: directory)
+            game = try app.createGame()
+            timer = try Self.addMember(app, game, role: "clock")
+            revoked = try Self.addMember(app, game, role: "stats")
+            let client = try app.scorer((game.id, timer.token))
+            try client.send(json: ["type": "clock", "id": "p1", "action": "start"])
+            _ = try Self.read(client, type: "ack")
+            let deleted = try app.request(
+                "DELETE", "/api/games/\(game.id)/crew/\(revoked.id)",
+                headers: ["Authorization": "Bearer \(TestApp.adminToken)"])
+            #expect(deleted.status == 200)
+        }
+        let app = try TestApp(dataDirectory: directory)
+        let client = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)/scorer")
+        try client.send(json: ["type": "auth", "token": .string(timer.token)])
+        #expect(try Self.read(client, type: "authenticated")["role"] == "clock")
+        let refused = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)/scorer")
+        try refused.send(json: ["type": "auth", "token": .string(revoked.token)])
+        #expect(try refused.readCloseCode() == 1008)
+        let list = try app.request(
+            "GET", "/api/games/\(game.id)/crew", headers: ["Authorization": "Bearer \(game.token)"])
+        let members = try list.json["members"]?.arrayValue ?? []
+        #expect(members.map { $0["member"] } == ["m1"])
+        #expect(members.first?["lastCommandAt"]?.intValue != nil)
+        let next = try Self.addMember(app, game, role: "judge")
+        #expect(next.id == "m3")
     }
 }

@@ -22,7 +22,7 @@ public struct PlayByPlay: Sendable, Equatable {
     }
 
     /// `{"game","plays":[PLAY…]}`, PLAY as in the document plus `playerName`, `number`, and `homeScore` and
-    /// `awayScore` after the play.
+    /// `awayScore` after the play, and `enteredBy` (the crew member's id) for a play a crew member entered.
     public var json: JSONValue {
         let plays: [JSONValue] = zip(rows, scoresAfter).map { row, score in
             var members = GameDocument.playJSON(row).objectValue ?? [:]
@@ -31,6 +31,8 @@ public struct PlayByPlay: Sendable, Equatable {
             let player = game.player(row.play.player)
             members["playerName"] = player.map { .string($0.name) } ?? .null
             members["number"] = player?.number.map { .string($0) } ?? .null
+            // Only plays a crew member entered name one: a game scored with its scorer token reports as before.
+            if let member = row.play.enteredBy { members["enteredBy"] = .string(member.rawValue) }
             return .object(members)
         }
         return ["game": .string(game.id.rawValue), "plays": .array(plays)]
