@@ -4,10 +4,12 @@
 //   compact=1            a lower-third bar instead of the full screen
 //   court=<court>        instead of id: whatever game is on the court, switching without a reload
 //   delay=SECONDS        stream-delay sync (0–120): every change shown that long after it happened
+//   pending=show         "checking…" under a score with points a second scorer has still to confirm
 import { followGame, winnerWords } from "./game-view.js";
 import { bindAll, el, param, keepScreenAwake } from "./ui.js";
 import { foulLimit, isOut, leaders, outWords, playerFouls } from "./stats.js";
 import { buildFiba, renderFiba } from "./fiba.js";
+import { renderChecking } from "./crew.js";
 import { delayWithBadge, followCourt, leaveGameUnless, queueWords, showJoinCode } from "./court.js";
 import { translate } from "./i18n.js";
 
@@ -22,6 +24,7 @@ document.body.classList.toggle("compact", param("compact") === "1");
 if (theme === "transparent") document.documentElement.style.background = "transparent";
 
 const board = document.getElementById("board");
+const showPending = param("pending") === "show";
 const status = document.getElementById("status");
 const id = param("id");
 
@@ -99,7 +102,9 @@ function render(state) {
   board.dataset.winner = state.winner ?? "";
   board.classList.toggle("is-finished", !!state.isFinished);
   board.classList.toggle("is-running", !!state.clock?.running);
-  status.textContent = state.isFinished ? `Final · ${winnerWords(state)}` : state.isLocked ? "Final" : "";
+  renderChecking(document, state, showPending);
+  board.classList.toggle("under-review", !!state.underReview);
+  status.textContent = state.isFinished ? `Final · ${winnerWords(state)}` : state.isLocked ? "Final" : state.underReview ? "Under review" : "";
 }
 
 const delay = delayWithBadge(document.getElementById("delay-badge"));

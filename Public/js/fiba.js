@@ -141,12 +141,13 @@ export function renderPlays(list, state, extra, { foldAssists = false } = {}) {
       .map(({ play, ...line }) =>
         el(
           "li",
-          { class: `play ${play.team}${play.deleted ? " deleted" : ""}${play.edited ? " edited" : ""}${line.score ? " scoring" : ""}`, "data-play": String(play.play) },
+          { class: `play ${play.team}${play.deleted ? " deleted" : ""}${play.edited ? " edited" : ""}${play.pending ? " pending" : ""}${line.score ? " scoring" : ""}`, "data-play": String(play.play) },
           el("span", { class: "play-number", text: `#${play.play}` }),
           el("span", { class: "play-when", text: playWhen(state, play) }),
           el("span", { class: "play-text", text: `${team(play)} · ${lineWords({ ...line, who: play.player ? playerWords(state, play.player) : line.who })}` }),
           play.edited ? el("span", { class: "play-flag", text: "edited" }) : null,
           play.deleted ? el("span", { class: "play-flag", text: "deleted" }) : null,
+          play.pending ? el("span", { class: "play-flag pending-flag", text: "pending" }) : null,
           extra ? extra(play) : null,
         ),
       ),

@@ -6,6 +6,7 @@ import { renderFiba, renderPlays } from "./fiba.js";
 import { boxColumns, foulBadge, secondsPlayedNow, signed } from "./stats.js";
 import { delayWithBadge, followCourt, leaveGameUnless, queueWords } from "./court.js";
 import { t, translate, formatNumber } from "./i18n.js";
+import { confirmedOnly, renderChecking } from "./crew.js";
 
 translate();
 
@@ -13,6 +14,8 @@ const id = param("id");
 const main = document.getElementById("game");
 const rosters = document.getElementById("rosters");
 let builtFor = null;
+/** `?pending=show`: "checking…" beside a score with points a second scorer has still to confirm. */
+const showPending = param("pending") === "show";
 
 /** One table per team; rebuilt only when the players change (never, in practice). */
 function buildRosters(state) {
@@ -66,10 +69,13 @@ function render(state) {
     const player = [...state.homePlayers, ...state.awayPlayers].find((p) => p.id === row.dataset.player);
     row.classList.toggle("bench", player?.onCourt === false);
   }
-  renderPlays(document.getElementById("plays"), state, null, { foldAssists: true });
+  // Plays still waiting for the second scorer are not shown; "checking…" says so when the venue asks for it.
+  renderChecking(document, state, showPending);
+  document.getElementById("under-review").hidden = !state.underReview;
+  renderPlays(document.getElementById("plays"), confirmedOnly(state), null, { foldAssists: true });
   renderBoxScore(state);
   if (!tabChosen) showTab(state.rules?.preset === "fiba5x5" ? "box" : "players");
-  document.getElementById("no-plays").hidden = (state.plays ?? []).length > 0;
+  document.getElementById("no-plays").hidden = (confirmedOnly(state).plays ?? []).length > 0;
 }
 
 /** The box score tab: one table per team, sortable by any column (a second click reverses), minutes ticking with

@@ -3,6 +3,7 @@
 import { DocumentStream } from "./connection.js";
 import { el, param, showConnection, applyTeamColors } from "./ui.js";
 import { t } from "./i18n.js";
+import { crewBox, forgetCrewBoxes } from "./lobby-crew.js";
 
 const $ = (name) => document.getElementById(name);
 const ADMIN_TOKEN_KEY = "courtside.adminToken";
@@ -31,6 +32,7 @@ function gameItem(game) {
     el("span", { class: `status ${status.key}`, text: status.text }),
     game.viewers > 0 ? el("span", { class: "viewers", "data-viewers": String(game.viewers), text: `${game.viewers} watching` }) : null,
     el("nav", { class: "game-links", "aria-label": `Links for ${game.homeTeam} against ${game.awayTeam}` }, el("a", { href: `game.html?id=${id}`, text: "Watch" }), el("a", { href: `score.html?id=${id}`, text: "Score" }), el("a", { href: `display.html?id=${id}`, text: "Display" }), el("a", { href: `game.html?id=${id}#embed`, "data-embed": game.id, text: t("lobby.embed") })),
+    crewBox(game),
   );
   applyTeamColors(item, game);
   return item;
@@ -38,7 +40,11 @@ function gameItem(game) {
 
 function renderLobby(lobby) {
   const games = Object.values(lobby?.games ?? {}).sort((a, b) => a.order - b.order);
+  // The crew boxes move to the rebuilt cards: the field being typed in keeps the focus.
+  const focused = document.activeElement;
+  forgetCrewBoxes(new Set(games.map((g) => g.id)));
   $("games").replaceChildren(...games.map(gameItem));
+  if (focused && focused !== document.activeElement && focused.isConnected) focused.focus();
   $("no-games").hidden = games.length > 0;
 }
 

@@ -2,7 +2,8 @@
 // changes the score itself. Commands wait in the outbox (commands.js) until the server answers them.
 import { followGame, winnerWords, rulesWords } from "./game-view.js";
 import { CommandQueue, MOVES, describeCommand, errorInWords } from "./commands.js";
-import { bindAll, el, param, setText } from "./ui.js";
+import { announce, bindAll, el, param, setText } from "./ui.js";
+import { crewRole } from "./crew-panel.js";
 import { renderFiba, renderPlays, playerWords } from "./fiba.js";
 import { PLAYER_MOVES, PREFIXES, TEAM_MOVES, foulBadge, foulLimit, isMadeFieldGoal, isOut, moveEntry, outWords, playerFouls, playerMovesFor, teamMovesFor } from "./stats.js";
 
@@ -250,6 +251,7 @@ function render(s) {
   $("rules").textContent = rulesWords(s.rules);
   renderFiba(document, s);
   renderRealGame(s);
+  crewRole.render(s);
   renderOutbox();
 }
 
@@ -492,8 +494,13 @@ function renderOutbox() {
   $("clock-button").disabled = pending.some((c) => c.type === "clock");
 }
 
-/** A button press: into the outbox first (so a reload keeps it), then onto the wire if the wire is up. */
+/** A button press: into the outbox first (so a reload keeps it), then onto the wire if the wire is up. A command
+ * the panel's role may not send (a shortcut key for a hidden button) is refused here, in words, not queued. */
 function send(command) {
+  if (!crewRole.allows(command)) {
+    showError(crewRole.refusal(command));
+    return;
+  }
   const withID = queue.add(command);
   if (ready) game.stream.send(withID);
   renderOutbox();
@@ -546,7 +553,12 @@ function retryLater(ms) {
 function onMessage(message) {
   if (message.type === "authenticated") {
     acceptedThisSocket = true;
+    crewRole.authenticated(message, token());
     flush();
+    return;
+  }
+  if (message.type === "crew") {
+    crewRole.members(message.members ?? []);
     return;
   }
   if (message.type === "error" && message.code in RETRY_LATER_MS) {
@@ -613,6 +625,11 @@ function connect() {
           askForToken(`The server refused this token${event.reason ? `: ${event.reason}` : ""}.`);
           return false;
         }
+        // 4401: this crew member's token was revoked (docs/protocol.md, "The table crew"); it will not work again.
+        if (event.code === 4401) {
+          askForToken("This crew member was revoked: ask the scorer or the administrator for a new link.");
+          return false;
+        }
         return true;
       },
       onMessage,
@@ -626,6 +643,7 @@ if (!id) {
   $("notice").hidden = false;
   $("notice").append("No game chosen. ", el("a", { href: "./", text: "Pick one in the lobby." }));
 } else {
+  crewRole.start({ gameID: id, send, announcer: $("announcer"), tokenKey });
   queue = new CommandQueue(id);
   window.courtsideOutbox = queue;
   $("next-game").addEventListener("click", startNextGame);
@@ -674,6 +692,12 @@ if (!id) {
       queue.reload();
       renderOutbox();
     }
+  });
+  // Leaving the page closes its socket, so the table crew sees this device go at once (a page kept in the
+  // back/forward cache would hold it open); coming back to the page opens it again.
+  addEventListener("pagehide", () => game?.stream.stop("Left the page"));
+  addEventListener("pageshow", (event) => {
+    if (event.persisted && token()) connect();
   });
   if (token()) connect();
   else askForToken("");

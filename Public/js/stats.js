@@ -76,7 +76,8 @@ export function moveWords(move, team = false) {
 
 /** The points a play is worth (0 for what does not score). */
 export function playPoints(play) {
-  return play.deleted ? 0 : moveEntry(play.move)?.points ?? 0;
+  // A pending play (two scorers confirming each other) counts only once the other scorer has confirmed it.
+  return play.deleted || play.pending ? 0 : moveEntry(play.move)?.points ?? 0;
 }
 
 /** A made field goal, which may carry an assist. */

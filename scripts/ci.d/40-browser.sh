@@ -16,6 +16,7 @@ command -v chromedriver >/dev/null 2>&1 || missing+=("chromium-driver (apt)")
 [ -x /usr/lib/chromium/chromium ] || command -v chromium >/dev/null 2>&1 || missing+=("chromium (apt)")
 python3 -c 'import selenium' 2>/dev/null || missing+=("selenium (pip)")
 python3 -c 'import pytest' 2>/dev/null || missing+=("pytest (pip)")
+python3 -c 'import zxingcpp, numpy' 2>/dev/null || missing+=("zxing-cpp and numpy (pip)")
 if [ ${#missing[@]} -gt 0 ]; then
     echo "browser tests: missing ${missing[*]}; scripts/install-deps.d/40-browser.sh installs them" >&2
     if [ "${CI:-}" = "true" ]; then

@@ -14,9 +14,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 python=python3
-if ! "$python" -c 'import selenium, pytest' 2>/dev/null; then
+# zxing-cpp (with numpy) decodes the QR codes the lobby draws, as a phone's camera would (Tests/browser/test_crew.py).
+if ! "$python" -c 'import selenium, pytest, zxingcpp, numpy' 2>/dev/null; then
     # Debian's system Python refuses pip installs without this flag (PEP 668); a virtualenv'd or pyenv
     # Python ignores it.
-    "$python" -m pip install --quiet --break-system-packages 'selenium>=4.10' pytest 2>/dev/null \
-        || "$python" -m pip install --quiet 'selenium>=4.10' pytest
+    "$python" -m pip install --quiet --break-system-packages 'selenium>=4.10' pytest zxing-cpp numpy 2>/dev/null \
+        || "$python" -m pip install --quiet 'selenium>=4.10' pytest zxing-cpp numpy
 fi
