@@ -44,9 +44,11 @@ struct WebhookFailingTests {
         #expect(failing["failure"]?.stringValue?.hasPrefix("\(game.id):0:game.created: connect") == true)
         let afterGivingUp = try attempts().count
         #expect(afterGivingUp == 2)
-        // Stored: the state survives the service (a restart).
-        let stored = try SQLiteWebhookStore(directory: app.dataDirectory).loadAll().first { $0.id == id }
-        #expect(stored?.record.contains(#""state":"failing""#) == true)
+        // Stored: the state survives the service (a restart). The worker shows the state, then stores it.
+        try eventually("the failing state stored") {
+            let stored = try SQLiteWebhookStore(directory: app.dataDirectory).loadAll().first { $0.id == id }
+            return stored?.record.contains(#""state":"failing""#) == true
+        }
 
         // Resumed by an administrator: it tries the same event again, from the first backoff step.
         let resumed = try service.patch(id, Array(#"{"state":"active"}"#.utf8))
