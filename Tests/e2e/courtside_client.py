@@ -6,7 +6,10 @@ client to ("Documents, snapshots and patches"), recording every rule the stream 
 import asyncio
 import http.client
 import json
+import signal
 import ssl
+import subprocess
+import time
 import urllib.parse
 
 import jsonpatch
@@ -266,3 +269,58 @@ class EventStreamReader:
                 pass
         if self.writer is not None:
             self.writer.close()
+
+
+class ServerProcess:
+    """`courtside serve` as a child process on 127.0.0.1:`args.port` with `args.data`, `args.public` and
+    `args.admin_token`, plus `extra` arguments. Rates are lifted: these programs test durability and delivery, not
+    rate limits, so a scorer may send as fast as acks come back. `kill()` is SIGKILL (nothing flushed); `stop()` is
+    SIGTERM, then SIGKILL if the graceful stop takes over 15 s."""
+
+    def __init__(self, args, log, extra=()):
+        self.args = args
+        self.log = log
+        self.extra = list(extra)
+        self.process = None
+        self.url = f"http://127.0.0.1:{args.port}"
+
+    def command(self):
+        return [
+            self.args.courtside, "serve", "--host", "127.0.0.1", "--port", str(self.args.port),
+            "--data", self.args.data, "--public", self.args.public, "--admin-token", self.args.admin_token,
+            "--command-burst", "100000", "--commands-per-second", "100000", *self.extra,
+        ]
+
+    def spawn(self):
+        self.process = subprocess.Popen(self.command(), stdout=self.log, stderr=self.log, stdin=subprocess.DEVNULL)
+
+    async def start(self):
+        """Spawns the server and waits (at most 60 s) until `/healthz` answers 200."""
+        self.spawn()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"courtside serve exited with status {self.process.returncode} while starting")
+            try:
+                if (await http_call(self.url, "GET", "/healthz", timeout=2)).status == 200:
+                    return
+            except (OSError, asyncio.TimeoutError):
+                pass
+            await asyncio.sleep(0.05)
+        raise RuntimeError("courtside serve did not answer /healthz within 60 s")
+
+    def kill(self):
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=30)
+        self.process = None
+
+    def stop(self):
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=15)
+        self.process = None

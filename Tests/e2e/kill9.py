@@ -28,8 +28,6 @@ import collections
 import json
 import os
 import random
-import signal
-import subprocess
 import sys
 import time
 
@@ -38,66 +36,18 @@ from websockets.asyncio.client import connect
 
 import jsonpatch
 from counted_moves import MAX_ONE_POINTS_PER_TEAM, MOVES, PLAYERS, RULES, count_problems
-from courtside_client import FeedDocument, game_request, http_call, ws_url
+from courtside_client import FeedDocument, ServerProcess, game_request, http_call, ws_url
 
 
-class Server:
+class Server(ServerProcess):
     """`courtside serve` as a child process; `kill()` is SIGKILL, with no chance to flush anything."""
-
-    def __init__(self, args, log):
-        self.args = args
-        self.log = log
-        self.process = None
-        self.url = f"http://127.0.0.1:{args.port}"
-
-    def command(self):
-        return [
-            self.args.courtside, "serve", "--host", "127.0.0.1", "--port", str(self.args.port),
-            "--data", self.args.data, "--public", self.args.public, "--admin-token", self.args.admin_token,
-            # A durability test, not a rate-limit test: the scorer may send as fast as acks come back.
-            "--command-burst", "100000", "--commands-per-second", "100000",
-        ]
-
-    async def start(self):
-        self.process = subprocess.Popen(self.command(), stdout=self.log, stderr=self.log, stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"courtside serve exited with status {self.process.returncode} while starting")
-            try:
-                result = await http_call(self.url, "GET", "/healthz", timeout=2)
-                if result.status == 200:
-                    return
-            except (OSError, asyncio.TimeoutError):
-                pass
-            await asyncio.sleep(0.05)
-        raise RuntimeError("courtside serve did not answer /healthz within 60 s")
 
     async def spawn_and_kill(self, delay):
         """Starts the server and kills it `delay` seconds later, whether or not it is serving yet (restoring games,
         recording their new numbering, binding)."""
-        self.process = subprocess.Popen(
-            self.command(), stdout=self.log, stderr=self.log, stdin=subprocess.DEVNULL
-        )
+        self.spawn()
         await asyncio.sleep(delay)
         self.kill()
-
-    def kill(self):
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=30)
-        self.process = None
-
-    def stop(self):
-        """A graceful stop (SIGTERM), then SIGKILL if it takes too long."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=15)
-        self.process = None
 
 
 class Ledger:

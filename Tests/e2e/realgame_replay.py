@@ -7,8 +7,8 @@ rosters (names, shirt numbers, the published starters as `starters`) and replays
 as a scorer at the table would: `setClock` to the row's time whenever the game clock shows another time (the data's
 clock is MM:SS remaining, `setClock` takes the elapsed time of the period), the row's move, a `teamMove` for a team
 rebound or turnover, `substitute` for each pair of substitution rows (the k-th player in with the k-th player out of
-the same team at the same time), a team's `timeout`, and `endPeriod` where a period ends (the 4th with the End Game
-row), then `final`. The clock never runs: every time comes from `setClock`, so the replay does not wait for a game
+the same team at the same time), a team's `timeout`, and `endPeriod` where a period ends (the last one with the game's
+closing row), then `final`. The clock never runs: every time comes from `setClock`, so the replay does not wait for a game
 clock and minutes come from the published times alone.
 
 Checks, each failing the run with a line per difference:
@@ -122,7 +122,7 @@ class Pacer:
 
 
 def seconds(minutes):
-    """'16:18' -> 978; 'DNP' (did not play) -> 0."""
+    """'07:05' -> 425; 'DNP' (did not play) -> 0."""
     if minutes == "DNP":
         return 0
     whole, _, second = minutes.partition(":")
@@ -371,7 +371,7 @@ class Replay:
         final = self.game["source"]["final_score"]
         winner = "home" if final["home"] > final["away"] else "away"
         self.check.expect(self.state["isFinished"] and self.state["winner"] == winner and self.state["isLocked"],
-                          f"after the End Game row: isFinished {self.state['isFinished']}, winner "
+                          f"after the game's closing row: isFinished {self.state['isFinished']}, winner "
                           f"{self.state['winner']}, isLocked {self.state['isLocked']}; published winner {winner}")
         periods = [[h, a] for h, a in zip(self.game["box_score"]["teams"]["home"]["points_by_period"],
                                           self.game["box_score"]["teams"]["away"]["points_by_period"])]

@@ -22,10 +22,8 @@ import argparse
 import asyncio
 import base64
 import json
-import signal
 import ssl
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -34,7 +32,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import standardwebhooks
 from websockets.asyncio.client import connect
 
-from courtside_client import game_request, http_call, http_request, ws_url
+from courtside_client import ServerProcess, game_request, http_call, http_request, ws_url
 
 MOVES = ["onePoint", "assist", "rebound", "foul"]
 PLAYERS = [f"{team}-{index}" for team in ("home", "away") for index in range(3)]
@@ -117,50 +115,6 @@ class Receiver:
     def close(self):
         self.release.set()
         self.server.shutdown()
-
-
-class Server:
-    def __init__(self, args, log):
-        self.args = args
-        self.log = log
-        self.process = None
-        self.url = f"http://127.0.0.1:{args.port}"
-
-    async def start(self):
-        command = [
-            self.args.courtside, "serve", "--host", "127.0.0.1", "--port", str(self.args.port), "--data",
-            self.args.data, "--public", self.args.public, "--admin-token", self.args.admin_token,
-            "--webhook-allow-private", "--webhook-ca", f"{self.args.tls_dir}/cert.pem",
-            "--command-burst", "100000", "--commands-per-second", "100000",
-        ]
-        self.process = subprocess.Popen(command, stdout=self.log, stderr=self.log, stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"courtside serve exited with status {self.process.returncode} while starting")
-            try:
-                if (await http_call(self.url, "GET", "/healthz", timeout=2)).status == 200:
-                    return
-            except (OSError, asyncio.TimeoutError):
-                pass
-            await asyncio.sleep(0.05)
-        raise RuntimeError("courtside serve did not answer /healthz within 60 s")
-
-    def kill(self):
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=30)
-        self.process = None
-
-    def stop(self):
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=15)
-        self.process = None
 
 
 class Spectators:
@@ -264,7 +218,8 @@ async def main():
 
     problems = []
     log = open(args.log, "ab")
-    server = Server(args, log)
+    server = ServerProcess(
+        args, log, extra=["--webhook-allow-private", "--webhook-ca", f"{args.tls_dir}/cert.pem"])
     receiver = Receiver("whsec_" + "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWY=")
     slow_secret = "whsec_" + base64.b64encode(b"slow-receiver-secret-of-32-bytes").decode()
     slow = Receiver(slow_secret, delay=args.slow_seconds)
