@@ -218,6 +218,20 @@ class CuttableProxy:
         self.listener.close()
 
 
+def create_game(server, body):
+    """`POST /api/games` with the admin token; the created game (its `id` and `scorerToken`)."""
+    status, answer = server.request("POST", "/api/games", body, token=server.admin_token)
+    assert status == 201, f"create game: {status} {answer}"
+    return answer
+
+
+def scorer_command(server, game, body):
+    """One command through `POST /api/games/{id}/commands` with the game's scorer token; its ack."""
+    status, answer = server.request("POST", f"/api/games/{game['id']}/commands", body, token=game["scorerToken"])
+    assert status == 200 and answer["type"] == "ack", f"command: {status} {answer}"
+    return answer
+
+
 def chromium_paths():
     binary = next((p for p in ("/usr/lib/chromium/chromium", shutil.which("chromium"), shutil.which("chromium-browser")) if p and os.path.exists(p)), None)
     driver = shutil.which("chromedriver") or ("/usr/bin/chromedriver" if os.path.exists("/usr/bin/chromedriver") else None)

@@ -11,7 +11,7 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from conftest import ADMIN_TOKEN
-from harness import CourtsideServer, console_errors, free_port, set_viewport, wait_until
+from harness import create_game, scorer_command, CourtsideServer, console_errors, free_port, set_viewport, wait_until
 
 # Chromium's own console lines while the server is deliberately down (the restart test).
 OUTAGE_NOISE = ("WebSocket connection to", "ERR_CONNECTION_REFUSED", "ERR_CONNECTION_RESET", "ERR_EMPTY_RESPONSE")
@@ -53,18 +53,6 @@ class HostSite:
         self.httpd.server_close()
 
 
-def create(server, body=GAME):
-    status, answer = server.request("POST", "/api/games", body, token=server.admin_token)
-    assert status == 201, f"create game: {status} {answer}"
-    return answer
-
-
-def command(server, game, body):
-    status, answer = server.request("POST", f"/api/games/{game['id']}/commands", body, token=game["scorerToken"])
-    assert status == 200 and answer["type"] == "ack", f"command: {status} {answer}"
-    return answer
-
-
 def shadow(driver, element_id, css, what="textContent"):
     return driver.execute_script(f"const n = document.getElementById(arguments[0])?.shadowRoot?.querySelector(arguments[1]); return n ? n.{what} : null;", element_id, css)
 
@@ -87,7 +75,7 @@ def test_component_on_another_origin_follows_obeys_and_resumes_after_a_restart(b
     server.start()
     site = HostSite()
     try:
-        game = create(server)
+        game = create_game(server, GAME)
         gid = game["id"]
         site.pages["/club.html"] = host_page(
             server.base,
@@ -117,7 +105,7 @@ def test_component_on_another_origin_follows_obeys_and_resumes_after_a_restart(b
         driver.execute_script(
             "window.seen = {}; for (const id of ['full', 'late']) document.getElementById(id).addEventListener('courtside:update', (e) => {"
             " if (e.detail.state.homeScore === 2 && !window.seen[id]) window.seen[id] = Date.now(); });")
-        command(server, game, {"type": "move", "id": "m1", "player": "home-0", "move": "twoPoints"})
+        scorer_command(server, game, {"type": "move", "id": "m1", "player": "home-0", "move": "twoPoints"})
         made = server.snapshot(gid)["state"]["plays"][0]["at"]
         wait_until(lambda: shadow(driver, "full", ".home .s") == "2", 5, what="the basket on the live board")
         wait_until(lambda: shadow(driver, "ticker", ".home .s") == "2", 5, what="the basket on the ticker")
@@ -135,7 +123,7 @@ def test_component_on_another_origin_follows_obeys_and_resumes_after_a_restart(b
         server.stop()
         wait_until(lambda: shadow(driver, "full", ".st") == "Reconnecting…", 10, what="the board noticing the restart")
         server.start()
-        command(server, game, {"type": "move", "id": "m2", "player": "away-0", "move": "twoPoints"})
+        scorer_command(server, game, {"type": "move", "id": "m2", "player": "away-0", "move": "twoPoints"})
         for element in ("full", "ticker", "late"):
             wait_until(lambda: shadow(driver, element, ".away .s") == "2", 15, what=f"{element} after the restart")
         reopened = driver.execute_script("return window.sockets")[before:]
@@ -153,7 +141,7 @@ def test_component_on_another_origin_follows_obeys_and_resumes_after_a_restart(b
 
 
 def test_iframe_resizes_its_parent_and_the_oembed_answer_embeds(server, browsers):
-    game = create(server)
+    game = create_game(server, GAME)
     gid = game["id"]
     # A consumer given the game's link reads the page's markup (no script run) for the discovery link, and follows it.
     with urllib.request.urlopen(f"{server.base}/game.html?id={gid}", timeout=5) as page:
@@ -195,8 +183,8 @@ def test_iframe_resizes_its_parent_and_the_oembed_answer_embeds(server, browsers
 
 
 def test_arabic_pages_mirror_and_keep_the_score_readable(server, browsers):
-    game = create(server)
-    command(server, game, {"type": "move", "id": "m1", "player": "home-0", "move": "twoPoints"})
+    game = create_game(server, GAME)
+    scorer_command(server, game, {"type": "move", "id": "m1", "player": "home-0", "move": "twoPoints"})
     driver = browsers["embed"]
     set_viewport(driver, 1000, 800)
     driver.get(f"{server.base}/game.html?id={game['id']}&lang=ar")
@@ -238,7 +226,7 @@ return offenders;
 
 
 def test_pseudo_locale_leaves_nothing_untranslated_or_clipped(server, browsers):
-    game = create(server)
+    game = create_game(server, GAME)
     driver = browsers["embed"]
     for width in (1280, 360):
         set_viewport(driver, width, 900, mobile=width < 500)
@@ -292,8 +280,8 @@ def test_pseudo_locale_leaves_nothing_untranslated_or_clipped(server, browsers):
 
 
 def test_component_follows_a_court_from_game_to_game(server, browsers):
-    first = create(server)
-    second = create(server, dict(GAME, homeTeam="Owls", awayTeam="Hawks"))
+    first = create_game(server, GAME)
+    second = create_game(server, dict(GAME, homeTeam="Owls", awayTeam="Hawks"))
     status, court = server.request("POST", "/api/courts", {"name": "Court 7"}, token=server.admin_token)
     assert status == 201, court
     site = HostSite()
@@ -306,7 +294,7 @@ def test_component_follows_a_court_from_game_to_game(server, browsers):
             status, answer = server.request("PUT", f"/api/courts/{court['id']}", {"game": game["id"]}, token=server.admin_token)
             assert status == 200, answer
             wait_until(lambda: shadow(driver, "court", ".home .long") == home, 10, what=f"{home} on the court")
-        command(server, second, {"type": "move", "id": "m1", "player": "home-0", "move": "twoPoints"})
+        scorer_command(server, second, {"type": "move", "id": "m1", "player": "home-0", "move": "twoPoints"})
         wait_until(lambda: shadow(driver, "court", ".home .s") == "2", 5, what="the court's game live")
     finally:
         site.close()

@@ -8,7 +8,7 @@ import shutil
 import time
 from pathlib import Path
 
-from harness import set_viewport, wait_until
+from harness import create_game, scorer_command, set_viewport, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -18,18 +18,6 @@ def save(driver, screenshot_dir, name):
     driver.save_screenshot(str(path))
     if os.environ.get("COURTSIDE_UPDATE_SCREENSHOTS") == "1":
         shutil.copy(path, ROOT / "docs" / "screenshots" / path.name)
-
-
-def create(server, body):
-    status, answer = server.request("POST", "/api/games", body, token=server.admin_token)
-    assert status == 201, f"create game: {status} {answer}"
-    return answer
-
-
-def command(server, game, body):
-    status, answer = server.request("POST", f"/api/games/{game['id']}/commands", body, token=game["scorerToken"])
-    assert status == 200 and answer["type"] == "ack", f"command: {status} {answer}"
-    return answer
 
 
 def page_text(driver, element_id):
@@ -45,7 +33,7 @@ def test_court_display_follows_games_and_shows_the_queue(server, browsers, scree
     display.get(server.base + court["links"]["display"] + "#key=" + court["displayKey"])
     wait_until(lambda: page_text(display, "status") == "Next game soon", 10, what="next game soon")
     display.execute_script("window.reloadMarker = 'same page'")
-    first = create(server, {"homeTeam": {"name": "Hawks", "players": ["A", "B", "C"], "color": "#FFD700", "short": "HAW"},
+    first = create_game(server, {"homeTeam": {"name": "Hawks", "players": ["A", "B", "C"], "color": "#FFD700", "short": "HAW"},
                             "awayTeam": {"name": "Owls", "players": ["D", "E", "F"], "color": "#0B3D91", "short": "OWL"},
                             "rules": {"preset": "pickup"}, "court": court["id"]})
     wait_until(lambda: display.execute_script("return document.querySelector('[data-bind=homeTeam]').textContent") == "Hawks", 5, what="first game on the court display")
@@ -67,8 +55,8 @@ def test_court_display_follows_games_and_shows_the_queue(server, browsers, scree
     phone.find_element("id", "join-button").click()
     wait_until(lambda: "number 1" in page_text(phone, "joined"), 5, what="joined on the phone")
     wait_until(lambda: page_text(display, "next-up") == "Next up: Elks", 5, what="next up on the display")
-    command(server, first, {"type": "move", "id": "c1", "player": "home-0", "move": "twoPoints"})
-    second = create(server, {"homeTeam": "Bulls", "homePlayers": ["J", "K", "L"], "awayTeam": "Knicks", "awayPlayers": ["M", "N", "O"]})
+    scorer_command(server, first, {"type": "move", "id": "c1", "player": "home-0", "move": "twoPoints"})
+    second = create_game(server, {"homeTeam": "Bulls", "homePlayers": ["J", "K", "L"], "awayTeam": "Knicks", "awayPlayers": ["M", "N", "O"]})
     status, _ = server.request("PUT", f"/api/courts/{court['id']}", {"game": second["id"]}, token=server.admin_token)
     assert status == 200
     started = time.monotonic()
@@ -84,7 +72,7 @@ def test_court_display_follows_games_and_shows_the_queue(server, browsers, scree
 
 
 def test_delay_shows_changes_late_with_a_delayed_clock(server, browsers, screenshot_dir):
-    game = create(server, {"homeTeam": "Lakers", "homePlayers": ["Ann", "Bo", "Cy"], "awayTeam": "Celtics", "awayPlayers": ["Di", "Ed", "Flo"], "rules": {"preset": "fiba3x3"}})
+    game = create_game(server, {"homeTeam": "Lakers", "homePlayers": ["Ann", "Bo", "Cy"], "awayTeam": "Celtics", "awayPlayers": ["Di", "Ed", "Flo"], "rules": {"preset": "fiba3x3"}})
     overlay = browsers["display"]
     set_viewport(overlay, 1920, 1080)
     overlay.get(server.base + f"/display.html?id={game['id']}&theme=transparent&compact=1&delay=3")
@@ -94,9 +82,9 @@ def test_delay_shows_changes_late_with_a_delayed_clock(server, browsers, screens
     overlay.execute_script(
         "window.scoreSeenAt = null; new MutationObserver(() => { if (document.getElementById('home-score').textContent === '2' && window.scoreSeenAt === null) window.scoreSeenAt = Date.now(); })"
         ".observe(document.getElementById('home-score'), {childList: true, characterData: true, subtree: true});")
-    command(server, game, {"type": "clock", "id": "c0", "action": "start"})
+    scorer_command(server, game, {"type": "clock", "id": "c0", "action": "start"})
     sent = time.time()
-    command(server, game, {"type": "move", "id": "c1", "player": "home-0", "move": "twoPoints"})
+    scorer_command(server, game, {"type": "move", "id": "c1", "player": "home-0", "move": "twoPoints"})
     acked = time.time()
     made = server.snapshot(game["id"])["state"]["plays"][0]["at"] / 1000
     seen = wait_until(lambda: overlay.execute_script("return window.scoreSeenAt"), 10, what="the delayed score") / 1000
@@ -110,7 +98,7 @@ def test_delay_shows_changes_late_with_a_delayed_clock(server, browsers, screens
 
 
 def test_viewer_count_reaches_n(server, browsers):
-    game = create(server, {"homeTeam": "Suns", "homePlayers": ["A", "B", "C"], "awayTeam": "Jazz", "awayPlayers": ["D", "E", "F"]})
+    game = create_game(server, {"homeTeam": "Suns", "homePlayers": ["A", "B", "C"], "awayTeam": "Jazz", "awayPlayers": ["D", "E", "F"]})
     pages = [browsers[f"viewer-{i}"] for i in range(3)]
     for page in pages:
         page.get(server.base + f"/game.html?id={game['id']}")
