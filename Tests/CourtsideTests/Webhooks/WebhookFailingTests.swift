@@ -8,15 +8,6 @@ import Testing
 
 @Suite("Webhooks failing and resumed", .ownThread)
 struct WebhookFailingTests {
-    /// Waits (bounded) until `condition` holds.
-    private func eventually(_ what: String, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(10)
-        while try !condition() {
-            guard Date() < deadline else { throw ClientError("timed out waiting for \(what)") }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-    }
-
     @Test("failures lasting 24 h (an injected clock) mark the webhook failing; PATCH active resumes it")
     func failingThenResumed() throws {
         let app = try TestApp(configure: { $0.webhookAllowPrivate = true })
@@ -34,27 +25,28 @@ struct WebhookFailingTests {
         let id = try #require(created["id"]?.stringValue)
         _ = try service.replay(id, Array(#"{"game":"\#(game.id)","since":0}"#.utf8))
         func attempts() throws -> [JSONValue] { try service.deliveries(id)["deliveries"]?.arrayValue ?? [] }
-        try eventually("the first attempt") { try attempts().count == 1 }
+        try #require(try eventually { try attempts().count == 1 }, "the first attempt")
         #expect(try service.get(id)["state"] == "active")
 
         // A day later by the clock, the next attempt fails too: the webhook gives up and says why.
         now.withLock { $0 += 24 * 60 * 60 * 1000 + 1 }
-        try eventually("the webhook to be marked failing") { try service.get(id)["state"] == "failing" }
+        try #require(try eventually { try service.get(id)["state"] == "failing" }, "the webhook to be marked failing")
         let failing = try service.get(id)
         #expect(failing["failure"]?.stringValue?.hasPrefix("\(game.id):0:game.created: connect") == true)
         let afterGivingUp = try attempts().count
         #expect(afterGivingUp == 2)
         // Stored: the state survives the service (a restart). The worker shows the state, then stores it.
-        try eventually("the failing state stored") {
+        let stored = try eventually {
             let stored = try SQLiteWebhookStore(directory: app.dataDirectory).loadAll().first { $0.id == id }
             return stored?.record.contains(#""state":"failing""#) == true
         }
+        try #require(stored, "the failing state stored")
 
         // Resumed by an administrator: it tries the same event again, from the first backoff step.
         let resumed = try service.patch(id, Array(#"{"state":"active"}"#.utf8))
         #expect(resumed["state"] == "active")
         #expect(resumed["failure"] == nil)
-        try eventually("an attempt after the resume") { try attempts().count > afterGivingUp }
+        try #require(try eventually { try attempts().count > afterGivingUp }, "an attempt after the resume")
         #expect(try attempts().first?["webhookId"] == .string("\(game.id):0:game.created"))
     }
 }
