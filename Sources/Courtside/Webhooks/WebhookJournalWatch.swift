@@ -52,6 +52,8 @@ final class WebhookJournalWatch: Sendable {
     private func run() {
         var seen: String? = nil
         var seenWebhooks = firstWebhooksMarker
+        // A store that is away (Redis down) fails every round: said once when it starts and once when it ends.
+        var failing = false
         while !stopped.load(ordering: .relaxed) {
             do throws(JournalError) {
                 let version = try reader.changeMarker()
@@ -67,10 +69,15 @@ final class WebhookJournalWatch: Sendable {
                 if journalChanged || webhooksChanged {
                     for wake in listeners.withLock({ $0 }) { wake(webhooksChanged) }
                 }
+                if failing {
+                    failing = false
+                    logger.notice("webhook journal watch recovered", [:])
+                }
             } catch .closed {
                 return  // the server is stopping
             } catch {
-                logger.error("webhook journal watch failed", ["error": "\(error)"])
+                if !failing { logger.error("webhook journal watch failed", ["error": "\(error)"]) }
+                failing = true
             }
             usleep(UInt32(Self.intervalMs) * 1_000)
         }
