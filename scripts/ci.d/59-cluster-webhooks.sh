@@ -14,11 +14,7 @@ cd "$ROOT"
 source Tests/e2e/env.sh
 
 python=$(e2e_python)
-if ! "$python" -c 'import standardwebhooks' >/dev/null 2>&1; then
-    echo "PyPI standardwebhooks is not installed in .build/peers/venv:" \
-        "run scripts/install-deps.d/30-python-peers.sh" >&2
-    exit 1
-fi
+e2e_require_standardwebhooks "$python"
 # shellcheck source=Tests/cluster/step.sh
 source Tests/cluster/step.sh
 # The outer timeout bounds the whole step at three minutes (the takeover waits out a 10 s lease).

@@ -81,6 +81,8 @@ final class WebhookLeases: @unchecked Sendable {
         let interval = UInt64(durationMs / 3) * 1_000_000
         // Stop counting a lease a little before it lapses in the store (the two clocks and the reply's way back).
         let margin = UInt64(durationMs / 10) * 1_000_000
+        // A store that is away (Redis down) fails every renewal: said once per stretch, not per webhook and round.
+        var failing = false
         while true {
             let snapshot = locked { () -> ([String], @Sendable (String) -> Void)? in
                 stopped ? nil : (wanted, acquired)
@@ -90,13 +92,20 @@ final class WebhookLeases: @unchecked Sendable {
             for id in ids {
                 let sent = DispatchTime.now().uptimeNanoseconds
                 let held: Bool
+                var answered = false
                 do {
                     held = try store.lease(webhook: id, token: token, durationMs: durationMs)
+                    answered = true
                 } catch .closed {
                     return
                 } catch {
-                    logger.warning("webhook lease failed", ["webhook": id, "error": "\(error)"])
+                    if !failing { logger.warning("webhook lease failed", ["webhook": id, "error": "\(error)"]) }
+                    failing = true
                     held = false
+                }
+                if answered && failing {
+                    failing = false
+                    logger.notice("webhook leases answered again", [:])
                 }
                 let gained = locked { () -> Bool in
                     guard !stopped, wanted.contains(id) else { return false }
