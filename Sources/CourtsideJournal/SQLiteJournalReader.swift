@@ -5,20 +5,9 @@ import Foundation
 /// outside the game owners (webhook delivery): WAL mode lets it read committed events while the writer thread
 /// appends, without taking the writer's connection or its queue. Every call takes a lock, so one reader may be
 /// shared by several threads; none of them may be an event loop (a read may wait for the disk).
-public final class SQLiteJournalReader: @unchecked Sendable {
-    /// One stored event as the journal holds it: the sequence, when it happened and its JSON (`GameEvent`'s form).
-    public struct Row: Sendable, Hashable {
-        public let sequence: Int
-        public let atMs: Int64
-        public let json: String
-    }
-
-    /// A stored game: its id, when it was created (Unix milliseconds) and its last event's sequence (0 before one).
-    public struct GameRow: Sendable, Hashable {
-        public let id: String
-        public let createdAtMs: Int64
-        public let lastSequence: Int
-    }
+public final class SQLiteJournalReader: JournalFollower, @unchecked Sendable {
+    public typealias Row = FollowedEvent
+    public typealias GameRow = FollowedGame
 
     private let lock = NSLock()
     /// Set by `close()`: later calls throw `.closed` instead of touching a closed connection (a delivery thread may
@@ -65,6 +54,8 @@ public final class SQLiteJournalReader: @unchecked Sendable {
         }
         return rows
     }
+
+    public func changeMarker() throws(JournalError) -> String { String(try dataVersion()) }
 
     /// SQLite's `PRAGMA data_version`: it changes when another connection (the journal's writer) has committed since
     /// this connection last asked, so a follower re-reads only after a write.

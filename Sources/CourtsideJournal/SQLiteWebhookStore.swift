@@ -8,7 +8,7 @@ import Foundation
 /// redelivers an event with the same `webhook-id` (receivers dedupe), never loses one.
 ///
 /// Every call takes a lock and may wait for the disk: call it from delivery threads or a queue, never a loop.
-public final class SQLiteWebhookStore: @unchecked Sendable {
+public final class SQLiteWebhookStore: WebhookStore, @unchecked Sendable {
     public static let fileName = "webhooks.sqlite3"
 
     private let lock = NSLock()
@@ -66,9 +66,15 @@ public final class SQLiteWebhookStore: @unchecked Sendable {
         return rows
     }
 
+    /// One node: the record is replaced whether or not it is new (a delete and the save of a failing state happen in
+    /// this one process, and the service stops a worker before it deletes its webhook).
+    public var isShared: Bool { false }
+
     /// Stores (or replaces) a webhook's record; with `cursors`, sets those cursors in the same transaction (a new
     /// webhook starts after every event already stored).
-    public func save(id: String, record: String, cursors: [String: Int] = [:]) throws(JournalError) {
+    public func save(id: String, record: String, creating: Bool = false, cursors: [String: Int] = [:])
+        throws(JournalError)
+    {
         lock.lock()
         defer { lock.unlock() }
         guard !isClosed else { throw .closed }
@@ -119,6 +125,27 @@ public final class SQLiteWebhookStore: @unchecked Sendable {
         guard !isClosed else { throw .closed }
         try upsertCursor.run([.text(id), .text(game), .integer(Int64(seq))])
     }
+
+    /// One node delivers everything: the cursor moves.
+    public func advanceCursor(webhook id: String, game: String, from expected: Int?, to next: Int, token: String)
+        throws(JournalError) -> WebhookCursorAdvance
+    {
+        try setCursor(webhook: id, game: game, seq: next)
+        return .advanced
+    }
+
+    /// One node: it always holds every lease.
+    public func lease(webhook id: String, token: String, durationMs: Int) throws(JournalError) -> Bool { true }
+
+    public func release(webhook id: String, token: String) throws(JournalError) {}
+
+    /// Attempts stay in the worker's memory (a restart empties the list, not the cursors).
+    public func recordAttempt(webhook id: String, json: String, keep: Int) throws(JournalError) {}
+
+    public func attempts(ofWebhook id: String) throws(JournalError) -> [String]? { nil }
+
+    /// Only this process changes the webhooks, and it knows when it does.
+    public func changeMarker() throws(JournalError) -> String { "" }
 
     /// Releases the connection.
     public func close() {

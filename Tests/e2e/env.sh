@@ -13,6 +13,16 @@ e2e_python() {
     echo "$python"
 }
 
+# e2e_require_standardwebhooks PYTHON: fails naming the install step unless PYTHON has PyPI standardwebhooks (the
+# webhook checks' receivers verify every delivery with it).
+e2e_require_standardwebhooks() {
+    if ! "$1" -c 'import standardwebhooks' >/dev/null 2>&1; then
+        echo "PyPI standardwebhooks is not installed in .build/peers/venv:" \
+            "run scripts/install-deps.d/30-python-peers.sh" >&2
+        return 1
+    fi
+}
+
 # build_courtside [CONFIGURATION]: builds the courtside executable (debug unless told release) and prints its path.
 build_courtside() {
     local configuration=${1:-debug}

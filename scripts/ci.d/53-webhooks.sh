@@ -16,11 +16,7 @@ source scripts/lib/servers.sh
 source Tests/e2e/env.sh
 
 python=$(e2e_python)
-if ! "$python" -c 'import standardwebhooks' >/dev/null 2>&1; then
-    echo "PyPI standardwebhooks is not installed in .build/peers/venv:" \
-        "run scripts/install-deps.d/30-python-peers.sh" >&2
-    exit 1
-fi
+e2e_require_standardwebhooks "$python"
 courtside=$(build_courtside debug)
 work=$(mktemp -d "${TMPDIR:-/tmp}/courtside-webhooks.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -38,7 +38,7 @@ final class ApplicationCore: Sendable {
     private let stopping = Atomic<Bool>(false)
     /// Whether the shared store (Redis) answers, when there is one.
     let storeProbe: StoreProbe?
-    /// The webhooks and their delivery threads; nil with a journal other than SQLite (under `--redis`).
+    /// The webhooks and their delivery threads; nil with a journal that is neither SQLite nor Redis (tests).
     let webhooks: WebhookService?
 
     init(

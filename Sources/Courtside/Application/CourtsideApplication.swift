@@ -79,24 +79,8 @@ public final class CourtsideApplication: Sendable {
         } catch {
             throw .courts(directory: configuration.dataDirectory, error)
         }
-        // Webhooks follow the SQLite journal's file; under --redis they are not offered yet.
-        var webhooks: WebhookService?
-        if let sqlite = journal as? SQLiteJournal {
-            let tls: TLSContext
-            do {
-                // https receivers: their certificate chain and host name verified (RFC 9110 §4.3.4).
-                tls = try TLSContext.client(verify: true, caFile: configuration.webhookCAFile)
-            } catch {
-                throw .tls(error)
-            }
-            do {
-                webhooks = try WebhookService(
-                    directory: configuration.dataDirectory, journalPath: sqlite.path,
-                    allowsPrivateAddresses: configuration.webhookAllowPrivate, tls: tls, logger: logger)
-            } catch {
-                throw .journal(directory: configuration.dataDirectory, error)
-            }
-        }
+        let webhooks = try Self.startWebhooks(
+            journal: journal, node: shared?.nodeID ?? "", configuration: configuration, logger: logger)
         markerPath = (configuration.dataDirectory as NSString).appendingPathComponent(Self.cleanShutdownMarker)
         let marked = unlink(markerPath) == 0
         let loops: EventLoopGroup
@@ -175,6 +159,37 @@ public final class CourtsideApplication: Sendable {
                 "url": url, "games": "\(stored.count)",
                 "start": stored.isEmpty ? "first" : marked ? "clean" : "after a crash",
             ])
+    }
+
+    /// The webhooks (docs/webhooks.md): beside the SQLite journal in the data directory, or shared by every node in
+    /// the first Redis partition, following the game streams; nil for another journal (tests' in-memory ones).
+    private static func startWebhooks(
+        journal: any GameJournal, node: String, configuration: ServerConfiguration, logger: Logger
+    ) throws(ApplicationError) -> WebhookService? {
+        let sqlite = journal as? SQLiteJournal
+        let partitions = redisPartitions(of: journal)
+        guard sqlite != nil || partitions != nil else { return nil }
+        let tls: TLSContext
+        do {
+            // https receivers: their certificate chain and host name verified (RFC 9110 §4.3.4).
+            tls = try TLSContext.client(verify: true, caFile: configuration.webhookCAFile)
+        } catch {
+            throw .tls(error)
+        }
+        do {
+            if let sqlite {
+                return try WebhookService(
+                    directory: configuration.dataDirectory, journalPath: sqlite.path,
+                    allowsPrivateAddresses: configuration.webhookAllowPrivate, tls: tls, logger: logger)
+            }
+            guard let partitions else { return nil }
+            return try WebhookService(
+                store: RedisWebhookStore(journal: partitions[0]), reader: RedisJournalFollower(partitions: partitions),
+                node: node, leaseMs: Int(configuration.webhookLease / .milliseconds(1)),
+                allowsPrivateAddresses: configuration.webhookAllowPrivate, tls: tls, logger: logger)
+        } catch {
+            throw .journal(directory: configuration.dataDirectory, error)
+        }
     }
 
     /// One `RedisJournal` per URL, in order, claimed as the game partitions (docs/cluster.md, "Past one Redis").

@@ -53,6 +53,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var webhookAllowPrivate = false
     /// PEM certificate authorities for `https` webhook receivers (`--webhook-ca`); nil: the system's trust store.
     public var webhookCAFile: String?
+    /// Under `--redis`, how long a node's lease on a webhook lasts without renewal (renewed every third of it): how
+    /// long another node waits before it delivers the webhooks of a node that died.
+    public var webhookLease: Duration = .milliseconds(WebhookLeases.defaultDurationMs)
     /// Log line format.
     public var logFormat: LogFormat = .text
     /// Creates a demo game with a simulated scorer that plays whole games over and over.

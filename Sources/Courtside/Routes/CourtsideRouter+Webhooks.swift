@@ -6,7 +6,7 @@ extension CourtsideRouter {
     static let maxWebhookBodyBytes = 64 * 1024
 
     /// `/api/webhooks[/{id}[/deliveries|/replay]]` (docs/webhooks.md), all behind the admin token. The work runs on
-    /// the webhook service's queue (it reads and writes SQLite), never on this loop.
+    /// the webhook service's queue (it reads and writes its store: SQLite, or Redis), never on this loop.
     func webhooksAPI(_ request: HTTPRequest, segments: [Substring], context: RouteContext) -> Route {
         let head = request.head
         if let refusal = adminRefusal(request, context) { return .respond(refusal) }
@@ -14,7 +14,7 @@ extension CourtsideRouter {
             return .respond(
                 APIResponse.error(
                     .notImplemented, "webhooks_unavailable",
-                    "webhooks need the SQLite journal; they are not available with --redis yet"))
+                    "webhooks need a durable journal (SQLite or --redis); this server has neither"))
         }
         guard request.body.count <= Self.maxWebhookBodyBytes else {
             return .respond(
@@ -65,7 +65,7 @@ extension CourtsideRouter {
     static func answer(_ operation: WebhookOperation, body: [UInt8], service: WebhookService) -> HTTPResponse {
         do throws(WebhookServiceError) {
             switch operation {
-            case .list: return APIResponse.json(.ok, service.list())
+            case .list: return APIResponse.json(.ok, try service.list())
             case .create: return APIResponse.json(.created, try service.create(body))
             case .get(let id): return APIResponse.json(.ok, try service.get(id))
             case .patch(let id): return APIResponse.json(.ok, try service.patch(id, body))

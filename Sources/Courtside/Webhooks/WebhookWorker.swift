@@ -5,19 +5,22 @@ import Foundation
 /// Delivers one webhook's events on a thread of its own, so a slow or dead receiver holds up nothing but itself:
 /// not another webhook, not a game's loop, not the fan-out to spectators.
 ///
-/// It follows the journal through `SQLiteJournalReader` (polling every `pollIntervalMs`) and the webhook's stored
+/// It follows the journal through a `JournalFollower` (woken by the journal watch) and the webhook's stored
 /// cursors (per game, the next sequence to deliver; 0 is the game's creation), delivering each game's events in
 /// order and moving the cursor only after the receiver acknowledged the event: a restart or `kill -9` resumes
 /// where the acknowledgements stopped (an event in flight at the crash is sent again, with the same
 /// `webhook-id`). A failed attempt is retried with `WebhookBackoff`; past its limit the webhook is marked
-/// failing and waits for an administrator.
+/// failing and waits for an administrator. When several nodes share the store, the worker delivers only while this
+/// node holds the webhook's lease (`WebhookLeases`), and the store moves a cursor only for the holder.
 final class WebhookWorker: @unchecked Sendable {
     /// What a worker needs from its service.
     struct Environment: Sendable {
-        let store: SQLiteWebhookStore
-        let reader: SQLiteJournalReader
+        let store: any WebhookStore
+        let reader: any JournalFollower
         /// The games with their last sequences, kept fresh by the journal watch (which wakes the worker).
-        let games: @Sendable () -> [SQLiteJournalReader.GameRow]
+        let games: @Sendable () -> [FollowedGame]
+        /// Which webhooks this node delivers when several nodes share the store; nil: this node delivers all.
+        let leases: WebhookLeases?
         let client: WebhookHTTPClient
         /// Unix milliseconds.
         let clock: @Sendable () -> Int64
@@ -47,6 +50,9 @@ final class WebhookWorker: @unchecked Sendable {
     private var replays: [(game: String, next: Int)] = []
     /// The journal changed since the worker last looked.
     private var nudged = false
+    /// The stored cursors may have moved under this worker (a replay on another node, a lease lost or taken):
+    /// read them again before the next pass.
+    private var stale = false
     private var attempts: [WebhookAttempt] = []
 
     init(webhook: Webhook, environment: Environment) {
@@ -91,6 +97,15 @@ final class WebhookWorker: @unchecked Sendable {
         }
     }
 
+    /// The stored cursors changed elsewhere (another node replayed): read them again.
+    func cursorsChanged() {
+        locked {
+            stale = true
+            nudged = true
+            condition.broadcast()
+        }
+    }
+
     /// Delivers `game` again from sequence `next` (0: its creation first).
     func replay(game: String, from next: Int) {
         locked {
@@ -114,14 +129,22 @@ final class WebhookWorker: @unchecked Sendable {
         var random = SplitMix64(seed: UInt64.random(in: .min ... .max))
         var seenGeneration = -1
         while true {
-            let (hook, pending, now, isStopped) = locked {
+            let (hook, pending, now, isStopped, isStale) = locked {
                 defer {
                     replays.removeAll()
                     nudged = false
+                    stale = false
                 }
-                return (webhook, replays, generation, stopped)
+                return (webhook, replays, generation, stopped, stale)
             }
             if isStopped { return }
+            if isStale { cursors = nil }
+            if let leases = environment.leases, !leases.holds(id) {
+                // Another node delivers; when this one takes the lease, it starts from the stored cursors.
+                cursors = nil
+                idle(since: now, untilMs: environment.clock() + environment.pollIntervalMs)
+                continue
+            }
             if now != seenGeneration {
                 // An administrator's change (a resume above all) starts the backoff afresh.
                 backoff = WebhookBackoff()
@@ -164,7 +187,7 @@ final class WebhookWorker: @unchecked Sendable {
                     guard deliver(message, hook, &backoff, &random) == .delivered else { return true }
                 }
                 next = 1
-                try advance(game.id, to: next, cursors: &cursors)
+                guard try advance(game.id, to: next, cursors: &cursors) else { return true }
                 progressed = true
             }
             let rows = try environment.reader.events(ofGame: game.id, after: next - 1, limit: environment.batchSize)
@@ -176,7 +199,6 @@ final class WebhookWorker: @unchecked Sendable {
                 progressed = true
                 guard hook.delivers(message.type) else {
                     // Events this webhook does not take move the stored cursor once per batch, not once each.
-                    cursors[game.id] = next
                     unsaved = true
                     continue
                 }
@@ -184,22 +206,42 @@ final class WebhookWorker: @unchecked Sendable {
                     deliver(message, hook, &backoff, &random) == .delivered
                 else {
                     // Not delivered: the stored cursor stays before it (the skipped ones before it move on).
-                    if unsaved { try advance(game.id, to: row.sequence, cursors: &cursors) }
+                    if unsaved { _ = try advance(game.id, to: row.sequence, cursors: &cursors) }
                     return true
                 }
-                try advance(game.id, to: next, cursors: &cursors)
+                guard try advance(game.id, to: next, cursors: &cursors) else { return true }
                 unsaved = false
             }
-            if unsaved { try advance(game.id, to: next, cursors: &cursors) }
+            if unsaved {
+                guard try advance(game.id, to: next, cursors: &cursors) else { return true }
+            }
         }
         return progressed
     }
 
-    private func advance(_ game: String, to next: Int, cursors: inout [String: Int]) throws(JournalError) {
-        cursors[game] = next
+    /// Stores that `game` was delivered up to `next` (exclusive); false when the store refused (this node lost the
+    /// webhook's lease, or a replay moved the cursor): the pass stops and the cursors are read again.
+    private func advance(_ game: String, to next: Int, cursors: inout [String: Int]) throws(JournalError) -> Bool {
         // A webhook deleted meanwhile keeps no cursor.
-        guard !locked({ stopped }) else { return }
-        try environment.store.setCursor(webhook: id, game: game, seq: next)
+        guard !locked({ stopped }) else {
+            cursors[game] = next
+            return true
+        }
+        let result = try environment.store.advanceCursor(
+            webhook: id, game: game, from: cursors[game], to: next, token: environment.leases?.token ?? "")
+        switch result {
+        case .advanced:
+            cursors[game] = next
+            return true
+        case .leaseLost:
+            environment.logger.notice("webhook lease lost", ["webhook": id])
+            environment.leases?.lost(id)
+            locked { stale = true }
+            return false
+        case .moved:
+            locked { stale = true }
+            return false
+        }
     }
 
     /// Sends `message` until the receiver acknowledges it, the webhook gives up (marked failing) or changes.
@@ -209,6 +251,8 @@ final class WebhookWorker: @unchecked Sendable {
         let startGeneration = locked { generation }
         var attempt = 0
         while true {
+            // Past its lease this node must not send: another node may be delivering the same event.
+            if let leases = environment.leases, !leases.holds(id) { return .interrupted }
             attempt += 1
             let startMs = environment.clock()
             let started = DispatchTime.now().uptimeNanoseconds
@@ -251,6 +295,16 @@ final class WebhookWorker: @unchecked Sendable {
     }
 
     private func record(_ attempt: WebhookAttempt) {
+        if environment.store.isShared {
+            // Every node answers `GET …/deliveries`: the attempts are kept in the shared store.
+            do {
+                try environment.store.recordAttempt(
+                    webhook: id, json: String(decoding: attempt.json.canonicalBytes, as: UTF8.self),
+                    keep: environment.attemptsKept)
+            } catch {
+                environment.logger.error("webhook storage failed", ["webhook": id, "error": "\(error)"])
+            }
+        }
         locked {
             attempts.append(attempt)
             if attempts.count > environment.attemptsKept {
@@ -269,7 +323,7 @@ final class WebhookWorker: @unchecked Sendable {
         guard let failing else { return }
         environment.logger.warning("webhook failing", ["webhook": id, "error": reason])
         do {
-            try environment.store.save(id: id, record: failing.record)
+            try environment.store.save(id: id, record: failing.record, creating: false, cursors: [:])
         } catch {
             environment.logger.error("webhook storage failed", ["webhook": id, "error": "\(error)"])
         }
