@@ -3,7 +3,7 @@
 // it has seen with the original answer and applies nothing twice (docs/protocol.md, "Commands"), so resending is
 // always safe and nothing is lost.
 
-import { moveWords } from "./stats.js";
+import { moveEntry, moveWords } from "./stats.js";
 
 /** Makes a CID: 1–64 characters from A-Z a-z 0-9 - _ . : (docs/protocol.md). crypto.getRandomValues works on plain
  * http pages too, where crypto.randomUUID does not. */
@@ -22,6 +22,13 @@ export const MOVES = [
   { move: "rebound", label: "REB", count: "reboundMoveCount", words: "rebound" },
   { move: "foul", label: "FOUL", count: "foulMoveCount", words: "foul" },
 ];
+// The header of each column in the reader's language: the same label and words as the move's button (stats.js).
+for (const entry of MOVES) {
+  Object.defineProperties(entry, {
+    label: { get: () => moveEntry(entry.move).label, enumerable: true },
+    words: { get: () => moveEntry(entry.move).words, enumerable: true },
+  });
+}
 
 /** Plain words for each error code (docs/protocol.md, the error table); the server's own sentence is the fallback. */
 const ERROR_WORDS = {
