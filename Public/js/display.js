@@ -123,7 +123,7 @@ function showGame(gameID) {
   board.classList.remove("is-finished", "is-running");
   board.classList.toggle("between-games", gameID === null);
   if (gameID === null) {
-    status.textContent = t("game.nextSoon");
+    status.textContent = t("display.nextSoon");
     return;
   }
   status.textContent = "";
@@ -161,7 +161,7 @@ if (courtID) {
   if (key) showJoinCode(courtID, key, document.getElementById("join-code"));
   keepScreenAwake();
 } else if (!id) {
-  status.textContent = "Add ?id=<game> (or ?court=<court>) to the address";
+  status.textContent = t("display.addId");
 } else {
   showGame(id);
   keepScreenAwake();

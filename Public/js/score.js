@@ -426,7 +426,7 @@ function setPrefix(key) {
   prefix = key;
   clearTimeout(prefixTimer);
   if (key) prefixTimer = setTimeout(() => setPrefix(null), PREFIX_MS);
-  setText($("key-prefix"), key ? `${key.toUpperCase()}: ${PREFIXES[key]} (Esc cancels)` : "");
+  setText($("key-prefix"), key ? t("prefix.line", { key: key.toUpperCase(), words: PREFIXES[key] }) : "");
   $("key-prefix").hidden = !key;
 }
 
@@ -600,7 +600,7 @@ function connect() {
       gameID: id,
       onMissing(words) {
         $("notice").hidden = false;
-        $("notice").replaceChildren(words, " ", el("a", { href: "./", text: "See the games in the lobby." }));
+        $("notice").replaceChildren(words, " ", el("a", { href: "./", text: t("game.pickInLobby") }));
       },
       path: `/ws/games/${encodeURIComponent(id)}/scorer`,
       resume: false, // the scorer socket always starts with a snapshot after authentication
@@ -642,7 +642,7 @@ function connect() {
 
 if (!id) {
   $("notice").hidden = false;
-  $("notice").append("No game chosen. ", el("a", { href: "./", text: "Pick one in the lobby." }));
+  $("notice").append(t("game.noGame"), " ", el("a", { href: "./", text: t("game.pickInLobby") }));
 } else {
   crewRole.start({ gameID: id, send, announcer: $("announcer"), tokenKey });
   queue = new CommandQueue(id);

@@ -95,7 +95,8 @@ for (const [entries, words] of [[PLAYER_MOVES, PLAYER_WORDS], [TEAM_MOVES, TEAM_
 }
 
 /** The prefix keys: X a miss, C a foul type, Q / P a team action for home / away. */
-export const PREFIXES = { x: "Missed: 1, 2, 3 or T", c: "Foul: O offensive, T technical, U unsportsmanlike, D disqualifying", q: "Home team action", p: "Away team action" };
+const PREFIX_KEYS = { x: "prefix.missed", c: "prefix.foul", q: "prefix.home", p: "prefix.away" };
+export const PREFIXES = Object.defineProperties({}, Object.fromEntries(Object.entries(PREFIX_KEYS).map(([key, words]) => [key, { get: () => t(words), enumerable: true }])));
 
 function allowed(entry, rules) {
   return !entry.presets || entry.presets.includes(rules?.preset ?? "pickup");
