@@ -32,4 +32,8 @@ translateTable([
   ["#review-banner", "scorer.review"],
   ["#panel [data-locked]", "scorer.locked"],
   ["#team-actions", "scorer.teamActions", "aria-label"],
+  ["#substitutions", "scorer.substitutions", "aria-label"],
+  ["#error-dismiss", "scorer.dismiss", "aria-label"],
+  ["#assist-prompt", "scorer.assistDialog", "aria-label"],
+  ["#next-game", "scorer.nextGameButton"],
 ]);
