@@ -5,9 +5,8 @@ display, the scorer panel, the lobby and the component."""
 
 import re
 
-from selenium.webdriver.common.by import By
-
 from harness import create_game, scorer_command, set_viewport, wait_until
+from pages import open_scorer
 
 # A 5x5 game: quarters, team fouls, timeouts, the shot clock and every kind of move have words to show.
 GAME = {"homeTeam": "Lakers", "homePlayers": ["Ann", "Bo", "Cy", "Dee", "Eve"], "awayTeam": "Celtics", "awayPlayers": ["Di", "Ed", "Flo", "Gus", "Hal"], "rules": {"preset": "fiba5x5"}}
@@ -29,18 +28,6 @@ def played_game(server):
     ):
         scorer_command(server, game, dict(command, id=f"c{number}"))
     return game
-
-
-def open_panel(driver, base, game, lang):
-    """The scorer panel in `lang`, giving it the game's token when the tab does not hold it yet."""
-    driver.get(f"{base}/score.html?id={game['id']}&lang={lang}")
-    # The page's module decides (after loading its catalog) between the token form and the panel.
-    wait_until(lambda: driver.execute_script("return !document.getElementById('token-form').hidden || !document.getElementById('panel').hidden"), 10, what="the scorer page started")
-    form = driver.find_element(By.ID, "token-form")
-    if form.is_displayed():
-        driver.find_element(By.ID, "token").send_keys(game["scorerToken"])
-        driver.find_element(By.CSS_SELECTOR, "#token-form button[type=submit]").click()
-    wait_until(lambda: driver.execute_script("return document.documentElement.dataset.connection") == "live" and driver.find_elements(By.CSS_SELECTOR, "button.move"), 10, what=f"the scorer panel in {lang}")
 
 
 def js(driver, script, *args):
@@ -80,7 +67,7 @@ def test_spanish_play_sentences_moves_and_periods(server, browsers):
     assert js(driver, "return document.querySelector('[data-team-stats=home] .timeouts').textContent").startswith("TM")
 
     # The scorer panel: move buttons, team actions, the clock button and a screen-reader label.
-    open_panel(driver, server.base, game, "es")
+    open_scorer(driver, server.base, game["id"], game["scorerToken"], lang="es")
     labels = js(driver, "return [...document.querySelectorAll('article.player[data-player=\"home-0\"] button.move .move-label')].map((n) => n.textContent)")
     assert "T3" in labels and "TL" in labels and "TAP" in labels and "T2 ✗" in labels, labels
     assert js(driver, "return document.querySelector('button.move[data-player=\"home-0\"][data-move=\"threePoints\"]').getAttribute('aria-label')") == "triple anotado para Ann (1 hasta ahora)"
@@ -139,7 +126,7 @@ def test_arabic_pages_mirror_with_readable_scores(server, browsers):
     mirrored("lobby card", f"[data-game='{game['id']}'] .team.home", f"[data-game='{game['id']}'] .team.away")
 
     # The scorer panel: teams' cards and their moves mirror; the controls speak Arabic.
-    open_panel(driver, server.base, game, "ar")
+    open_scorer(driver, server.base, game["id"], game["scorerToken"], lang="ar")
     mirrored("scorer panel", ".team-players.home", ".team-players.away")
     readable("scorer home score", "#home-score", "3")
     assert js(driver, "return document.getElementById('clock-button').textContent") == "تشغيل الساعة"
@@ -182,7 +169,7 @@ return offenders;
 def test_pseudo_locale_clips_nothing_in_a_game(server, browsers):
     game = played_game(server)
     driver = browsers["languages"]
-    open_panel(driver, server.base, game, "x-long")  # the tab keeps the token for the later visits
+    open_scorer(driver, server.base, game["id"], game["scorerToken"], lang="x-long")  # the tab keeps the token for the later visits
     pages = {
         "spectator": (f"/game.html?id={game['id']}&lang=x-long", "[data-period]"),
         "display": (f"/display.html?id={game['id']}&lang=x-long", "[data-period]"),
