@@ -136,7 +136,10 @@ def test_arabic_pages_mirror_with_readable_scores(server, browsers):
 # Every visible element with text of its own: not scrolled inside itself, not off the screen, not cut by an
 # ancestor that hides overflow (an ancestor that scrolls keeps its content reachable, so it does not count).
 CLIPPED = """
+// The window's width is the test's (a mobile layout viewport grows to fit content that overflows it).
+const width = arguments[0];
 const offenders = [];
+if (document.documentElement.scrollWidth > width + 1) offenders.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + width);
 const roots = [document];
 for (const host of document.querySelectorAll('courtside-score')) if (host.shadowRoot) roots.push(host.shadowRoot);
 const hasOwnText = (node) => [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim() !== '');
@@ -159,7 +162,7 @@ for (const root of roots) {
       if (r.right > q.right + 1 || r.left < q.left - 1 || r.bottom > q.bottom + 1) offenders.push(what + ': clipped by ' + p.tagName + '.' + p.className);
       break;
     }
-    if (!scrolls && (r.right > innerWidth + 1 || r.left < -1)) offenders.push(what + ': off screen ' + Math.round(r.left) + '..' + Math.round(r.right));
+    if (!scrolls && (r.right > width + 1 || r.left < -1)) offenders.push(what + ': off screen ' + Math.round(r.left) + '..' + Math.round(r.right));
   }
 }
 return offenders;
@@ -192,5 +195,5 @@ def test_pseudo_locale_clips_nothing_in_a_game(server, browsers):
             if name == "scorer":
                 texts = js(driver, "return [...document.querySelectorAll('button.move .move-label, [data-team-move], #clock-button, #timeout-home, #end-period')].map((n) => n.textContent)")
                 assert texts and all(text.startswith("[") for text in texts), [text for text in texts if not text.startswith("[")]
-            offenders = js(driver, CLIPPED)
+            offenders = js(driver, CLIPPED, width)
             assert offenders == [], f"{name} at {width} px: {offenders}"
