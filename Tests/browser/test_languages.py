@@ -131,6 +131,9 @@ def test_arabic_pages_mirror_with_readable_scores(server, browsers):
     readable("scorer home score", "#home-score", "3")
     assert js(driver, "return document.getElementById('clock-button').textContent") == "تشغيل الساعة"
     assert js(driver, "return document.querySelector('button.move[data-move=\"block\"] .move-label').textContent") == "صد"
+    # Screen readers hear the new score in Arabic's words and punctuation.
+    scorer_command(server, game, {"type": "move", "id": "c-ar", "player": "away-2", "move": "twoPoints"})
+    wait_until(lambda: js(driver, "return document.getElementById('announcer').textContent") == "Lakers 3، Celtics 2", 5, what="the Arabic announcement")
 
 
 # Every visible element with text of its own: not scrolled inside itself, not off the screen, not cut by an
