@@ -39,8 +39,17 @@
     return "en";
   }
 
-  /** The locale Intl formats with: the pseudo-locale's numbers are English ones. */
-  const locale = (lang) => (lang === "x-long" ? "en" : lang);
+  /** The locale Intl formats with: the pseudo-locale's numbers are English ones; Arabic keeps Latin digits, as the
+   * pages do (js/i18n.js, docs/i18n.md "Digits"). */
+  const locale = (lang) => (lang === "x-long" ? "en" : lang === "ar" ? "ar-u-nu-latn" : lang);
+
+  /** "mm:ss.d" in the locale's digits and decimal separator (Intl), for the clock. */
+  function clockFormat(lang) {
+    const two = new Intl.NumberFormat(locale(lang), { minimumIntegerDigits: 2, useGrouping: false });
+    const one = new Intl.NumberFormat(locale(lang), { useGrouping: false });
+    const point = new Intl.NumberFormat(locale(lang), { minimumFractionDigits: 1 }).formatToParts(0.5).find((p) => p.type === "decimal")?.value ?? ".";
+    return (tenths) => `${two.format(Math.floor(tenths / 600))}:${two.format(Math.floor((tenths % 600) / 10))}${point}${one.format(tenths % 10)}`;
+  }
 
   function words(lang, key, values = {}) {
     const text = (WORDS[lang] ?? {})[key] ?? WORDS.en[key];
@@ -384,7 +393,8 @@ grid-template-columns:1fr auto;align-items:center;font-variant-numeric:tabular-n
         if (clock.running) ms += Math.max(0, now - clock.asOf);
         if (Number.isFinite(clock.periodLengthMs)) ms = Math.min(ms, clock.periodLengthMs);
         const tenths = Math.floor(Math.max(0, ms) / 100);
-        const text = `${String(Math.floor(tenths / 600)).padStart(2, "0")}:${String(Math.floor((tenths % 600) / 10)).padStart(2, "0")}.${tenths % 10}`;
+        if (this.clockLang !== this.lang) (this.clockLang = this.lang), (this.clockText = clockFormat(this.lang));
+        const text = this.clockText(tenths);
         const node = this.$(".c");
         if (node.textContent !== text) node.textContent = text;
       }

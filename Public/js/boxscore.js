@@ -7,7 +7,7 @@ import { periodWords, remainingReading } from "./fiba.js";
 import { formatClock } from "./clock.js";
 import { el, param, setText } from "./ui.js";
 import { formatMinutes, madeAttempted, percent, scoresOnesAndTwos, secondsPlayedNow, signed } from "./stats.js";
-import { formatDateTime, t, translate } from "./i18n.js";
+import { formatDateTime, formatNumber, t, translate } from "./i18n.js";
 
 translate();
 
@@ -61,9 +61,9 @@ function teamTable(state, side, now) {
   const difference = side === "home" ? state.homeScore - state.awayScore : state.awayScore - state.homeScore;
   const teamOnly = { offensiveRebounds: "", defensiveRebounds: "", rebounds: totals.teamRebounds ?? 0, turnovers: totals.teamTurnovers ?? 0 };
   const extras = [
-    totals.coachTechnicals ? `coach technical fouls ${totals.coachTechnicals}` : null,
-    totals.benchTechnicals ? `bench technical fouls ${totals.benchTechnicals}` : null,
-    state[`${side}TeamFouls`] !== null && state[`${side}TeamFouls`] !== undefined ? `team fouls this period ${state[`${side}TeamFouls`]}` : null,
+    totals.coachTechnicals ? t("box.coachTechnicals", { n: formatNumber(totals.coachTechnicals) }) : null,
+    totals.benchTechnicals ? t("box.benchTechnicals", { n: formatNumber(totals.benchTechnicals) }) : null,
+    state[`${side}TeamFouls`] !== null && state[`${side}TeamFouls`] !== undefined ? t("box.teamFouls", { n: formatNumber(state[`${side}TeamFouls`]) }) : null,
   ].filter(Boolean);
   return [
     el("h2", { class: `team-title ${side}` }, el("span", { class: "team-short", text: state[`${side}Short`] ?? "" }), ` ${state[`${side}Team`]} `, el("span", { class: "team-points", text: String(state[`${side}Score`]) })),
@@ -79,9 +79,9 @@ function teamTable(state, side, now) {
           const out = s.disqualified ? " (DQ)" : s.fouledOut ? " (5F)" : "";
           return row("td", [p.number ?? "", `${p.playerName}${out}`, ...cells(state.rules, s, secondsPlayedNow(state, p, now), s.plusMinus ?? 0)], { "data-player": p.id, class: p.onCourt ? "on-court" : null });
         }),
-        row("td", ["", "Team", "", "", "", "", "", "", "", "", "", "", teamOnly.offensiveRebounds, teamOnly.defensiveRebounds, teamOnly.rebounds, "", teamOnly.turnovers, "", "", "", "", ""], { class: "team-row" }),
+        row("td", ["", t("game.team"), "", "", "", "", "", "", "", "", "", "", teamOnly.offensiveRebounds, teamOnly.defensiveRebounds, teamOnly.rebounds, "", teamOnly.turnovers, "", "", "", "", ""], { class: "team-row" }),
       ),
-      el("tfoot", {}, row("td", ["", "Totals", ...cells(state.rules, totals, null, difference)], { class: "totals" })),
+      el("tfoot", {}, row("td", ["", t("box.totals"), ...cells(state.rules, totals, null, difference)], { class: "totals" })),
     ),
     extras.length ? el("p", { class: "team-notes", text: extras.join(" · ") }) : null,
   ];
@@ -89,9 +89,9 @@ function teamTable(state, side, now) {
 
 function periodTable(state) {
   const scores = state.periodScores ?? [];
-  const label = (index) => (scores.length === 1 && state.period === null ? "Game" : periodWords({ ...state, period: index + 1 }) || `P${index + 1}`);
+  const label = (index) => (scores.length === 1 && state.period === null ? t("box.game") : periodWords({ ...state, period: index + 1 }) || `P${index + 1}`);
   return [
-    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "" }), ...scores.map((_, i) => el("th", { scope: "col", text: label(i) })), el("th", { scope: "col", text: "Total" }))),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "" }), ...scores.map((_, i) => el("th", { scope: "col", text: label(i) })), el("th", { scope: "col", text: t("box.total") }))),
     el(
       "tbody",
       {},
@@ -103,13 +103,13 @@ function periodTable(state) {
 }
 
 function statusWords(state) {
-  if (state.isFinished || state.isLocked) return state.isLocked ? "Final (confirmed)" : "Final";
+  if (state.isFinished || state.isLocked) return state.isLocked ? t("box.finalConfirmed") : t("result.final");
   const period = periodWords(state);
   const left = remainingReading(state.clock, game.clock.now());
-  const clock = left === null ? formatClock(state.clock?.elapsedMs ?? 0) : `${formatClock(left)} left`;
+  const clock = left === null ? formatClock(state.clock?.elapsedMs ?? 0) : t("fiba.left", { time: formatClock(left) });
   // Between periods the new period's clock reads 0 but the game has started.
-  const words = !state.clock?.running && (state.period ?? 1) > 1 && !state.clock?.elapsedMs ? "Break" : clockStateWords(state);
-  return `Live · ${[period, clock, words].filter(Boolean).join(" · ")}`;
+  const words = !state.clock?.running && (state.period ?? 1) > 1 && !state.clock?.elapsedMs ? t("box.break") : clockStateWords(state);
+  return t("box.live", { state: [period, clock, words].filter(Boolean).join(" · ") });
 }
 
 function render(state) {

@@ -12,6 +12,8 @@
 // clock is taken as the server's (both are normally NTP-synchronised), raised only if the snapshot's `time`
 // label proves it behind.
 
+import { formatClockParts } from "./i18n.js";
+
 /** Samples kept: enough to ride over a delayed message, few enough to follow a local clock that is adjusted. */
 const OFFSET_SAMPLES = 12;
 
@@ -75,12 +77,11 @@ export function clockReading(clock, timeLimitMs, serverNow) {
   return Math.max(0, ms);
 }
 
-/** Milliseconds → "mm:ss.d" (tenths truncated, as the server's labels). */
+/** Milliseconds → "mm:ss.d" (tenths truncated, as the server's labels), in the reader's digits and decimal
+ * separator (Intl, js/i18n.js). */
 export function formatClock(ms) {
   const tenths = Math.floor(ms / 100);
-  const minutes = Math.floor(tenths / 600);
-  const seconds = Math.floor((tenths % 600) / 10);
-  return `${String(minutes).padStart(2, "0")}:${String(seconds).padStart(2, "0")}.${tenths % 10}`;
+  return formatClockParts(Math.floor(tenths / 600), Math.floor((tenths % 600) / 10), tenths % 10);
 }
 
 /**

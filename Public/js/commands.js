@@ -3,7 +3,8 @@
 // it has seen with the original answer and applies nothing twice (docs/protocol.md, "Commands"), so resending is
 // always safe and nothing is lost.
 
-import { moveWords } from "./stats.js";
+import { moveEntry, moveWords } from "./stats.js";
+import { t, formatNumber } from "./i18n.js";
 
 /** Makes a CID: 1–64 characters from A-Z a-z 0-9 - _ . : (docs/protocol.md). crypto.getRandomValues works on plain
  * http pages too, where crypto.randomUUID does not. */
@@ -22,6 +23,13 @@ export const MOVES = [
   { move: "rebound", label: "REB", count: "reboundMoveCount", words: "rebound" },
   { move: "foul", label: "FOUL", count: "foulMoveCount", words: "foul" },
 ];
+// The header of each column in the reader's language: the same label and words as the move's button (stats.js).
+for (const entry of MOVES) {
+  Object.defineProperties(entry, {
+    label: { get: () => moveEntry(entry.move).label, enumerable: true },
+    words: { get: () => moveEntry(entry.move).words, enumerable: true },
+  });
+}
 
 /** Plain words for each error code (docs/protocol.md, the error table); the server's own sentence is the fallback. */
 const ERROR_WORDS = {
@@ -64,25 +72,26 @@ export function errorInWords(error) {
 
 /** Describes a command for the pending list. */
 export function describeCommand(command, state) {
-  if (command.type === "clock") return command.action === "start" ? "Start the clock" : "Pause the clock";
-  if (command.type === "undo") return "Undo the last move";
+  if (command.type === "clock") return command.action === "start" ? t("outbox.startClock") : t("outbox.pauseClock");
+  if (command.type === "undo") return t("outbox.undo");
   if (command.type === "move") {
     const players = [...(state?.homePlayers ?? []), ...(state?.awayPlayers ?? [])];
     const name = players.find((p) => p.id === command.player)?.playerName ?? command.player;
-    return `${name}: ${moveWords(command.move)}`;
+    return t("outbox.move", { player: name, move: moveWords(command.move) });
   }
   const team = (side) => state?.[`${side}Team`] ?? side;
   switch (command.type) {
-    case "timeout": return `Timeout ${team(command.team)}`;
-    case "possession": return `Possession ${team(command.team)}`;
-    case "shotClock": return `Shot clock: ${command.action}${command.ms !== undefined ? ` ${command.ms / 1000} s` : ""}`;
-    case "setClock": return "Set the game clock";
-    case "substitute": return `Substitution ${team(command.team)}`;
-    case "editPlay": return `Correct play ${command.play}`;
-    case "deletePlay": return `Delete play ${command.play}`;
-    case "final": return "Confirm final";
-    case "teamMove": return `${team(command.team)}: ${moveWords(command.move, true)}`;
-    case "endPeriod": return "End the period";
+    case "timeout": return t("outbox.timeout", { team: team(command.team) });
+    case "possession": return t("outbox.possession", { team: team(command.team) });
+    // The action is the protocol's word (start, pause, reset, enable, disable), shown as sent.
+    case "shotClock": return t("outbox.shotClock", { action: `${command.action}${command.ms !== undefined ? ` ${formatNumber(command.ms / 1000)} s` : ""}` });
+    case "setClock": return t("outbox.setClock");
+    case "substitute": return t("outbox.substitute", { team: team(command.team) });
+    case "editPlay": return t("outbox.editPlay", { play: formatNumber(command.play) });
+    case "deletePlay": return t("outbox.deletePlay", { play: formatNumber(command.play) });
+    case "final": return t("scorer.confirmFinal");
+    case "teamMove": return t("outbox.move", { player: team(command.team), move: moveWords(command.move, true) });
+    case "endPeriod": return t("outbox.endPeriod");
     default: return command.type;
   }
 }

@@ -67,8 +67,9 @@ export function followCourt(courtID, { onCourt, onGame, onStatus }) {
 
 /** "Next up: Hawks" and "Owls: 3 wins in a row" from a court's document (empty strings when there is nothing). */
 export function queueWords(court) {
-  const next = court?.next ? `Next up: ${court.next.name}` : "";
-  const streak = court?.streak ? `${court.streak.team.name}: ${court.streak.wins} ${court.streak.wins === 1 ? "win" : "wins"} in a row` : "";
+  const next = court?.next ? t("court.nextUp", { team: court.next.name }) : "";
+  const wins = court?.streak?.wins;
+  const streak = court?.streak ? t(wins === 1 ? "court.streakOne" : "court.streak", { team: court.streak.team.name, n: formatNumber(wins) }) : "";
   return { next, streak };
 }
 
@@ -84,7 +85,7 @@ export function showJoinCode(courtID, key, node) {
       const response = await fetch(`/api/courts/${encodeURIComponent(courtID)}/code`, { headers: { Authorization: `Bearer ${key}` } });
       if (response.ok) {
         const { code, expiresAt } = await response.json();
-        node.textContent = `Join at ${location.host}/join.html?court=${courtID} with code ${code}`;
+        node.textContent = t("court.joinAt", { address: `${location.host}/join.html?court=${courtID}`, code });
         node.dataset.code = code;
         // Just after the code turns over, but at least once a minute (the TV's clock may be off).
         waitMs = Math.max(1_000, Math.min(60_000, expiresAt - Date.now() + 500));

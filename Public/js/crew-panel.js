@@ -5,6 +5,7 @@ import { el, setText, announce } from "./ui.js";
 import { ROLE_HINTS, ROLE_WORDS, renderCrew, roleAllows, tickCrew, tokenFromFragment } from "./crew.js";
 import { playerWords } from "./fiba.js";
 import { moveEntry } from "./stats.js";
+import { t, formatNumber } from "./i18n.js";
 
 const $ = (name) => document.getElementById(name);
 
@@ -29,7 +30,7 @@ const CONTROLS = [
 const CONTAINERS = [".moves", "article.player", ".team-players", ".team-action-row", "#players", "#team-actions", ".control-group", ".controls"];
 
 /** The word for a resolution: which entry to keep (docs/protocol.md, "Two scorers who confirm each other"). */
-const KEEP_WORDS = { first: "Keep first", second: "Keep second", both: "Keep both", neither: "Keep neither" };
+const KEEP_WORDS = { first: "conflict.keepFirst", second: "conflict.keepSecond", both: "conflict.keepBoth", neither: "conflict.keepNeither" };
 
 class CrewRole {
   constructor() {
@@ -64,7 +65,7 @@ class CrewRole {
   }
 
   refusal(command) {
-    return `This panel holds the ${ROLE_WORDS[this.role]} role, which may not send ${command.type}.`;
+    return t("crew.refusal", { role: ROLE_WORDS[this.role], command: command.type });
   }
 
   /** The socket's "authenticated" answer: a member's names its role; the game's own scorer token names none. */
@@ -76,8 +77,8 @@ class CrewRole {
     badge.hidden = false;
     badge.dataset.role = this.role;
     badge.textContent = ROLE_WORDS[this.role] ?? this.role;
-    badge.title = `${ROLE_WORDS[this.role]}: ${ROLE_HINTS[this.role]}`;
-    $("role-title").textContent = ROLE_WORDS[this.role] ?? "Scorer";
+    badge.title = t("crew.badgeTitle", { role: ROLE_WORDS[this.role], hint: ROLE_HINTS[this.role] });
+    $("role-title").textContent = ROLE_WORDS[this.role] ?? ROLE_WORDS.scorer;
     this.applyRole();
     this.fetchMembers(token);
   }
@@ -113,7 +114,7 @@ class CrewRole {
     const review = !!state.underReview;
     $("review-banner").hidden = !review;
     $("review-button").dataset.action = review ? "end" : "start";
-    $("review-button").textContent = review ? "End review" : "Start review";
+    $("review-button").textContent = review ? t("review.end") : t("review.start");
     $("review-button").classList.toggle("armed", review);
     this.renderConflicts(state);
     this.markPending(state);
@@ -137,16 +138,16 @@ class CrewRole {
           el("p", { class: "conflict-what", text: conflictWords(state, conflict) }),
           el(
             "div",
-            { class: "conflict-actions", role: "group", "aria-label": `Resolve play ${conflict.play}` },
-            ...Object.entries(KEEP_WORDS).map(([keep, words]) =>
-              el("button", { type: "button", class: `control resolve-${keep}`, "data-resolve": keep, "data-play": String(conflict.play), text: words, onclick: () => this.send({ type: "resolve", play: conflict.play, keep }) }),
+            { class: "conflict-actions", role: "group", "aria-label": t("conflict.resolve", { play: formatNumber(conflict.play) }) },
+            ...Object.entries(KEEP_WORDS).map(([keep, key]) =>
+              el("button", { type: "button", class: `control resolve-${keep}`, "data-resolve": keep, "data-play": String(conflict.play), text: t(key), onclick: () => this.send({ type: "resolve", play: conflict.play, keep }) }),
             ),
           ),
         ),
       ),
     );
     if (conflicts.length > 0) {
-      announce(this.announcer, `Scorers disagree: ${conflicts.map((c) => conflictWords(state, c)).join(". ")}`);
+      announce(this.announcer, t("conflict.disagree", { conflicts: conflicts.map((c) => conflictWords(state, c)).join(". ") }));
       // A new conflict takes the focus only when nothing else has it, so a scorer mid-entry is not interrupted.
       if (hadNone && (document.activeElement === document.body || document.activeElement === null)) section.querySelector("[data-resolve]")?.focus();
     }
@@ -169,7 +170,7 @@ class CrewRole {
     const now = this.now();
     for (const node of document.querySelectorAll("[data-confirm-by]")) {
       const until = node.dataset.confirmBy === "" ? null : Number(node.dataset.confirmBy);
-      setText(node, until === null ? "waiting for the other scorer" : `confirm within ${Math.max(0, Math.ceil((until - now) / 1000))} s`);
+      setText(node, until === null ? t("conflict.waiting") : t("conflict.confirmWithin", { seconds: formatNumber(Math.max(0, Math.ceil((until - now) / 1000))) }));
     }
   }
 
@@ -194,14 +195,14 @@ export function confirmBy(state, play) {
 
 /** One scorer's version of a play: "#7 Ann 2PT made", or "nothing entered". */
 function versionWords(state, version) {
-  if (!version) return "nothing entered";
+  if (!version) return t("conflict.nothing");
   const who = version.player ? playerWords(state, version.player) : state[`${version.team}Team`] ?? version.team;
-  return `${who} ${moveEntry(version.move)?.words ?? version.move}`;
+  return t("play.line", { who, move: moveEntry(version.move)?.words ?? version.move });
 }
 
 /** "Play 12: first scorer #7 Ann 2PT made; second scorer #9 Bo 2PT made". */
 export function conflictWords(state, conflict) {
-  return `Play ${conflict.play}: first scorer ${versionWords(state, conflict.first)}; second scorer ${versionWords(state, conflict.second)}`;
+  return t("conflict.play", { play: formatNumber(conflict.play), first: versionWords(state, conflict.first), second: versionWords(state, conflict.second) });
 }
 
 export const crewRole = new CrewRole();

@@ -3,19 +3,17 @@
 // operator is not offered a button that can only earn "not_allowed_for_role".
 import { el, setText } from "./ui.js";
 import { PLAYER_MOVES } from "./stats.js";
+import { t, formatAgo } from "./i18n.js";
 
 export const ROLES = ["scorer", "clock", "shotClock", "stats", "judge"];
 
-export const ROLE_WORDS = { scorer: "Scorer", clock: "Clock", shotClock: "Shot clock", stats: "Statistics", judge: "Judge" };
+/** Each role's name in the reader's language (js/i18n.js; the keys written out for scripts/check-i18n). */
+const ROLE_KEYS = { scorer: "role.scorer", clock: "role.clock", shotClock: "role.shotClock", stats: "role.stats", judge: "role.judge" };
+export const ROLE_WORDS = Object.defineProperties({}, Object.fromEntries(ROLES.map((role) => [role, { get: () => t(ROLE_KEYS[role]), enumerable: true }])));
 
 /** What each role is for, one line (the lobby's role picker and the panel's role badge). */
-export const ROLE_HINTS = {
-  scorer: "every command",
-  clock: "game clock, periods, shot clock, timeouts, possession",
-  shotClock: "the shot clock only",
-  stats: "misses, rebounds, assists, steals, blocks, turnovers",
-  judge: "video review only",
-};
+const HINT_KEYS = { scorer: "roleHint.scorer", clock: "roleHint.clock", shotClock: "roleHint.shotClock", stats: "roleHint.stats", judge: "roleHint.judge" };
+export const ROLE_HINTS = Object.defineProperties({}, Object.fromEntries(ROLES.map((role) => [role, { get: () => t(HINT_KEYS[role]), enumerable: true }])));
 
 const CLOCK_COMMANDS = new Set(["clock", "setClock", "endPeriod", "shotClock", "timeout", "possession"]);
 const STATS_TEAM_MOVES = new Set(["rebound", "offensiveRebound", "defensiveRebound", "turnover"]);
@@ -59,11 +57,11 @@ export function tokenFromFragment(hash = location.hash) {
 
 /** "just now", "12 s ago", "3 min ago", or "no commands yet". */
 export function lastCommandWords(at, now = Date.now()) {
-  if (at === null || at === undefined) return "no commands yet";
+  if (at === null || at === undefined) return t("crew.noCommands");
   const seconds = Math.max(0, Math.round((now - at) / 1000));
-  if (seconds < 5) return "just now";
-  if (seconds < 60) return `${seconds} s ago`;
-  return `${Math.round(seconds / 60)} min ago`;
+  if (seconds < 5) return t("crew.justNow");
+  if (seconds < 60) return formatAgo(seconds, "second");
+  return formatAgo(Math.round(seconds / 60), "minute");
 }
 
 /** Renders the crew list into `list` (a <ul>): one item per member, connected ones marked; `extra(member)` may add
@@ -77,9 +75,9 @@ export function renderCrew(list, members, { extra, self } = {}) {
         { class: `crew-member${m.connected ? " connected" : ""}`, "data-member": m.member, "data-role": m.role, "data-connected": String(!!m.connected) },
         el("span", { class: "presence", "aria-hidden": "true" }),
         el("span", { class: "crew-label", text: m.label }),
-        m.member === self ? el("span", { class: "crew-self", text: " (this device)" }) : null,
+        m.member === self ? el("span", { class: "crew-self", text: ` ${t("crew.thisDevice")}` }) : null,
         el("span", { class: "crew-role", text: ROLE_WORDS[m.role] ?? m.role }),
-        el("span", { class: "crew-state", text: m.connected ? "connected" : "not connected" }),
+        el("span", { class: "crew-state", text: m.connected ? t("crew.connected") : t("crew.notConnected") }),
         el("span", { class: "crew-last", "data-last-command": m.lastCommandAt ?? "", text: lastCommandWords(m.lastCommandAt) }),
         extra ? extra(m) : null,
       ),
@@ -88,7 +86,7 @@ export function renderCrew(list, members, { extra, self } = {}) {
   const changes = [];
   for (const m of members) {
     const was = previous.get(m.member);
-    if (was !== undefined && was !== !!m.connected) changes.push(`${m.label} (${ROLE_WORDS[m.role] ?? m.role}) ${m.connected ? "joined" : "left"}`);
+    if (was !== undefined && was !== !!m.connected) changes.push(t(m.connected ? "crew.joined" : "crew.left", { label: m.label, role: ROLE_WORDS[m.role] ?? m.role }));
   }
   return changes;
 }

@@ -11,11 +11,11 @@ import { foulLimit, isOut, leaders, outWords, playerFouls } from "./stats.js";
 import { buildFiba, renderFiba } from "./fiba.js";
 import { renderChecking } from "./crew.js";
 import { delayWithBadge, followCourt, leaveGameUnless, queueWords, showJoinCode } from "./court.js";
-import { translate } from "./i18n.js";
+import { t, translate, formatNumber } from "./i18n.js";
 
 translate();
 
-buildFiba(document, { fouls: "F", timeouts: "TO" });
+buildFiba(document, { fouls: t("fiba.foulsShort"), timeouts: t("fiba.timeoutsShort") });
 
 const THEMES = ["dark", "light", "transparent"];
 const theme = THEMES.includes(param("theme")) ? param("theme") : "dark";
@@ -68,7 +68,7 @@ function renderFoulTrouble(state) {
     node.dataset.key = key;
     node.replaceChildren(
       ...trouble.map((p) =>
-        el("span", { class: `foul-trouble${isOut(p) ? " out" : ""}`, "data-fouls-of": p.id }, `${p.number ? `#${p.number} ` : ""}${p.playerName} `, el("b", { text: isOut(p) && p.stats?.disqualified ? "DQ" : `${playerFouls(p)} PF` })),
+        el("span", { class: `foul-trouble${isOut(p) ? " out" : ""}`, "data-fouls-of": p.id }, `${p.number ? `#${formatNumber(p.number)} ` : ""}${p.playerName} `, el("b", { text: isOut(p) && p.stats?.disqualified ? t("foul.dq") : t("foul.count", { n: formatNumber(playerFouls(p)) }) })),
       ),
     );
     node.title = trouble.filter(isOut).map((p) => `${p.playerName}: ${outWords(p)}`).join(", ");
@@ -81,12 +81,13 @@ function renderLeaders(state) {
   for (const side of ["home", "away"]) {
     const node = document.querySelector(`[data-leaders="${side}"]`);
     const top = show ? leaders(state[`${side}Players`]) : {};
-    const parts = [["PTS", top.points], ["REB", top.rebounds], ["AST", top.assists]].filter(([, entry]) => entry);
+    // data-leader names the statistic (PTS, REB, AST) for the tests and the CSS; the label is the reader's.
+    const parts = [["PTS", top.points, t("col.pts")], ["REB", top.rebounds, t("col.reb")], ["AST", top.assists, t("col.ast")]].filter(([, entry]) => entry);
     node.hidden = parts.length === 0;
     const key = JSON.stringify(parts.map(([label, entry]) => [label, entry.player.id, entry.value]));
     if (node.dataset.key === key) continue;
     node.dataset.key = key;
-    node.replaceChildren(...parts.map(([label, entry]) => el("span", { class: "leader", "data-leader": label }, el("span", { class: "leader-label", text: label }), ` ${entry.player.playerName} `, el("b", { text: String(entry.value) }))));
+    node.replaceChildren(...parts.map(([label, entry, words]) => el("span", { class: "leader", "data-leader": label }, el("span", { class: "leader-label", text: words }), ` ${entry.player.playerName} `, el("b", { text: formatNumber(entry.value) }))));
   }
 }
 
@@ -104,7 +105,7 @@ function render(state) {
   board.classList.toggle("is-running", !!state.clock?.running);
   renderChecking(document, state, showPending);
   board.classList.toggle("under-review", !!state.underReview);
-  status.textContent = state.isFinished ? `Final · ${winnerWords(state)}` : state.isLocked ? "Final" : state.underReview ? "Under review" : "";
+  status.textContent = state.isFinished ? t("display.final", { winner: winnerWords(state) }) : state.isLocked ? t("result.final") : state.underReview ? t("display.underReview") : "";
 }
 
 const delay = delayWithBadge(document.getElementById("delay-badge"));
@@ -122,7 +123,7 @@ function showGame(gameID) {
   board.classList.remove("is-finished", "is-running");
   board.classList.toggle("between-games", gameID === null);
   if (gameID === null) {
-    status.textContent = "Next game soon";
+    status.textContent = t("display.nextSoon");
     return;
   }
   status.textContent = "";
@@ -160,7 +161,7 @@ if (courtID) {
   if (key) showJoinCode(courtID, key, document.getElementById("join-code"));
   keepScreenAwake();
 } else if (!id) {
-  status.textContent = "Add ?id=<game> (or ?court=<court>) to the address";
+  status.textContent = t("display.addId");
 } else {
   showGame(id);
   keepScreenAwake();

@@ -5,14 +5,16 @@
 import { formatClock } from "./clock.js";
 import { el, setText } from "./ui.js";
 import { playLines, lineWords } from "./stats.js";
+import { t, tParts, formatNumber, formatClockParts, formatTenths } from "./i18n.js";
 
-/** "Q1" … "Q4", "OT", "OT2" in 5x5; "P1", "OT" in single-period rules; "" when untimed. */
+/** "Q1" … "Q4", "OT", "OT2" in 5x5; "Regulation", "OT" in single-period rules; "" when untimed (in the reader's
+ * language: "C1", "Prórroga" in Spanish). */
 export function periodWords(state) {
   const period = state?.period;
   if (period === null || period === undefined) return "";
   const regulation = state.rules?.periods ?? 1;
-  if (period > regulation) return period - regulation > 1 ? `OT${period - regulation}` : "OT";
-  return regulation > 1 ? `Q${period}` : "Regulation";
+  if (period > regulation) return period - regulation > 1 ? t("period.overtimeN", { n: formatNumber(period - regulation) }) : t("period.overtime");
+  return regulation > 1 ? t("period.quarter", { n: formatNumber(period) }) : t("period.regulation");
 }
 
 /** Milliseconds left in the period at server instant `serverNow`, or null when untimed. */
@@ -34,7 +36,7 @@ export function shotClockReading(shotClock, serverNow) {
 /** Whole seconds, with tenths under five seconds, as a shot clock shows them. */
 export function formatShotClock(ms) {
   if (ms === null) return "";
-  return ms < 5000 ? (Math.floor(ms / 100) / 10).toFixed(1) : String(Math.ceil(ms / 1000));
+  return ms < 5000 ? formatTenths(Math.floor(ms / 100) / 10) : formatNumber(Math.ceil(ms / 1000));
 }
 
 /** Time left as a scoreboard counts it down: "07:30" (whole seconds, rounded up, so "00:00" only at the end),
@@ -42,9 +44,9 @@ export function formatShotClock(ms) {
 export function formatCountdown(ms) {
   if (ms >= 60000) {
     const seconds = Math.ceil(ms / 1000);
-    return `${String(Math.floor(seconds / 60)).padStart(2, "0")}:${String(seconds % 60).padStart(2, "0")}`;
+    return formatClockParts(Math.floor(seconds / 60), seconds % 60);
   }
-  return (Math.floor(ms / 100) / 10).toFixed(1);
+  return formatTenths(Math.floor(ms / 100) / 10);
 }
 
 /** Updates every running display: [data-clock-remaining] and [data-shot-clock] under `root`. */
@@ -56,7 +58,7 @@ export function tickFiba(root, state, serverNow) {
   const countdown = remaining === null ? "" : formatCountdown(remaining);
   for (const node of root.querySelectorAll("[data-countdown]")) setText(node, countdown);
   const shot = shotClockReading(state.shotClock, serverNow);
-  const shotText = state.shotClock && !state.shotClock.enabled ? "OFF" : formatShotClock(shot);
+  const shotText = state.shotClock && !state.shotClock.enabled ? t("fiba.off") : formatShotClock(shot);
   for (const node of root.querySelectorAll("[data-shot-clock]")) {
     setText(node, shotText);
     node.classList.toggle("expired", shot === 0);
@@ -64,11 +66,11 @@ export function tickFiba(root, state, serverNow) {
 }
 
 /** One team's fouls, penalty, timeouts and possession marker: the spans renderFiba fills. */
-export function teamStats(side, { fouls = "Fouls", timeouts = "Time-outs" } = {}) {
+export function teamStats(side, { fouls = t("fiba.fouls"), timeouts = t("fiba.timeouts") } = {}) {
   return [
-    el("span", { class: "possession", "data-possession": side, title: "Possession", text: "●" }),
+    el("span", { class: "possession", "data-possession": side, title: t("fiba.possession"), text: "●" }),
     el("span", { class: "stat fouls" }, `${fouls} `, el("b", { "data-team-fouls": side })),
-    el("span", { class: "penalty", "data-penalty": side, hidden: true, text: "Penalty" }),
+    el("span", { class: "penalty", "data-penalty": side, hidden: true, text: t("fiba.penalty") }),
     el("span", { class: "stat timeouts" }, `${timeouts} `, el("b", { "data-timeouts": side })),
   ];
 }
@@ -83,8 +85,8 @@ export function buildFiba(root, labels) {
         "div",
         { class: "fiba-middle" },
         el("span", { class: "period", "data-period": true }),
-        el("span", { class: "remaining" }, el("span", { "data-clock-remaining": true }), " left"),
-        el("span", { class: "shot", "data-shot-clock-box": true }, "Shot ", el("b", { "data-shot-clock": true })),
+        el("span", { class: "remaining" }, ...tParts("fiba.left", { time: el("span", { "data-clock-remaining": true }) })),
+        el("span", { class: "shot", "data-shot-clock-box": true }, ...tParts("fiba.shot", { time: el("b", { "data-shot-clock": true }) })),
       ),
       el("div", { class: "fiba-team away" }, ...teamStats("away", labels)),
     );
@@ -100,9 +102,9 @@ export function renderFiba(root, state) {
   for (const node of root.querySelectorAll("[data-period]")) setText(node, periodWords(state));
   for (const side of ["home", "away"]) {
     const fouls = state[`${side}TeamFouls`];
-    for (const node of root.querySelectorAll(`[data-team-fouls="${side}"]`)) setText(node, fouls ?? "", { flash: true });
+    for (const node of root.querySelectorAll(`[data-team-fouls="${side}"]`)) setText(node, fouls === null || fouls === undefined ? "" : formatNumber(fouls), { flash: true });
     for (const node of root.querySelectorAll(`[data-penalty="${side}"]`)) node.hidden = state[`${side}InPenalty`] !== true;
-    for (const node of root.querySelectorAll(`[data-timeouts="${side}"]`)) setText(node, state[`${side}TimeoutsLeft`] ?? "");
+    for (const node of root.querySelectorAll(`[data-timeouts="${side}"]`)) setText(node, formatNumber(state[`${side}TimeoutsLeft`] ?? ""));
     for (const node of root.querySelectorAll(`[data-possession="${side}"]`)) node.classList.toggle("has-ball", state.possession === side);
   }
   for (const node of root.querySelectorAll("[data-shot-clock-box]")) node.hidden = !state.shotClock;
@@ -113,7 +115,7 @@ export function renderFiba(root, state) {
 export function playerWords(state, playerID) {
   const player = [...(state?.homePlayers ?? []), ...(state?.awayPlayers ?? [])].find((p) => p.id === playerID);
   if (!player) return playerID;
-  return player.number ? `#${player.number} ${player.playerName}` : player.playerName;
+  return player.number ? `#${formatNumber(player.number)} ${player.playerName}` : player.playerName;
 }
 
 /** When a play happened: "Q2 03:12" (the period's clock), or "03:12" for untimed rules. */
@@ -121,7 +123,8 @@ export function playWhen(state, play) {
   return play.period === null || play.period === undefined ? formatClock(play.elapsedMs) : `${periodWords({ ...state, period: play.period })} ${formatClock(play.elapsedMs)}`;
 }
 
-/** One line of the play-by-play: "Q2 03:12 · Lakers · #7 Ann 3PT made (Bo assists), 23–19". */
+/** One line of the play-by-play: "Q2 03:12 · Lakers · #7 Ann 3PT made (Bo assists), 23–19" (in the reader's language:
+ * "C2 03:12 · Lakers · #7 Ann: triple anotado (asistencia de Bo), 23–19"). */
 export function playWords(state, play) {
   const line = playLines({ ...state, plays: [play] })[0];
   return `${playWhen(state, play)} · ${state[`${play.team}Team`]} · ${lineWords({ ...line, who: play.player ? playerWords(state, play.player) : line.who })}`;
@@ -142,12 +145,12 @@ export function renderPlays(list, state, extra, { foldAssists = false } = {}) {
         el(
           "li",
           { class: `play ${play.team}${play.deleted ? " deleted" : ""}${play.edited ? " edited" : ""}${play.pending ? " pending" : ""}${line.score ? " scoring" : ""}`, "data-play": String(play.play) },
-          el("span", { class: "play-number", text: `#${play.play}` }),
+          el("span", { class: "play-number", text: `#${formatNumber(play.play)}` }),
           el("span", { class: "play-when", text: playWhen(state, play) }),
           el("span", { class: "play-text", text: `${team(play)} · ${lineWords({ ...line, who: play.player ? playerWords(state, play.player) : line.who })}` }),
-          play.edited ? el("span", { class: "play-flag", text: "edited" }) : null,
-          play.deleted ? el("span", { class: "play-flag", text: "deleted" }) : null,
-          play.pending ? el("span", { class: "play-flag pending-flag", text: "pending" }) : null,
+          play.edited ? el("span", { class: "play-flag", text: t("play.edited") }) : null,
+          play.deleted ? el("span", { class: "play-flag", text: t("play.deleted") }) : null,
+          play.pending ? el("span", { class: "play-flag pending-flag", text: t("play.pending") }) : null,
           extra ? extra(play) : null,
         ),
       ),

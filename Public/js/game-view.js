@@ -6,7 +6,7 @@ import { DocumentStream } from "./connection.js";
 import { ServerClock, clockReading, formatClock, learnFromPatch } from "./clock.js";
 import { showConnection, announce, applyTeamColors } from "./ui.js";
 import { tickFiba } from "./fiba.js";
-import { t, formatNumber } from "./i18n.js";
+import { t, formatNumber, formatClockParts } from "./i18n.js";
 
 /** The team that won, in words, or null. */
 export function winnerWords(state) {
@@ -26,13 +26,15 @@ export function clockStateWords(state) {
 /** The rules in one short line. */
 export function rulesWords(rules) {
   if (!rules) return "";
-  const names = { pickup: "Pickup", fiba3x3: "FIBA 3x3", fiba5x5: "FIBA 5x5", custom: "Custom" };
+  const names = { pickup: t("rules.pickup"), fiba3x3: t("rules.fibaThree"), fiba5x5: t("rules.fibaFive"), custom: t("rules.custom") };
   const parts = [names[rules.preset] ?? rules.preset];
-  if (rules.targetScore !== null && rules.targetScore !== undefined) parts.push(`first to ${rules.targetScore}`);
-  if (rules.winBy > 1) parts.push(`win by ${rules.winBy}`);
-  const length = rules.timeLimitMs ? formatClock(rules.timeLimitMs).replace(/\.0$/, "") : null;
-  if (length) parts.push(rules.periods > 1 ? `${rules.periods} × ${length}` : `${length} game`);
-  if (rules.shotClockMs) parts.push(`${rules.shotClockMs / 1000} s shot clock`);
+  if (rules.targetScore !== null && rules.targetScore !== undefined) parts.push(t("rules.firstTo", { n: formatNumber(rules.targetScore) }));
+  if (rules.winBy > 1) parts.push(t("rules.winBy", { n: formatNumber(rules.winBy) }));
+  // Whole minutes and seconds: the tenths of a period's length are always zero.
+  const seconds = rules.timeLimitMs ? Math.floor(rules.timeLimitMs / 1000) : 0;
+  const length = seconds ? formatClockParts(Math.floor(seconds / 60), seconds % 60) : null;
+  if (length) parts.push(rules.periods > 1 ? t("rules.periods", { periods: formatNumber(rules.periods), length }) : t("rules.length", { length }));
+  if (rules.shotClockMs) parts.push(t("rules.shotClock", { seconds: formatNumber(rules.shotClockMs / 1000) }));
   return parts.join(" · ");
 }
 
@@ -84,7 +86,7 @@ export function followGame({ gameID, path, resume = true, forever = false, rende
       render(state, info);
       const score = t("announce.score", { home: state.homeTeam, homeScore: formatNumber(state.homeScore), away: state.awayTeam, awayScore: formatNumber(state.awayScore) });
       if (lastScore !== null && score !== lastScore) {
-        announce(announcer, state.isFinished ? `${score}. ${winnerWords(state)}.` : score);
+        announce(announcer, state.isFinished ? t("announce.final", { score, winner: winnerWords(state) }) : score);
       }
       lastScore = score;
     },

@@ -31,8 +31,13 @@ export function pseudo(text) {
 }
 
 export const lang = chooseLanguage([new URLSearchParams(location.search).get("lang"), ...(navigator.languages ?? [navigator.language])]);
-/** The locale Intl formats with (the pseudo-locale's numbers are English ones). */
-export const locale = lang === PSEUDO ? "en" : lang;
+/**
+ * The locale Intl formats with (the pseudo-locale's numbers are English ones). Arabic keeps the Latin digits
+ * (`-u-nu-latn`): scoreboards, shot clocks and scorers' keyboards across the Arabic-speaking world use them, and the
+ * scorer types the clock in them, so the score, the clock and every count read the same on the board and in the
+ * text (docs/i18n.md, "Digits"). Intl still supplies Arabic's separators, month names and relative times.
+ */
+export const locale = lang === PSEUDO ? "en" : lang === "ar" ? "ar-u-nu-latn" : lang;
 export const dir = RIGHT_TO_LEFT.has(lang) ? "rtl" : "ltr";
 
 async function load(language) {
@@ -62,6 +67,41 @@ const numbers = new Intl.NumberFormat(locale);
 /** A number as the reader writes it (Arabic-Indic digits in ar, for instance). */
 export function formatNumber(value) {
   return Number.isFinite(value) ? numbers.format(value) : String(value ?? "");
+}
+
+/** A template's text split at its placeholders, each replaced by `values[name]` (a string or a node), for sentences
+ * whose parts are elements the pages update on their own (a ticking clock inside "{time} left"). */
+export function tParts(key, values) {
+  const parts = [];
+  const text = t(key, Object.fromEntries(Object.keys(values).map((name) => [name, `\u0000${name}\u0000`])));
+  text.split("\u0000").forEach((part, index) => {
+    if (index % 2 === 0) {
+      if (part) parts.push(part);
+    } else parts.push(values[part] ?? "");
+  });
+  return parts;
+}
+
+const twoDigits = new Intl.NumberFormat(locale, { minimumIntegerDigits: 2, useGrouping: false });
+const oneDigit = new Intl.NumberFormat(locale, { useGrouping: false });
+const tenthsFormat = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false });
+/** A clock's parts in the reader's digits: "mm:ss" from whole minutes and seconds, with ".d" tenths when given.
+ * The colon stays (every locale here writes times with it); the decimal separator is the locale's. */
+export function formatClockParts(minutes, seconds, tenths = null) {
+  const whole = `${twoDigits.format(minutes)}:${twoDigits.format(seconds)}`;
+  if (tenths === null) return whole;
+  return `${whole}${tenthsFormat.format(0.1).replace(/\d/g, "").slice(0, 1) || "."}${oneDigit.format(tenths)}`;
+}
+
+/** Seconds with one decimal ("4.9"), as a shot clock and the last minute show them, in the reader's digits. */
+export function formatTenths(value) {
+  return tenthsFormat.format(value);
+}
+
+const relative = new Intl.RelativeTimeFormat(locale, { numeric: "auto", style: "short" });
+/** "12 s ago", "3 min ago" in the reader's words (Intl.RelativeTimeFormat). */
+export function formatAgo(value, unit) {
+  return relative.format(-value, unit);
 }
 
 const dateTimes = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });

@@ -4,6 +4,7 @@
 import { el } from "./ui.js";
 import { ROLES, ROLE_HINTS, ROLE_WORDS, memberLink, renderCrew } from "./crew.js";
 import { encodeQR, qrSVG } from "./qr.js";
+import { t } from "./i18n.js";
 
 const ADMIN_TOKEN_KEY = "courtside.adminToken";
 
@@ -36,11 +37,11 @@ function buildBox(game) {
   tokenField.value = sessionStorage.getItem(ADMIN_TOKEN_KEY) ?? "";
   const role = el("select", { id: `crew-role-${slug}`, name: "role", "data-crew-role": id }, ...ROLES.map((r) => el("option", { value: r, text: `${ROLE_WORDS[r]} (${ROLE_HINTS[r]})` })));
   role.value = "clock";
-  const label = el("input", { id: `crew-label-${slug}`, name: "label", maxlength: "40", autocomplete: "off", placeholder: "Table laptop", "data-crew-label": id });
+  const label = el("input", { id: `crew-label-${slug}`, name: "label", maxlength: "40", autocomplete: "off", placeholder: t("lobby.labelPlaceholder"), "data-crew-label": id });
   const error = el("p", { class: "form-error", role: "alert", "data-crew-error": id, hidden: true });
   const list = el("ul", { class: "crew-list", "data-crew-list": id });
   const result = el("div", { class: "crew-link", "data-crew-link": id, hidden: true, tabindex: "-1" });
-  const submit = el("button", { type: "submit", class: "primary", "data-crew-add": id, text: "Add member" });
+  const submit = el("button", { type: "submit", class: "primary", "data-crew-add": id, text: t("lobby.addMember") });
 
   const showError = (text) => {
     error.textContent = text;
@@ -69,7 +70,7 @@ function buildBox(game) {
     try {
       const answer = await call("GET", api);
       renderCrew(list, answer.members ?? [], {
-        extra: (m) => el("button", { type: "button", class: "linklike", "data-revoke": m.member, "aria-label": `Revoke ${m.label} (${ROLE_WORDS[m.role] ?? m.role})`, text: "Revoke", onclick: () => revoke(m) }),
+        extra: (m) => el("button", { type: "button", class: "linklike", "data-revoke": m.member, "aria-label": t("lobby.revokeMember", { member: t("lobby.memberWho", { label: m.label, role: ROLE_WORDS[m.role] ?? m.role }) }), text: t("lobby.revoke"), onclick: () => revoke(m) }),
       });
       showError("");
     } catch (problem) {
@@ -113,9 +114,9 @@ function buildBox(game) {
         }
       },
     },
-    el("div", { class: "crew-admin" }, el("label", { for: tokenField.id, text: "Admin token" }), tokenField),
-    el("div", {}, el("label", { for: role.id, text: "Role" }), role),
-    el("div", {}, el("label", { for: label.id, text: "Label" }), label),
+    el("div", { class: "crew-admin" }, el("label", { for: tokenField.id, text: t("lobby.adminToken") }), tokenField),
+    el("div", {}, el("label", { for: role.id, text: t("lobby.role") }), role),
+    el("div", {}, el("label", { for: label.id, text: t("lobby.label") }), label),
     submit,
   );
 
@@ -125,31 +126,31 @@ function buildBox(game) {
     if (adminToken(tokenField)) refresh();
     else tokenField.focus();
   };
-  const box = el("details", { class: "crew-box", "data-crew": id, ontoggle: opened }, el("summary", { text: "Table crew" }), form, error, result, list);
+  const box = el("details", { class: "crew-box", "data-crew": id, ontoggle: opened }, el("summary", { text: t("crew.title") }), form, error, result, list);
   return box;
 }
 
 /** The new member's link, once: the QR code to scan and the text to copy. */
 function showLink(node, gameID, answer) {
   const link = memberLink(gameID, answer.token);
-  const who = `${answer.label} (${ROLE_WORDS[answer.role] ?? answer.role})`;
+  const who = t("lobby.memberWho", { label: answer.label, role: ROLE_WORDS[answer.role] ?? answer.role });
   let code;
   try {
-    code = qrSVG(encodeQR(link, { ecl: "M" }), { label: `QR code of the link for ${who}` });
+    code = qrSVG(encodeQR(link, { ecl: "M" }), { label: t("lobby.memberQR", { member: who }) });
   } catch {
-    code = el("p", { class: "hint", text: "The link is too long for a QR code: copy it instead." });
+    code = el("p", { class: "hint", text: t("lobby.qrTooLong") });
   }
-  const copy = el("button", { type: "button", class: "linklike", text: "Copy link" });
+  const copy = el("button", { type: "button", class: "linklike", text: t("lobby.copyLink") });
   copy.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(link);
-      copy.textContent = "Copied";
+      copy.textContent = t("embed.copied");
     } catch {
-      copy.textContent = "Select the link and copy it";
+      copy.textContent = t("embed.selectAndCopy");
     }
   });
   node.replaceChildren(
-    el("p", { text: `${who} added. Scan with the member's phone, or send the link (shown once; it carries the member's token).` }),
+    el("p", { text: t("lobby.memberAdded", { member: who }) }),
     code,
     el("code", { "data-member-link": answer.member, text: link }),
     copy,

@@ -2,7 +2,7 @@
 // token). Field errors are the server's creator view model's, shown under each field.
 import { DocumentStream } from "./connection.js";
 import { el, param, showConnection, applyTeamColors } from "./ui.js";
-import { t } from "./i18n.js";
+import { t, formatNumber } from "./i18n.js";
 import { crewBox, forgetCrewBoxes } from "./lobby-crew.js";
 
 const $ = (name) => document.getElementById(name);
@@ -11,9 +11,9 @@ const ADMIN_TOKEN_KEY = "courtside.adminToken";
 function gameStatus(game) {
   if (game.isFinished) {
     const winner = game.winner === "home" ? game.homeTeam : game.winner === "away" ? game.awayTeam : null;
-    return { key: "final", text: winner ? `Final · ${winner} win` : "Final" };
+    return { key: "final", text: winner ? t("display.final", { winner: t("result.win", { team: winner }) }) : t("result.final") };
   }
-  return game.isLive ? { key: "live", text: "Live" } : { key: "scheduled", text: "Not started" };
+  return game.isLive ? { key: "live", text: t("conn.live") } : { key: "scheduled", text: t("clockState.notStarted") };
 }
 
 function gameItem(game) {
@@ -24,14 +24,14 @@ function gameItem(game) {
     { class: "game-card", "data-game": game.id, "data-status": status.key },
     el(
       "a",
-      { class: "matchup", href: `game.html?id=${id}`, "aria-label": `${game.homeTeam} ${game.homeScore}, ${game.awayTeam} ${game.awayScore}, ${status.text}. Watch.` },
+      { class: "matchup", href: `game.html?id=${id}`, "aria-label": t("lobby.matchup", { home: game.homeTeam, homeScore: formatNumber(game.homeScore), away: game.awayTeam, awayScore: formatNumber(game.awayScore), status: status.text }) },
       el("span", { class: "team home" }, el("span", { class: "team-chip", text: game.homeShort ?? "" }), " ", game.homeTeam),
-      el("span", { class: "score", text: `${game.homeScore} – ${game.awayScore}` }),
+      el("span", { class: "score", text: `${formatNumber(game.homeScore)} – ${formatNumber(game.awayScore)}` }),
       el("span", { class: "team away" }, game.awayTeam, " ", el("span", { class: "team-chip", text: game.awayShort ?? "" })),
     ),
     el("span", { class: `status ${status.key}`, text: status.text }),
-    game.viewers > 0 ? el("span", { class: "viewers", "data-viewers": String(game.viewers), text: `${game.viewers} watching` }) : null,
-    el("nav", { class: "game-links", "aria-label": `Links for ${game.homeTeam} against ${game.awayTeam}` }, el("a", { href: `game.html?id=${id}`, text: "Watch" }), el("a", { href: `score.html?id=${id}`, text: "Score" }), el("a", { href: `display.html?id=${id}`, text: "Display" }), el("a", { href: `game.html?id=${id}#embed`, "data-embed": game.id, text: t("lobby.embed") })),
+    game.viewers > 0 ? el("span", { class: "viewers", "data-viewers": String(game.viewers), text: t("game.watching", { count: formatNumber(game.viewers) }) }) : null,
+    el("nav", { class: "game-links", "aria-label": t("lobby.linksFor", { home: game.homeTeam, away: game.awayTeam }) }, el("a", { href: `game.html?id=${id}`, text: t("lobby.watch") }), el("a", { href: `score.html?id=${id}`, text: t("lobby.score") }), el("a", { href: `display.html?id=${id}`, text: t("lobby.display") }), el("a", { href: `game.html?id=${id}#embed`, "data-embed": game.id, text: t("lobby.embed") })),
     crewBox(game),
   );
   applyTeamColors(item, game);

@@ -6,6 +6,7 @@ import { announce, bindAll, el, param, setText } from "./ui.js";
 import { crewRole } from "./crew-panel.js";
 import { renderFiba, renderPlays, playerWords } from "./fiba.js";
 import { PLAYER_MOVES, PREFIXES, TEAM_MOVES, foulBadge, foulLimit, isMadeFieldGoal, isOut, moveEntry, outWords, playerFouls, playerMovesFor, teamMovesFor } from "./stats.js";
+import { t, tParts, formatNumber } from "./i18n.js";
 
 const id = param("id");
 const $ = (name) => document.getElementById(name);
@@ -46,7 +47,7 @@ async function offerNextGame(s) {
     }
   }
   button.hidden = !courtOfGame?.next;
-  if (courtOfGame?.next) button.textContent = `Next game: winners vs ${courtOfGame.next.name}`;
+  if (courtOfGame?.next) button.textContent = t("scorer.nextGame", { team: courtOfGame.next.name });
 }
 
 async function startNextGame() {
@@ -68,7 +69,7 @@ function showError(text) {
 /** The tutorial's moves keep their count members on the button; the others are counted from the plays. */
 const TUTORIAL_COUNT = Object.fromEntries(MOVES.map((m) => [m.move, m.count]));
 const ROW_GROUPS = { shots: ["made", "missed"], other: ["other"], fouls: ["fouls"] };
-const ROW_NAMES = { shots: "Shots made and missed", other: "Rebounds, assists, steals, blocks, turnovers", fouls: "Fouls" };
+const ROW_NAMES = { shots: "scorer.rowShots", other: "scorer.rowOther", fouls: "fiba.fouls" };
 
 function moveButton(side, i, player, m) {
   const count = TUTORIAL_COUNT[m.move];
@@ -107,10 +108,10 @@ function buildPlayers(s) {
                 el("span", { class: "on-court", "data-on-court": player.id, hidden: true }),
                 el("span", { class: "foul-slot", "data-foul-slot": player.id }),
               ),
-              el("span", { class: "player-points" }, el("span", { "data-bind": `${side}Players.${i}.points`, "data-flash": true }), " pts"),
+              el("span", { class: "player-points" }, ...tParts("scorer.points", { n: el("span", { "data-bind": `${side}Players.${i}.points`, "data-flash": true }) })),
             ),
             ...Object.entries(ROW_GROUPS).map(([group, rows]) =>
-              el("div", { class: `moves moves-${group}`, role: "group", "aria-label": ROW_NAMES[group] }, ...moves.filter((m) => rows.includes(m.row)).map((m) => moveButton(side, i, player, m))),
+              el("div", { class: `moves moves-${group}`, role: "group", "aria-label": t(ROW_NAMES[group]) }, ...moves.filter((m) => rows.includes(m.row)).map((m) => moveButton(side, i, player, m))),
             ),
           ),
         ),
@@ -123,11 +124,11 @@ function buildPlayers(s) {
 /** The team actions (no player): team rebounds and turnovers, and in 5x5 the coach's and bench's fouls. */
 function buildTeamActions(s) {
   $("team-actions").replaceChildren(
-    el("h2", { text: "Team actions" }),
+    el("h2", { text: t("scorer.teamActions") }),
     ...["home", "away"].map((side) =>
       el(
         "div",
-        { class: `team-action-row ${side}`, role: "group", "aria-label": `${s[`${side}Team`]} team actions` },
+        { class: `team-action-row ${side}`, role: "group", "aria-label": t("scorer.teamActionsOf", { team: s[`${side}Team`] }) },
         el("span", { class: "sub-team", "data-bind": `${side}Team` }),
         ...teamMovesFor(s.rules).map((m) =>
           el(
@@ -167,19 +168,19 @@ function renderStats(s) {
     for (const button of card.querySelectorAll("button.move")) button.disabled = out;
     const slot = card.querySelector("[data-foul-slot]");
     const badge = foulBadge(s, player);
-    const words = badge ? badge.textContent + (out && player.onCourt ? " · substitute" : "") : "";
+    const words = badge ? (out && player.onCourt ? t("foul.substitute", { words: badge.textContent }) : badge.textContent) : "";
     if (slot.dataset.words !== words) {
       slot.dataset.words = words;
       if (badge) badge.textContent = words;
       slot.replaceChildren(...(badge ? [badge] : []));
     }
-    card.title = out ? `${outWords(player)}: no more moves` : "";
+    card.title = out ? t("foul.noMoreMoves", { words: outWords(player) }) : "";
   }
   // Team actions are not plays: their sums are in the team's statistics.
   for (const node of document.querySelectorAll("[data-team-summary]")) {
-    const t = s[`${node.dataset.teamSummary}Stats`];
-    const coach = foulLimit(s.rules) ? ` · coach TF ${t?.coachTechnicals ?? 0} · bench TF ${t?.benchTechnicals ?? 0}` : "";
-    setText(node, t ? `team REB ${t.teamRebounds ?? 0} · TOV ${t.teamTurnovers ?? 0}${coach}` : "", { flash: true });
+    const stats = s[`${node.dataset.teamSummary}Stats`];
+    const coach = foulLimit(s.rules) ? ` · ${t("scorer.coachSummary", { coach: formatNumber(stats?.coachTechnicals ?? 0), bench: formatNumber(stats?.benchTechnicals ?? 0) })}` : "";
+    setText(node, stats ? `${t("scorer.teamSummary", { rebounds: formatNumber(stats.teamRebounds ?? 0), turnovers: formatNumber(stats.teamTurnovers ?? 0) })}${coach}` : "", { flash: true });
   }
 }
 
@@ -204,16 +205,16 @@ function openAssistPrompt(playerID, move) {
   assistChoices = players.filter((p) => p.id !== playerID && !isOut(p) && (!usesCourt || p.onCourt)).slice(0, 9);
   if (assistChoices.length === 0) return;
   $("assist-prompt").replaceChildren(
-    el("span", { class: "assist-question", text: `Assist on ${playerWords(s, playerID)}'s ${moveEntry(move)?.label ?? move}?` }),
+    el("span", { class: "assist-question", text: t("scorer.assistOn", { player: playerWords(s, playerID), move: moveEntry(move)?.label ?? move }) }),
     ...assistChoices.map((p, index) =>
       el(
         "button",
         { type: "button", class: "control assist-choice", "data-assist-player": p.id, onclick: () => { closeAssistPrompt(); send({ type: "move", player: p.id, move: "assist" }); } },
-        el("kbd", { text: String(index + 1) }),
+        el("kbd", { text: formatNumber(index + 1) }),
         ` ${playerWords(s, p.id)}`,
       ),
     ),
-    el("button", { type: "button", class: "control", id: "assist-skip", onclick: closeAssistPrompt }, "No assist ", el("kbd", { text: "Esc" })),
+    el("button", { type: "button", class: "control", id: "assist-skip", onclick: closeAssistPrompt }, `${t("scorer.noAssist")} `, el("kbd", { text: "Esc" })),
   );
   $("assist-prompt").hidden = false;
   clearTimeout(assistTimer);
@@ -237,15 +238,15 @@ function render(s) {
   for (const button of document.querySelectorAll("button.move")) {
     const player = [...s.homePlayers, ...s.awayPlayers].find((p) => p.id === button.dataset.player);
     const move = moveEntry(button.dataset.move);
-    if (player && move) button.setAttribute("aria-label", `${move.words} for ${player.playerName} (${button.querySelector(".move-count").textContent} so far)`);
+    if (player && move) button.setAttribute("aria-label", t("scorer.moveFor", { move: move.words, player: player.playerName, count: button.querySelector(".move-count").textContent }));
   }
   const running = !!s.clock?.running;
   const clockButton = $("clock-button");
   clockButton.dataset.action = running ? "pause" : "start";
-  clockButton.textContent = running ? "Pause clock" : "Start clock";
+  clockButton.textContent = running ? t("scorer.pauseClock") : t("scorer.startClock");
   clockButton.classList.toggle("running", running);
   $("finished").hidden = !s.isFinished;
-  $("finished").textContent = s.isFinished ? `Final: ${winnerWords(s)} ${s.score}. Undo reopens the game.` : "";
+  $("finished").textContent = s.isFinished ? t("scorer.finished", { winner: winnerWords(s), score: s.score }) : "";
   $("panel").classList.toggle("is-finished", !!s.isFinished);
   offerNextGame(s);
   $("rules").textContent = rulesWords(s.rules);
@@ -259,17 +260,17 @@ function render(s) {
 function renderRealGame(s) {
   const shot = s.shotClock;
   if (shot) {
-    $("shot-start").textContent = shot.running ? "Shot clock pause" : "Shot clock start";
+    $("shot-start").textContent = shot.running ? t("scorer.shotPause") : t("scorer.shotStart");
     $("shot-start").dataset.action = shot.running ? "pause" : "start";
-    $("shot-toggle").textContent = shot.enabled ? "Shot clock off" : "Shot clock on";
+    $("shot-toggle").textContent = shot.enabled ? t("scorer.shotOff") : t("scorer.shotOn");
     for (const name of ["shot-start", "shot-reset", "shot-reset-short"]) $(name).disabled = !shot.enabled;
   }
   $("shot-reset-short").hidden = !s.rules?.shotClockResetMs;
-  if (s.rules?.shotClockResetMs) $("shot-reset-short").textContent = `Reset to ${s.rules.shotClockResetMs / 1000}`;
+  if (s.rules?.shotClockResetMs) $("shot-reset-short").textContent = t("scorer.resetTo", { seconds: formatNumber(s.rules.shotClockResetMs / 1000) });
   for (const side of ["home", "away"]) {
-    $(`timeout-${side}`).textContent = `Timeout ${s[`${side}Team`]} (${s[`${side}TimeoutsLeft`] ?? 0} left)`;
+    $(`timeout-${side}`).textContent = t("scorer.timeout", { team: s[`${side}Team`], n: formatNumber(s[`${side}TimeoutsLeft`] ?? 0) });
     $(`timeout-${side}`).disabled = !s[`${side}TimeoutsLeft`];
-    $(`possession-${side}`).textContent = `Ball: ${s[`${side}Team`]}`;
+    $(`possession-${side}`).textContent = t("scorer.ball", { team: s[`${side}Team`] });
     $(`possession-${side}`).classList.toggle("selected", s.possession === side);
   }
   $("set-clock-form").hidden = s.clock?.periodLengthMs === null || s.clock?.periodLengthMs === undefined;
@@ -277,7 +278,7 @@ function renderRealGame(s) {
   for (const node of document.querySelectorAll("[data-on-court]")) {
     const player = [...s.homePlayers, ...s.awayPlayers].find((p) => p.id === node.dataset.onCourt);
     node.hidden = player?.onCourt === null || player?.onCourt === undefined;
-    node.textContent = player?.onCourt ? "on court" : "bench";
+    node.textContent = player?.onCourt ? t("scorer.onCourt") : t("scorer.bench");
     node.closest("article")?.classList.toggle("bench", player?.onCourt === false);
   }
   renderSubstitutions(s);
@@ -298,8 +299,8 @@ function renderSubstitutions(s) {
   $("substitutions").replaceChildren(
     ...["home", "away"].map((side) => {
       const players = s[`${side}Players`];
-      const out = el("select", { "aria-label": `${s[`${side}Team`]}: player going out`, "data-sub-out": side }, ...options(players.filter((p) => p.onCourt)));
-      const into = el("select", { "aria-label": `${s[`${side}Team`]}: player coming in`, "data-sub-in": side }, ...options(players.filter((p) => !p.onCourt)));
+      const out = el("select", { "aria-label": t("scorer.goingOut", { team: s[`${side}Team`] }), "data-sub-out": side }, ...options(players.filter((p) => p.onCourt)));
+      const into = el("select", { "aria-label": t("scorer.comingIn", { team: s[`${side}Team`] }), "data-sub-in": side }, ...options(players.filter((p) => !p.onCourt)));
       return el(
         "form",
         {
@@ -313,7 +314,7 @@ function renderSubstitutions(s) {
         out,
         el("span", { text: "→" }),
         into,
-        el("button", { type: "submit", class: "control", "data-substitute": side, text: "Substitute" }),
+        el("button", { type: "submit", class: "control", "data-substitute": side, text: t("scorer.substitute") }),
       );
     }),
   );
@@ -322,22 +323,22 @@ function renderSubstitutions(s) {
 /** Edit and delete for one play; the editor picks the player and the move it really was. */
 function playControls(play) {
   const wrapper = el("span", { class: "play-controls" });
-  const edit = el("button", { type: "button", class: "linklike", "data-edit-play": String(play.play), text: "Edit" });
+  const edit = el("button", { type: "button", class: "linklike", "data-edit-play": String(play.play), text: t("scorer.edit") });
   const remove = el("button", {
     type: "button",
     class: "linklike",
     "data-delete-play": String(play.play),
-    text: "Delete",
+    text: t("scorer.delete"),
     onclick: () => send({ type: "deletePlay", play: play.play }),
   });
   edit.addEventListener("click", () => {
-    const players = el("select", { "aria-label": `Play ${play.play}: player`, "data-edit-player": String(play.play) }, ...[...state.homePlayers, ...state.awayPlayers].map((p) => el("option", { value: p.id, text: playerWords(state, p.id), selected: p.id === play.player })));
-    const moves = el("select", { "aria-label": `Play ${play.play}: move`, "data-edit-move": String(play.play) }, ...playerMovesFor(state.rules).map((m) => el("option", { value: m.move, text: m.words, selected: m.move === play.move })));
+    const players = el("select", { "aria-label": t("scorer.playPlayer", { play: formatNumber(play.play) }), "data-edit-player": String(play.play) }, ...[...state.homePlayers, ...state.awayPlayers].map((p) => el("option", { value: p.id, text: playerWords(state, p.id), selected: p.id === play.player })));
+    const moves = el("select", { "aria-label": t("scorer.playMove", { play: formatNumber(play.play) }), "data-edit-move": String(play.play) }, ...playerMovesFor(state.rules).map((m) => el("option", { value: m.move, text: m.words, selected: m.move === play.move })));
     wrapper.replaceChildren(
       players,
       moves,
-      el("button", { type: "button", class: "control", "data-save-play": String(play.play), text: "Save", onclick: () => send({ type: "editPlay", play: play.play, player: players.value, move: moves.value }) }),
-      el("button", { type: "button", class: "linklike", text: "Cancel", onclick: () => { $("plays").dataset.key = ""; render(state); } }),
+      el("button", { type: "button", class: "control", "data-save-play": String(play.play), text: t("scorer.save"), onclick: () => send({ type: "editPlay", play: play.play, player: players.value, move: moves.value }) }),
+      el("button", { type: "button", class: "linklike", text: t("scorer.cancel"), onclick: () => { $("plays").dataset.key = ""; render(state); } }),
     );
   });
   // A team action has no player to correct: it can only be deleted (and recorded again).
@@ -389,7 +390,7 @@ function selectPlayer(step) {
   selectedPlayer = next.dataset.player;
   for (const card of cards) card.classList.toggle("selected", card === next);
   next.scrollIntoView({ block: "nearest" });
-  setText($("selected-player"), `Keys act on ${playerWords(state, selectedPlayer)}`);
+  setText($("selected-player"), t("scorer.keysOn", { player: playerWords(state, selectedPlayer) }));
 }
 
 function moveKey(move) {
@@ -425,7 +426,7 @@ function setPrefix(key) {
   prefix = key;
   clearTimeout(prefixTimer);
   if (key) prefixTimer = setTimeout(() => setPrefix(null), PREFIX_MS);
-  setText($("key-prefix"), key ? `${key.toUpperCase()}: ${PREFIXES[key]} (Esc cancels)` : "");
+  setText($("key-prefix"), key ? t("prefix.line", { key: key.toUpperCase(), words: PREFIXES[key] }) : "");
   $("key-prefix").hidden = !key;
 }
 
@@ -482,12 +483,12 @@ function renderOutbox() {
   const pending = queue.pending;
   $("outbox").dataset.pending = String(pending.length);
   const connected = game?.stream.isOpen && ready;
-  setText($("outbox-summary"), pending.length === 0 ? "All changes saved" : `${pending.length} waiting for the server${connected ? "…" : " (kept on this device, sent when the connection is back)"}`);
+  setText($("outbox-summary"), pending.length === 0 ? t("scorer.saved") : t(connected ? "scorer.waiting" : "scorer.waitingOffline", { n: formatNumber(pending.length) }));
   $("outbox-list").replaceChildren(...pending.map((c) => el("li", { "data-cid": c.id, text: describeCommand(c, state) })));
   // A small count on each button that has moves waiting.
   for (const button of document.querySelectorAll("button.move")) {
     const n = pending.filter((c) => c.type === "move" && c.player === button.dataset.player && c.move === button.dataset.move).length;
-    button.querySelector(".move-pending").textContent = n > 0 ? `+${n}` : "";
+    button.querySelector(".move-pending").textContent = n > 0 ? `+${formatNumber(n)}` : "";
     button.classList.toggle("pending", n > 0);
   }
   // One clock command at a time: a second tap before the answer would only earn a "clock already running".
@@ -599,7 +600,7 @@ function connect() {
       gameID: id,
       onMissing(words) {
         $("notice").hidden = false;
-        $("notice").replaceChildren(words, " ", el("a", { href: "./", text: "See the games in the lobby." }));
+        $("notice").replaceChildren(words, " ", el("a", { href: "./", text: t("game.pickInLobby") }));
       },
       path: `/ws/games/${encodeURIComponent(id)}/scorer`,
       resume: false, // the scorer socket always starts with a snapshot after authentication
@@ -641,7 +642,7 @@ function connect() {
 
 if (!id) {
   $("notice").hidden = false;
-  $("notice").append("No game chosen. ", el("a", { href: "./", text: "Pick one in the lobby." }));
+  $("notice").append(t("game.noGame"), " ", el("a", { href: "./", text: t("game.pickInLobby") }));
 } else {
   crewRole.start({ gameID: id, send, announcer: $("announcer"), tokenKey });
   queue = new CommandQueue(id);
@@ -662,8 +663,8 @@ if (!id) {
     $(`timeout-${side}`).addEventListener("click", () => send({ type: "timeout", team: side }));
     $(`possession-${side}`).addEventListener("click", () => send({ type: "possession", team: side }));
   }
-  $("final-button").addEventListener("click", twoPresses($("final-button"), "Confirm final", "Press again to lock the result", () => send({ type: "final" })));
-  $("end-period").addEventListener("click", twoPresses($("end-period"), "End period", "Press again to end the period", () => send({ type: "endPeriod" })));
+  $("final-button").addEventListener("click", twoPresses($("final-button"), t("scorer.confirmFinal"), t("scorer.confirmFinalAgain"), () => send({ type: "final" })));
+  $("end-period").addEventListener("click", twoPresses($("end-period"), t("scorer.endPeriod"), t("scorer.endPeriodAgain"), () => send({ type: "endPeriod" })));
   $("set-clock-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const left = parseClockInput($("set-clock").value);

@@ -4,6 +4,7 @@
 // tenths are) and the score after each play, summed from the plays in order.
 
 import { el } from "./ui.js";
+import { t, locale, formatNumber, formatClockParts } from "./i18n.js";
 
 const FIVE = ["fiba5x5"];
 /** Rules whose field goals are worth 1 inside the arc and 2 beyond it (FIBA 3x3 Rules, Art. 6; pickup likewise). */
@@ -48,8 +49,54 @@ export const TEAM_MOVES = [
   { move: "coachDisqualifying", label: "Coach DF", words: "coach disqualifying foul", key: "x", presets: FIVE },
 ];
 
+/** Each move's label and words in the reader's language (js/i18n.js): the tables keep the English as the entries'
+ * documentation, and `label` and `words` read the catalog's "moveLabel.*" / "move.*" (player) and "teamLabel.*" /
+ * "teamMove.*" (team) keys. The keys are written out, so scripts/check-i18n sees each one in use. */
+const PLAYER_WORDS = {
+  onePoint: ["moveLabel.onePoint", "move.onePoint"],
+  twoPoints: ["moveLabel.twoPoints", "move.twoPoints"],
+  threePoints: ["moveLabel.threePoints", "move.threePoints"],
+  freeThrow: ["moveLabel.freeThrow", "move.freeThrow"],
+  onePointMissed: ["moveLabel.onePoint", "move.onePointMissed"],
+  twoPointsMissed: ["moveLabel.twoPoints", "move.twoPointsMissed"],
+  threePointsMissed: ["moveLabel.threePoints", "move.threePointsMissed"],
+  freeThrowMissed: ["moveLabel.freeThrow", "move.freeThrowMissed"],
+  rebound: ["moveLabel.rebound", "move.rebound"],
+  offensiveRebound: ["moveLabel.offensiveRebound", "move.offensiveRebound"],
+  defensiveRebound: ["moveLabel.defensiveRebound", "move.defensiveRebound"],
+  assist: ["moveLabel.assist", "move.assist"],
+  steal: ["moveLabel.steal", "move.steal"],
+  block: ["moveLabel.block", "move.block"],
+  turnover: ["moveLabel.turnover", "move.turnover"],
+  foul: ["moveLabel.foul", "move.foul"],
+  offensiveFoul: ["moveLabel.offensiveFoul", "move.offensiveFoul"],
+  technicalFoul: ["moveLabel.technicalFoul", "move.technicalFoul"],
+  unsportsmanlikeFoul: ["moveLabel.unsportsmanlikeFoul", "move.unsportsmanlikeFoul"],
+  disqualifyingFoul: ["moveLabel.disqualifyingFoul", "move.disqualifyingFoul"],
+};
+const TEAM_WORDS = {
+  rebound: ["teamLabel.rebound", "teamMove.rebound"],
+  offensiveRebound: ["teamLabel.offensiveRebound", "teamMove.offensiveRebound"],
+  defensiveRebound: ["teamLabel.defensiveRebound", "teamMove.defensiveRebound"],
+  turnover: ["teamLabel.turnover", "teamMove.turnover"],
+  coachTechnical: ["teamLabel.coachTechnical", "teamMove.coachTechnical"],
+  benchTechnical: ["teamLabel.benchTechnical", "teamMove.benchTechnical"],
+  coachDisqualifying: ["teamLabel.coachDisqualifying", "teamMove.coachDisqualifying"],
+};
+for (const [entries, words] of [[PLAYER_MOVES, PLAYER_WORDS], [TEAM_MOVES, TEAM_WORDS]]) {
+  for (const entry of entries) {
+    const [labelKey, wordsKey] = words[entry.move];
+    const missed = entry.row === "missed";
+    Object.defineProperties(entry, {
+      label: { get: () => (missed ? t("moveLabel.missed", { label: t(labelKey) }) : t(labelKey)), enumerable: true },
+      words: { get: () => t(wordsKey), enumerable: true },
+    });
+  }
+}
+
 /** The prefix keys: X a miss, C a foul type, Q / P a team action for home / away. */
-export const PREFIXES = { x: "Missed: 1, 2, 3 or T", c: "Foul: O offensive, T technical, U unsportsmanlike, D disqualifying", q: "Home team action", p: "Away team action" };
+const PREFIX_KEYS = { x: "prefix.missed", c: "prefix.foul", q: "prefix.home", p: "prefix.away" };
+export const PREFIXES = Object.defineProperties({}, Object.fromEntries(Object.entries(PREFIX_KEYS).map(([key, words]) => [key, { get: () => t(words), enumerable: true }])));
 
 function allowed(entry, rules) {
   return !entry.presets || entry.presets.includes(rules?.preset ?? "pickup");
@@ -101,8 +148,8 @@ export function isOut(player) {
 }
 
 export function outWords(player) {
-  if (player?.stats?.disqualified) return "Disqualified";
-  if (player?.stats?.fouledOut) return "Fouled out";
+  if (player?.stats?.disqualified) return t("foul.disqualified");
+  if (player?.stats?.fouledOut) return t("foul.out");
   return "";
 }
 
@@ -124,23 +171,23 @@ export function secondsPlayedNow(state, player, serverNow) {
   return (player?.stats?.secondsPlayed ?? 0) + Math.floor(extra / 1000);
 }
 
-/** Seconds → "mm:ss". */
+/** Seconds → "mm:ss" (the reader's digits). */
 export function formatMinutes(seconds) {
   const s = Math.max(0, Math.floor(seconds));
-  return `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
+  return formatClockParts(Math.floor(s / 60), s % 60);
 }
 
 export function madeAttempted(made, attempted) {
-  return `${made ?? 0}-${attempted ?? 0}`;
+  return `${formatNumber(made ?? 0)}-${formatNumber(attempted ?? 0)}`;
 }
 
 export function percent(made, attempted) {
-  return attempted ? `${Math.round((100 * made) / attempted)}` : "";
+  return attempted ? formatNumber(Math.round((100 * made) / attempted)) : "";
 }
 
 export function signed(n) {
   const value = n ?? 0;
-  return value > 0 ? `+${value}` : String(value);
+  return value > 0 ? `+${formatNumber(value)}` : formatNumber(value);
 }
 
 /** Whether field goals are worth 1 and 2 (pickup, 3x3), so the shot beyond the arc is the 2-pointer. */
@@ -155,17 +202,17 @@ export function arcShots(rules, s) {
 
 /** The spectator's box score columns for these rules: header, title, the cell's text and the value it sorts by. */
 export function boxColumns(rules) {
-  const arcLabel = scoresOnesAndTwos(rules) ? "2P" : "3P";
+  const two = scoresOnesAndTwos(rules);
   return [
-    { key: "pts", label: "PTS", title: "points", text: (s) => s.points, sort: (s) => s.points },
-    { key: "reb", label: "REB", title: "rebounds", text: (s) => s.rebounds, sort: (s) => s.rebounds },
-    { key: "ast", label: "AST", title: "assists", text: (s) => s.assists, sort: (s) => s.assists },
-    { key: "fg", label: "FG", title: "field goals made-attempted", text: (s) => madeAttempted(s.fieldGoalsMade, s.fieldGoalsAttempted), sort: (s) => s.fieldGoalsMade * 1000 + s.fieldGoalsAttempted },
-    { key: "arc", label: arcLabel, title: `${arcLabel === "3P" ? "three" : "two"}-pointers (beyond the arc) made-attempted`, text: (s) => madeAttempted(...arcShots(rules, s)), sort: (s) => arcShots(rules, s)[0] * 1000 + arcShots(rules, s)[1] },
-    { key: "ft", label: "FT", title: "free throws made-attempted", text: (s) => madeAttempted(s.freeThrowsMade, s.freeThrowsAttempted), sort: (s) => s.freeThrowsMade * 1000 + s.freeThrowsAttempted },
-    { key: "pf", label: "PF", title: "personal fouls", text: (s) => s.fouls, sort: (s) => s.fouls },
-    { key: "pm", label: "+/-", title: "plus-minus: the score difference while on court", text: (s) => signed(s.plusMinus), sort: (s) => s.plusMinus ?? 0 },
-    { key: "min", label: "MIN", title: "minutes played", text: (s, seconds) => formatMinutes(seconds), sort: (s, seconds) => seconds },
+    { key: "pts", label: t("col.pts"), title: t("colTitle.pts"), text: (s) => formatNumber(s.points), sort: (s) => s.points },
+    { key: "reb", label: t("col.reb"), title: t("colTitle.reb"), text: (s) => formatNumber(s.rebounds), sort: (s) => s.rebounds },
+    { key: "ast", label: t("col.ast"), title: t("colTitle.ast"), text: (s) => formatNumber(s.assists), sort: (s) => s.assists },
+    { key: "fg", label: t("col.fg"), title: t("colTitle.fg"), text: (s) => madeAttempted(s.fieldGoalsMade, s.fieldGoalsAttempted), sort: (s) => s.fieldGoalsMade * 1000 + s.fieldGoalsAttempted },
+    { key: "arc", label: two ? t("col.twoP") : t("col.threeP"), title: two ? t("colTitle.twoP") : t("colTitle.threeP"), text: (s) => madeAttempted(...arcShots(rules, s)), sort: (s) => arcShots(rules, s)[0] * 1000 + arcShots(rules, s)[1] },
+    { key: "ft", label: t("col.ft"), title: t("colTitle.ft"), text: (s) => madeAttempted(s.freeThrowsMade, s.freeThrowsAttempted), sort: (s) => s.freeThrowsMade * 1000 + s.freeThrowsAttempted },
+    { key: "pf", label: t("col.pf"), title: t("colTitle.pf"), text: (s) => formatNumber(s.fouls), sort: (s) => s.fouls },
+    { key: "pm", label: t("col.pm"), title: t("colTitle.pm"), text: (s) => signed(s.plusMinus), sort: (s) => s.plusMinus ?? 0 },
+    { key: "min", label: t("col.min"), title: t("colTitle.min"), text: (s, seconds) => formatMinutes(seconds), sort: (s, seconds) => seconds },
   ];
 }
 
@@ -200,7 +247,7 @@ export function playLines(state, { foldAssists = false } = {}) {
     if (play.team === "home") home += points;
     else away += points;
     const who = play.player ? nameOf(state, play.player) : state?.[`${play.team}Team`] ?? play.team;
-    const line = { play, who, words: moveWords(play.move, !play.player), score: points > 0 ? `${home}–${away}` : null, assists: [] };
+    const line = { play, who, words: moveWords(play.move, !play.player), score: points > 0 ? `${formatNumber(home)}–${formatNumber(away)}` : null, assists: [] };
     if (foldAssists && play.move === "assist" && !play.deleted && lastMade && lastMade.play.team === play.team && lastMade.play.player !== play.player) {
       lastMade.assists.push(nameOf(state, play.player));
       lastMade = null;
@@ -213,10 +260,13 @@ export function playLines(state, { foldAssists = false } = {}) {
   return lines;
 }
 
-/** One line's sentence: "Ann 3PT made (Bo assists), 23–19". */
+const lists = new Intl.ListFormat(locale, { type: "conjunction" });
+
+/** One line's sentence: "Ann 3PT made (Bo assists), 23–19" ("Ann: triple anotado (asistencia de Bo), 23–19"). */
 export function lineWords(line) {
-  const assist = line.assists.length ? ` (${line.assists.join(", ")} assists)` : "";
-  return `${line.who} ${line.words}${assist}${line.score ? `, ${line.score}` : ""}`;
+  const values = { who: line.who, move: line.words, assists: lists.format(line.assists) };
+  const play = line.assists.length ? t("play.assisted", values) : t("play.line", values);
+  return line.score ? t("play.withScore", { play, score: line.score }) : play;
 }
 
 /** A small "4 PF" / "Fouled out" badge for a player, or null. */
@@ -224,6 +274,6 @@ export function foulBadge(state, player) {
   const limit = foulLimit(state?.rules);
   const fouls = playerFouls(player);
   if (isOut(player)) return el("span", { class: "foul-badge out", text: outWords(player) });
-  if (limit && fouls >= limit - 1) return el("span", { class: "foul-badge warn", text: `${fouls} PF` });
+  if (limit && fouls >= limit - 1) return el("span", { class: "foul-badge warn", text: t("foul.count", { n: formatNumber(fouls) }) });
   return null;
 }

@@ -1,6 +1,6 @@
 // Small DOM helpers shared by the pages: query parameters, the connection badge, screen-reader announcements and
 // data-bind rendering. Nothing here knows the wire format.
-import { t } from "./i18n.js";
+import { t, formatNumber } from "./i18n.js";
 
 export function param(name) {
   return new URLSearchParams(location.search).get(name);
@@ -40,10 +40,12 @@ export function lookup(value, path) {
   return path.split(".").reduce((node, key) => (node === null || node === undefined ? undefined : node[key]), value);
 }
 
-/** Fills every [data-bind] element under root from the document. */
+/** Fills every [data-bind] element under root from the document; numbers (scores, counts) as the reader writes
+ * them (Intl, js/i18n.js). */
 export function bindAll(root, state) {
   for (const node of root.querySelectorAll("[data-bind]")) {
-    setText(node, lookup(state, node.dataset.bind), { flash: node.hasAttribute("data-flash") });
+    const value = lookup(state, node.dataset.bind);
+    setText(node, typeof value === "number" ? formatNumber(value) : value, { flash: node.hasAttribute("data-flash") });
   }
 }
 

@@ -36,8 +36,11 @@ def open_display(driver, base, game_id, extra=""):
     wait_live(driver)
 
 
-def open_scorer(driver, base, game_id, token):
-    driver.get(f"{base}/score.html?id={game_id}")
+def open_scorer(driver, base, game_id, token, lang=None):
+    driver.get(f"{base}/score.html?id={game_id}" + (f"&lang={lang}" if lang else ""))
+    # The page's module shows the token form or the panel once it has loaded its language's catalog: before that
+    # both are hidden, and a form not shown yet is not one to skip.
+    wait_until(lambda: driver.execute_script("return !document.getElementById('token-form').hidden || !document.getElementById('panel').hidden"), 10, what="the scorer page started")
     form = driver.find_element(By.ID, "token-form")
     if form.is_displayed():
         field = driver.find_element(By.ID, "token")

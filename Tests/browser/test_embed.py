@@ -202,7 +202,9 @@ def test_arabic_pages_mirror_and_keep_the_score_readable(server, browsers):
     wait_until(lambda: shadow(driver, "board", ".st") == "مباشر", 10, what="the embed in Arabic")
     assert driver.execute_script("return document.getElementById('board').getAttribute('dir')") == "rtl"
     assert box(driver, "board", ".home .n")["x"] > box(driver, "board", ".home .s")["x"], "the name should be right of its score"
-    assert shadow(driver, "board", ".home .s") == driver.execute_script("return new Intl.NumberFormat('ar').format(2)")  # Intl's digits
+    # Intl's Arabic with Latin digits, as the pages (docs/i18n.md, "Digits"); the clock too.
+    assert shadow(driver, "board", ".home .s") == driver.execute_script("return new Intl.NumberFormat('ar-u-nu-latn').format(2)") == "2"
+    assert re.fullmatch(r"\d\d:\d\d\.\d", shadow(driver, "board", ".c") or ""), shadow(driver, "board", ".c")
 
 
 UNCLIPPED = """

@@ -1,0 +1,202 @@
+"""The game's own words in the reader's language (README, "Languages"; docs/i18n.md): a play sentence, move names,
+periods and the scorer's controls in Spanish; the pages in Arabic mirrored with their scores and clocks readable;
+and in the pseudo-locale x-long no visible text of a game in progress clipped on the spectator page, the venue
+display, the scorer panel, the lobby and the component."""
+
+import re
+
+from harness import create_game, scorer_command, set_viewport, wait_until
+from pages import open_scorer
+
+# A 5x5 game: quarters, team fouls, timeouts, the shot clock and every kind of move have words to show.
+GAME = {"homeTeam": "Lakers", "homePlayers": ["Ann", "Bo", "Cy", "Dee", "Eve"], "awayTeam": "Celtics", "awayPlayers": ["Di", "Ed", "Flo", "Gus", "Hal"], "rules": {"preset": "fiba5x5"}}
+
+
+def played_game(server):
+    """A 5x5 game with a made three and its assist, a miss, a rebound, a foul, a team turnover and a timeout."""
+    game = create_game(server, GAME)
+    for number, command in enumerate(
+        (
+            {"type": "move", "player": "home-0", "move": "threePoints"},
+            {"type": "move", "player": "home-1", "move": "assist"},
+            {"type": "move", "player": "away-0", "move": "twoPointsMissed"},
+            {"type": "move", "player": "home-2", "move": "defensiveRebound"},
+            {"type": "move", "player": "away-1", "move": "foul"},
+            {"type": "teamMove", "team": "away", "move": "turnover"},
+            {"type": "timeout", "team": "home"},
+        )
+    ):
+        scorer_command(server, game, dict(command, id=f"c{number}"))
+    return game
+
+
+def js(driver, script, *args):
+    return driver.execute_script(script, *args)
+
+
+def wait_text(driver, css, predicate, what, timeout=10):
+    wait_until(lambda: predicate(js(driver, "const n = document.querySelector(arguments[0]); return n ? n.textContent : null;", css) or ""), timeout, what=what)
+
+
+def test_spanish_play_sentences_moves_and_periods(server, browsers):
+    game = played_game(server)
+    driver = browsers["languages"]
+    set_viewport(driver, 1280, 900)
+    driver.get(f"{server.base}/game.html?id={game['id']}&lang=es")
+    # The play sentence: who, the move in Spanish, the assist folded in, the score after it.
+    wait_text(driver, "#plays", lambda text: "Lakers · Ann: triple anotado (asistencia de Bo), 3–0" in text, "the made three in Spanish")
+    plays = js(driver, "return [...document.querySelectorAll('#plays .play-text')].map((n) => n.textContent)")
+    assert "Lakers · Cy: rebote defensivo" in plays, plays
+    assert "Celtics · Di: tiro de 2 fallado" in plays, plays
+    assert "Celtics · Ed: falta" in plays, plays
+    assert not any("made" in p or "missed" in p or "rebound" in p for p in plays), plays
+    # Periods and the bar's words.
+    assert js(driver, "return document.querySelector('[data-period]').textContent") == "C1"
+    assert js(driver, "return document.querySelector('.fiba-team.home .fouls').textContent").startswith("Faltas")
+    assert js(driver, "return document.querySelector('.fiba-team.home .timeouts').textContent").startswith("Tiempos muertos")
+    # The box score's headers are Spanish abbreviations with Spanish titles.
+    js(driver, "document.getElementById('tab-box').click()")
+    wait_until(lambda: js(driver, "return document.querySelector('[data-box=home] [data-sort=ft]')?.textContent") == "TL", 5, what="the box score in Spanish")
+    assert js(driver, "return document.querySelector('[data-box=home] [data-sort=ft]').closest('th').title") == "tiros libres anotados-intentados"
+    # The clock through Intl: Spanish writes tenths after a comma.
+    assert re.fullmatch(r"\d\d:\d\d,\d", js(driver, "return document.querySelector('[data-clock]').textContent")), js(driver, "return document.querySelector('[data-clock]').textContent")
+
+    # The venue display: period, team fouls label, and a play's move name in the leaders' labels.
+    driver.get(f"{server.base}/display.html?id={game['id']}&lang=es")
+    wait_text(driver, "[data-period]", lambda text: text == "C1", "the display's quarter in Spanish")
+    assert js(driver, "return document.querySelector('[data-team-stats=home] .timeouts').textContent").startswith("TM")
+
+    # The scorer panel: move buttons, team actions, the clock button and a screen-reader label.
+    open_scorer(driver, server.base, game["id"], game["scorerToken"], lang="es")
+    labels = js(driver, "return [...document.querySelectorAll('article.player[data-player=\"home-0\"] button.move .move-label')].map((n) => n.textContent)")
+    assert "T3" in labels and "TL" in labels and "TAP" in labels and "T2 ✗" in labels, labels
+    assert js(driver, "return document.querySelector('button.move[data-player=\"home-0\"][data-move=\"threePoints\"]').getAttribute('aria-label')") == "triple anotado para Ann (1 hasta ahora)"
+    assert js(driver, "return document.querySelector('[data-team-move=turnover][data-team=away]').textContent") == "PÉR equipo"
+    assert js(driver, "return document.getElementById('clock-button').textContent") == "Iniciar reloj"
+    assert js(driver, "return document.getElementById('timeout-home').textContent") == "Tiempo muerto Lakers (quedan 1)"
+    # A new basket is announced to screen readers in Spanish words and digits.
+    scorer_command(server, game, {"type": "move", "id": "c-late", "player": "away-2", "move": "twoPoints"})
+    wait_text(driver, "#plays", lambda text: "Flo: tiro de 2 anotado, 3–2" in text, "the new basket in the scorer's list")
+    wait_until(lambda: js(driver, "return document.getElementById('announcer').textContent") == "Lakers 3, Celtics 2", 5, what="the announcement")
+
+
+def test_arabic_pages_mirror_with_readable_scores(server, browsers):
+    game = played_game(server)
+    driver = browsers["languages"]
+    set_viewport(driver, 1280, 900)
+
+    def mirrored(what, home_css, away_css):
+        assert js(driver, "return [document.documentElement.dir, document.documentElement.lang]") == ["rtl", "ar"], what
+        home, away = js(driver, "return [arguments[0], arguments[1]].map((s) => { const r = document.querySelector(s).getBoundingClientRect(); return r.left + r.width / 2; })", home_css, away_css)
+        assert home > away, f"{what}: home ({home}) should be right of away ({away}) in a right-to-left page"
+
+    def readable(what, css, expected):
+        node = "document.querySelector(arguments[0])"
+        assert js(driver, f"return {node}.textContent", css) == expected, what
+        # Isolated from the words around it, left-to-right inside, and whole.
+        assert js(driver, f"const s = getComputedStyle({node}); return [s.unicodeBidi, s.direction]", css) == ["isolate", "ltr"], what
+        assert js(driver, f"const n = {node}; return n.scrollWidth <= n.clientWidth + 1", css), what
+
+    # The spectator page: the board, the period bar and the play-by-play mirror; the words are Arabic.
+    driver.get(f"{server.base}/game.html?id={game['id']}&lang=ar")
+    wait_text(driver, "#home-score", lambda text: text == "3", "the score")
+    mirrored("spectator board", ".scoreboard .team.home", ".scoreboard .team.away")
+    mirrored("spectator bar", ".fiba-team.home", ".fiba-team.away")
+    readable("spectator home score", "#home-score", "3")
+    readable("spectator clock", ".scoreboard [data-clock]", "00:00.0")
+    assert js(driver, "return document.querySelector('[data-period]').textContent") == "ر1"
+    wait_text(driver, "#plays", lambda text: "Ann: رمية ثلاثية ناجحة (تمريرة حاسمة من Bo)، 3–0" in text, "the play in Arabic")
+    # The feed's text starts at the right edge: the list mirrors too.
+    right, left = js(driver, "const r = document.querySelector('#plays .play-when').getBoundingClientRect(), t = document.querySelector('#plays .play-text').getBoundingClientRect(); return [r.left, t.left];")
+    assert right > left, "the play's time should come first, on the right"
+
+    # The venue display: the sides mirror, scores and clock stay whole digits.
+    driver.get(f"{server.base}/display.html?id={game['id']}&lang=ar")
+    wait_text(driver, "#home-score", lambda text: text == "3", "the display's score")
+    mirrored("display", ".side.home", ".side.away")
+    readable("display home score", "#home-score", "3")
+    readable("display away score", "#away-score", "0")
+    assert re.fullmatch(r"\d\d:\d\d", js(driver, "return document.querySelector('.centre .clock').textContent")), "the countdown in Latin digits"
+
+    # The lobby: the bar's brand on the right, each card's home team on the right.
+    driver.get(f"{server.base}/?lang=ar")
+    wait_until(lambda: js(driver, "return document.querySelector(`[data-game='${arguments[0]}'] .status`)?.textContent", game["id"]) == "مباشر", 10, what="the lobby's card in Arabic")
+    brand, connection = js(driver, "return ['.brand', '.connection'].map((s) => document.querySelector(s).getBoundingClientRect().left)")
+    assert brand > connection, "the brand should be at the right end of the bar"
+    mirrored("lobby card", f"[data-game='{game['id']}'] .team.home", f"[data-game='{game['id']}'] .team.away")
+
+    # The scorer panel: teams' cards and their moves mirror; the controls speak Arabic.
+    open_scorer(driver, server.base, game["id"], game["scorerToken"], lang="ar")
+    mirrored("scorer panel", ".team-players.home", ".team-players.away")
+    readable("scorer home score", "#home-score", "3")
+    assert js(driver, "return document.getElementById('clock-button').textContent") == "تشغيل الساعة"
+    assert js(driver, "return document.querySelector('button.move[data-move=\"block\"] .move-label').textContent") == "صد"
+    # Screen readers hear the new score in Arabic's words and punctuation.
+    scorer_command(server, game, {"type": "move", "id": "c-ar", "player": "away-2", "move": "twoPoints"})
+    wait_until(lambda: js(driver, "return document.getElementById('announcer').textContent") == "Lakers 3، Celtics 2", 5, what="the Arabic announcement")
+
+
+# Every visible element with text of its own: not scrolled inside itself, not off the screen, not cut by an
+# ancestor that hides overflow (an ancestor that scrolls keeps its content reachable, so it does not count).
+CLIPPED = """
+// The window's width is the test's (a mobile layout viewport grows to fit content that overflows it).
+const width = arguments[0];
+const offenders = [];
+if (document.documentElement.scrollWidth > width + 1) offenders.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + width);
+const roots = [document];
+for (const host of document.querySelectorAll('courtside-score')) if (host.shadowRoot) roots.push(host.shadowRoot);
+const hasOwnText = (node) => [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim() !== '');
+const parentOf = (node) => node.parentElement ?? node.getRootNode().host ?? null;
+for (const root of roots) {
+  for (const node of root.querySelectorAll('*')) {
+    if (!hasOwnText(node) || ['SCRIPT', 'STYLE', 'TITLE', 'OPTION'].includes(node.tagName)) continue;
+    const r = node.getBoundingClientRect();
+    if (r.width <= 1 || r.height <= 1 || getComputedStyle(node).visibility === 'hidden') continue;
+    const what = node.tagName + '.' + node.className + ' "' + node.textContent.trim().slice(0, 30) + '"';
+    const style = getComputedStyle(node);
+    if (node.scrollWidth > node.clientWidth + 1 && style.overflowX !== 'visible' && style.display !== 'inline') offenders.push(what + ': scrolls ' + node.scrollWidth + '>' + node.clientWidth);
+    let scrolls = false;
+    for (let p = parentOf(node); p && !scrolls; p = parentOf(p)) scrolls = ['auto', 'scroll'].includes(getComputedStyle(p).overflowX) && p !== document.documentElement;
+    for (let p = parentOf(node); p && p !== document.body && p !== document.documentElement; p = parentOf(p)) {
+      const s = getComputedStyle(p);
+      if (['auto', 'scroll'].includes(s.overflowX)) break;
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      const q = p.getBoundingClientRect();
+      if (r.right > q.right + 1 || r.left < q.left - 1 || r.bottom > q.bottom + 1) offenders.push(what + ': clipped by ' + p.tagName + '.' + p.className);
+      break;
+    }
+    if (!scrolls && (r.right > width + 1 || r.left < -1)) offenders.push(what + ': off screen ' + Math.round(r.left) + '..' + Math.round(r.right));
+  }
+}
+return offenders;
+"""
+
+
+def test_pseudo_locale_clips_nothing_in_a_game(server, browsers):
+    game = played_game(server)
+    driver = browsers["languages"]
+    open_scorer(driver, server.base, game["id"], game["scorerToken"], lang="x-long")  # the tab keeps the token for the later visits
+    pages = {
+        "spectator": (f"/game.html?id={game['id']}&lang=x-long", "[data-period]"),
+        "display": (f"/display.html?id={game['id']}&lang=x-long", "[data-period]"),
+        "scorer": (f"/score.html?id={game['id']}&lang=x-long", "button.move .move-label"),
+        "lobby": ("/?lang=x-long", f"[data-game='{game['id']}'] .status"),
+        "embed": (f"/embed.html?id={game['id']}&lang=x-long&size=full", None),
+    }
+    for width in (1280, 360):
+        set_viewport(driver, width, 900, mobile=width < 500)
+        for name, (page, pseudo_css) in pages.items():
+            driver.get(server.base + page)
+            if pseudo_css:
+                # The game's own words went through the catalog: bracketed and accented.
+                wait_until(lambda: (js(driver, "return document.querySelector(arguments[0])?.textContent", pseudo_css) or "").startswith("["), 15, what=f"{name} in x-long")
+            else:
+                wait_until(lambda: (js(driver, "return document.getElementById('board')?.shadowRoot?.querySelector('.st')?.textContent") or "").startswith("[Lívé"), 15, what="the embed in x-long")
+            if name == "spectator":
+                texts = js(driver, "return [...document.querySelectorAll('#plays .play-text, [data-period], .fiba-team .stat, #rules')].map((n) => n.textContent)")
+                assert texts and all("[" in text for text in texts), texts
+            if name == "scorer":
+                texts = js(driver, "return [...document.querySelectorAll('button.move .move-label, [data-team-move], #clock-button, #timeout-home, #end-period')].map((n) => n.textContent)")
+                assert texts and all(text.startswith("[") for text in texts), [text for text in texts if not text.startswith("[")]
+            offenders = js(driver, CLIPPED, width)
+            assert offenders == [], f"{name} at {width} px: {offenders}"
