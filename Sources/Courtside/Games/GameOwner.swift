@@ -142,7 +142,6 @@ final class GameOwner {
         aheadTimer = nil
         bindings.removeAll()
         crewRoom.stop(scheduler)
-        presenter.detach()
     }
 
     // MARK: Actions out
