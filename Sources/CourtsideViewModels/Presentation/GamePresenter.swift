@@ -94,6 +94,16 @@ public final class GamePresenter {
         present(try viewModel.applyStored(events, revision: revision))
     }
 
+    /// Shows this node's own proposal once the shared log stored it as `revision`: the game the proposal made is
+    /// taken as is (the events are applied once), with the same effects (and bytes) as ``applyStored(_:revision:)``
+    /// gives every other node.
+    @discardableResult
+    public func applyProposed(
+        _ proposed: Game, events: [GameEvent], revision: Int
+    ) throws(GameReplayError) -> GameEffects {
+        present(try viewModel.applyProposed(proposed, events: events, revision: revision))
+    }
+
     /// The batch's effects, the document moved on by the pure step when the batch is newer than it.
     private func present(_ batch: ScoreboardBatch) -> GameEffects {
         guard let (next, patch) = state.next(batch) else {

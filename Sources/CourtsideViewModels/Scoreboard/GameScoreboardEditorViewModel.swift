@@ -213,10 +213,11 @@ public final class GameScoreboardEditorViewModel {
         }
     }
 
-    /// The event a tick at `now` would store (the time limit reached), computed on a copy; nil when none is due.
-    public func proposedTick(at now: Timestamp) -> GameEvent? {
+    /// The event a tick at `now` would store (the time limit reached) and the game it makes, computed on a copy; nil
+    /// when none is due.
+    public func proposedTick(at now: Timestamp) -> (event: GameEvent, game: Game)? {
         var next = game
-        return next.advance(to: now)
+        return next.advance(to: now).map { ($0, next) }
     }
 
     /// Reopens a game a scorer confirmed final (an administrator's decision) at `now`; one batch, like a command.
@@ -233,9 +234,10 @@ public final class GameScoreboardEditorViewModel {
     /// computed on a copy of the game and shown nowhere (a shared log stores it before any node shows it).
     public func proposedChange(
         _ change: (inout Game) throws(GameError) -> CommandOutcome
-    ) throws(GameError) -> CommandOutcome {
+    ) throws(GameError) -> (outcome: CommandOutcome, game: Game) {
         var next = game
-        return try change(&next)
+        let outcome = try change(&next)
+        return (outcome, next)
     }
 
     /// Records a change that is not a command as one batch: `change` performs it on the game and returns what it
@@ -262,15 +264,37 @@ public final class GameScoreboardEditorViewModel {
     @discardableResult
     public func applyStored(_ events: [GameEvent], revision: Int) throws(GameReplayError) -> ScoreboardBatch {
         let fresh = events.filter { $0.sequence > game.events.count }
-        guard let last = fresh.last else { return unchanged(reply: nil) }
+        guard !fresh.isEmpty else { return unchanged(reply: nil) }
         var next = game
         for event in fresh { try next.replay(event) }
+        return show(stored: fresh, making: next, revision: revision)
+    }
+
+    /// Shows this node's own proposal (``propose(_:by:now:)``, ``proposedTick(at:)``, ``proposedChange(_:)``) once
+    /// the shared log stored its `events` as `revision`: `proposed`, the game the proposal made, is taken as is, so
+    /// the events are applied once (when proposed), not replayed; the batch is shown exactly as
+    /// ``applyStored(_:revision:)`` shows it on every other node (as of its last event's instant, numbered by the
+    /// stored revision), so every node sends the same bytes. When the game no longer stands where the proposal
+    /// started (the feed brought the stored batch first), the events are applied as stored instead: skipped when
+    /// held already.
+    @discardableResult
+    public func applyProposed(
+        _ proposed: Game, events: [GameEvent], revision: Int
+    ) throws(GameReplayError) -> ScoreboardBatch {
+        guard !events.isEmpty, game.events.count == proposed.events.count - events.count,
+            proposed.events.last?.sequence == events.last?.sequence
+        else { return try applyStored(events, revision: revision) }
+        return show(stored: events, making: proposed, revision: revision)
+    }
+
+    /// Takes `next`, the game after the stored `events`, and shows them as one batch numbered `revision`.
+    private func show(stored events: [GameEvent], making next: Game, revision: Int) -> ScoreboardBatch {
         game = next
-        for event in fresh {
+        for event in events {
             if let commandID = event.commandID { acceptedRevisions[commandID] = revision }
         }
-        publishBatch(events: fresh, now: last.at, revision: revision)
-        return batch(events: fresh, reply: nil)
+        publishBatch(events: events, now: events[events.count - 1].at, revision: revision)
+        return batch(events: events, reply: nil)
     }
 
     /// The `seq` that acknowledged an accepted command id, nil when the id is not accepted.

@@ -199,6 +199,28 @@ struct GameOwnerTraceTests {
         }
     }
 
+    @Test("shared: own batches shown from their proposal, others' applied from the log, each once, same bytes")
+    func oneApplication() throws {
+        let origin = try OwnerHarness(.shared, rules: .fiba3x3)
+        let other = try OwnerHarness(.shared, rules: .fiba3x3, sharing: origin)
+        origin.send(#"{"type":"clock","id":"s1","action":"start"}"#, key: "s1")
+        origin.run()
+        origin.advance(by: 1_500)
+        origin.move("c2", "away-1", "twoPoints")
+        origin.run()
+        origin.advance(by: 600_000)
+        let stored = try origin.storedEvents()
+        #expect(stored.map(\.presentationSequence) == [1, 2, 3], "a start, a move, the time limit")
+        #expect(origin.owner.proposalsShown == 3)
+        #expect(origin.owner.storedBatchesApplied == 0, "its own batches are not applied again from the log")
+        for seq in 1...3 { other.owner.receiveStored(stored.filter { $0.presentationSequence == seq }) }
+        other.run()
+        #expect(other.owner.storedBatchesApplied == 3)
+        #expect(other.owner.proposalsShown == 0)
+        #expect(other.patches.map(\.message.bytes) == origin.patches.map(\.message.bytes))
+        #expect(other.owner.presenter.document == origin.owner.presenter.document)
+    }
+
     @Test(
         "a crew member added then revoked: each change one stored batch; a refusal is remembered per issuer",
         arguments: Mode.allCases)
