@@ -34,7 +34,7 @@ final class GameOwner {
     private(set) var proposalsShown = 0
     private var window: PatchWindow
     private let bindings = DynamicBindingBag()
-    private let publishToFeed: (FeedMessage) -> Void
+    private let publishToFeed: (EncodedMessage) -> Void
     private var timers: [GameOwnerTimer: TimerID] = [:]
     /// Actions not yet performed, the next last (a report's actions go on top: depth first, without recursion).
     private var pending: [GameOwnerAction] = []
@@ -45,7 +45,7 @@ final class GameOwner {
     /// spectator can cause it with `since=` far ahead.
     var behindResumeLog = LogSampler(interval: .seconds(60))
     var aheadTimer: TimerID?
-    private var cachedSnapshot: FeedMessage?
+    private var cachedSnapshot: EncodedMessage?
     /// The scorer sockets of the game and the crew presence they are sent (`GameOwner+Crew`).
     let crewRoom = CrewRoom()
 
@@ -66,7 +66,7 @@ final class GameOwner {
     init(
         game: Game, seq: Int, now: Timestamp, restored: Bool, restoredAcks: [CommandID: Int],
         scorerTokenSHA256: [UInt8], isArchived: Bool, services: GameServices, scheduler: any LoopScheduler,
-        context: LoopContext?, publish: ((FeedMessage) -> Void)?
+        context: LoopContext?, publish: ((EncodedMessage) -> Void)?
     ) {
         self.id = game.id
         self.scheduler = scheduler
@@ -107,9 +107,9 @@ final class GameOwner {
     var seq: Int { presenter.seq }
 
     /// The snapshot message, encoded once per `seq` however many subscribers join.
-    func snapshot() -> FeedMessage {
-        if let cachedSnapshot, cachedSnapshot.message.seq == presenter.seq { return cachedSnapshot }
-        let snapshot = FeedMessage(presenter.snapshot())
+    func snapshot() -> EncodedMessage {
+        if let cachedSnapshot, cachedSnapshot.seq == presenter.seq { return cachedSnapshot }
+        let snapshot = EncodedMessage(presenter.snapshot())
         cachedSnapshot = snapshot
         return snapshot
     }
@@ -188,7 +188,7 @@ final class GameOwner {
                 perform(machine.storedRefused(error))
             }
         case .publish(let patch):
-            let encoded = FeedMessage(patch)
+            let encoded = EncodedMessage(patch)
             window.append(encoded)
             publishToFeed(encoded)
         case .journal(let write):
