@@ -48,7 +48,7 @@ extension WebSocketConnectionStateMachine {
 
 extension WebSocketConnectionStateMachine {
     /// One ``Configuration`` shared by reference between the connections of a server.
-    public final class SharedConfiguration: Sendable {
+    public final class ConfigurationBox: Sendable {
         public let value: Configuration
 
         public init(_ value: Configuration) {

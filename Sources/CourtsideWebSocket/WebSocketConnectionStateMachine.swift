@@ -18,7 +18,7 @@ public struct WebSocketConnectionStateMachine {
     /// Limits and timings: the same for every connection of a server, so held once and shared (an idle socket's
     /// machine would otherwise carry its own ~80-byte copy; docs/benchmarks.md, "Idle memory").
     public var configuration: Configuration { sharedConfiguration.value }
-    let sharedConfiguration: SharedConfiguration
+    let sharedConfiguration: ConfigurationBox
 
     @usableFromInline
     enum State {
@@ -109,12 +109,12 @@ public struct WebSocketConnectionStateMachine {
         configuration: Configuration = .server, messageExtension: (any WebSocketMessageExtension)? = nil,
         now: Instant
     ) {
-        self.init(shared: SharedConfiguration(configuration), messageExtension: messageExtension, now: now)
+        self.init(shared: ConfigurationBox(configuration), messageExtension: messageExtension, now: now)
     }
 
     /// A connection whose configuration is held by `shared`, which a server makes once for all its connections.
     public init(
-        shared: SharedConfiguration, messageExtension: (any WebSocketMessageExtension)? = nil, now: Instant
+        shared: ConfigurationBox, messageExtension: (any WebSocketMessageExtension)? = nil, now: Instant
     ) {
         let configuration = shared.value
         self.sharedConfiguration = shared

@@ -4,7 +4,7 @@ import Testing
 @testable import Courtside
 
 /// The pure parts of the authentication throttle and the rate limits, with time passed in: nothing here sleeps.
-@Suite("Authentication throttle and shared token buckets")
+@Suite("Authentication throttle and the token bucket table")
 struct AuthenticationThrottleTests {
     private let start = ContinuousClock.now
     private let admin = AuthenticationTarget.admin
@@ -69,7 +69,7 @@ struct AuthenticationThrottleTests {
             (0..<10_000).map { "10.\($0 >> 16 & 255).\($0 >> 8 & 255).\($0 & 255)" }
             + (0..<10_000).map { "2001:db8::\(String($0, radix: 16))" }
         let throttle = AuthenticationThrottle(capacity: 4_096)
-        let buckets = SharedTokenBuckets(burst: 3, ratePerSecond: 1.0 / 60, capacity: 4_096)
+        let buckets = TokenBucketTable(burst: 3, ratePerSecond: 1.0 / 60, capacity: 4_096)
         var largest = (throttle: 0, buckets: 0)
         for (index, address) in addresses.enumerated() {
             // Every address fails and takes within the same second: nothing is forgotten or refilled, so only the
@@ -99,7 +99,7 @@ struct AuthenticationThrottleTests {
 
     @Test("shared buckets: one key's burst does not spend another's; full buckets are pruned")
     func sharedBuckets() {
-        let buckets = SharedTokenBuckets(burst: 2, ratePerSecond: 1, capacity: 10)
+        let buckets = TokenBucketTable(burst: 2, ratePerSecond: 1, capacity: 10)
         #expect(buckets.take("game-1", now: start))
         #expect(buckets.take("game-1", now: start))
         #expect(!buckets.take("game-1", now: start))

@@ -1,3 +1,4 @@
+import CourtsideNet
 import Testing
 
 @testable import Courtside
@@ -5,8 +6,8 @@ import Testing
 
 @Suite("Resume window")
 struct PatchWindowTests {
-    private func patch(_ seq: Int) -> FeedMessage {
-        FeedMessage(PresentationMessage(kind: .patch, seq: seq, bytes: Array("{\"seq\":\(seq)}".utf8)))
+    private func patch(_ seq: Int) -> EncodedMessage {
+        EncodedMessage(PresentationMessage(kind: .patch, seq: seq, bytes: Array("{\"seq\":\(seq)}".utf8)))
     }
 
     private func window(capacity: Int, firstOwnSeq: Int = 0, through last: Int, from first: Int = 1) -> PatchWindow {
@@ -18,8 +19,8 @@ struct PatchWindowTests {
     @Test("serves the patches after since, nothing when current, nil behind the window or ahead")
     func serves() {
         let window = window(capacity: 4, through: 10)  // holds 7…10
-        #expect(window.messages(after: 6, current: 10)?.map(\.message.seq) == [7, 8, 9, 10])
-        #expect(window.messages(after: 8, current: 10)?.map(\.message.seq) == [9, 10])
+        #expect(window.messages(after: 6, current: 10)?.map(\.seq) == [7, 8, 9, 10])
+        #expect(window.messages(after: 8, current: 10)?.map(\.seq) == [9, 10])
         #expect(window.messages(after: 10, current: 10)?.isEmpty == true)
         #expect(window.messages(after: 5, current: 10) == nil)
         #expect(window.messages(after: 11, current: 10) == nil)
@@ -33,7 +34,7 @@ struct PatchWindowTests {
         window.append(patch(6))
         window.append(patch(7))
         #expect(window.messages(after: 5, current: 7) == nil)
-        #expect(window.messages(after: 6, current: 7)?.map(\.message.seq) == [7])
+        #expect(window.messages(after: 6, current: 7)?.map(\.seq) == [7])
     }
 
     @Test("a window of capacity 0 keeps nothing")

@@ -7,27 +7,16 @@ import Testing
 struct FibaDocumentTests {
     static let start = Timestamp(milliseconds: 1_000_000)
 
-    static func presenter(_ rules: Rules, players: Int = 3) -> (GamePresenter, Recorder) {
+    static func presenter(_ rules: Rules, players: Int = 3) -> (GamePresenter, PresenterRecorder) {
         let viewModel = GameScoreboardEditorViewModel(
             game: Game(setup: Fixtures.setup(id: "g1", rules: rules, playersPerTeam: players)), now: start,
             clock: { start })
         let presenter = GamePresenter(viewModel: viewModel)
-        let recorder = Recorder()
-        presenter.latestPatch.bind { if let message = $0 { recorder.patches.append(message) } }
-        return (presenter, recorder)
+        return (presenter, PresenterRecorder(presenter))
     }
 
-    final class Recorder {
-        var patches: [PresentationMessage] = []
-
-        /// The operations of the latest patch.
-        func lastOps() throws -> [JSONValue] {
-            try JSONValue(parsing: try #require(patches.last).bytes)["ops"]?.arrayValue ?? []
-        }
-    }
-
-    static func send(_ presenter: GamePresenter, _ json: String, at ms: Int64) -> CommandReply {
-        presenter.handle(commandBytes: Array(json.utf8), now: start.advanced(byMilliseconds: ms))
+    static func send(_ recorder: PresenterRecorder, _ json: String, at ms: Int64) -> CommandReply {
+        recorder.handle(commandBytes: Array(json.utf8), now: start.advanced(byMilliseconds: ms))
     }
 
     @Test("a new 3x3 game shows period 1 of 10:00, a stopped 12-second shot clock, no fouls, one timeout each")
@@ -54,14 +43,14 @@ struct FibaDocumentTests {
             .enumerated()
         {
             let reply = Self.send(
-                presenter, #"{"type":"move","id":"m\#(index)","player":"\#(player)","move":"\#(move)"}"#,
+                recorder, #"{"type":"move","id":"m\#(index)","player":"\#(player)","move":"\#(move)"}"#,
                 at: Int64(index) * 1_000)
             #expect(reply == .accepted(id: CommandID("m\(index)"), seq: index + 1))
         }
         let edit = Self.send(
-            presenter, #"{"type":"editPlay","id":"e1","play":1,"player":"home-1","move":"onePoint"}"#, at: 5_000)
+            recorder, #"{"type":"editPlay","id":"e1","play":1,"player":"home-1","move":"onePoint"}"#, at: 5_000)
         #expect(edit == .accepted(id: "e1", seq: 4))
-        #expect(recorder.patches.count == 4)
+        #expect(recorder.messages.count == 4)
         let ops = Set(try recorder.lastOps().compactMap { $0["path"]?.stringValue })
         // The statistics change with the counts (asserted in StatisticsTraceTests).
         #expect(
@@ -72,7 +61,7 @@ struct FibaDocumentTests {
             ])
         #expect(presenter.document["score"] == "1 - 1")
         #expect(presenter.document["plays"]?.arrayValue?[0]["seq"] == 1, "a play keeps the seq that first showed it")
-        let delete = Self.send(presenter, #"{"type":"deletePlay","id":"d1","play":2}"#, at: 6_000)
+        let delete = Self.send(recorder, #"{"type":"deletePlay","id":"d1","play":2}"#, at: 6_000)
         #expect(delete == .accepted(id: "d1", seq: 5))
         #expect(presenter.document["score"] == "1 - 0")
         #expect(presenter.document["plays"]?.arrayValue?[1]["deleted"] == true)
@@ -83,20 +72,20 @@ struct FibaDocumentTests {
         let (presenter, recorder) = Self.presenter(.fiba3x3)
         for foul in 0..<7 {
             _ = Self.send(
-                presenter, #"{"type":"move","id":"f\#(foul)","player":"away-0","move":"foul"}"#, at: Int64(foul))
+                recorder, #"{"type":"move","id":"f\#(foul)","player":"away-0","move":"foul"}"#, at: Int64(foul))
         }
         #expect(presenter.document["awayTeamFouls"] == 7)
         #expect(presenter.document["awayInPenalty"] == true)
         #expect(presenter.document["homeInPenalty"] == false)
         #expect(
-            Self.send(presenter, #"{"type":"timeout","id":"t1","team":"home"}"#, at: 10) == .accepted(id: "t1", seq: 8))
+            Self.send(recorder, #"{"type":"timeout","id":"t1","team":"home"}"#, at: 10) == .accepted(id: "t1", seq: 8))
         #expect(presenter.document["homeTimeoutsLeft"] == 0)
-        let refused = Self.send(presenter, #"{"type":"timeout","id":"t2","team":"home"}"#, at: 11)
+        let refused = Self.send(recorder, #"{"type":"timeout","id":"t2","team":"home"}"#, at: 11)
         #expect(
             refused
                 == .rejected(
                     id: "t2", failure: CommandFailure(WireErrorCode(.noTimeoutsLeft), "home has no timeout left")))
-        _ = Self.send(presenter, #"{"type":"possession","id":"p1","team":"away"}"#, at: 12)
+        _ = Self.send(recorder, #"{"type":"possession","id":"p1","team":"away"}"#, at: 12)
         #expect(presenter.document["possession"] == "away")
         #expect(try recorder.lastOps() == [["op": "replace", "path": "/possession", "value": "away"]])
     }
@@ -107,15 +96,15 @@ struct FibaDocumentTests {
         #expect(presenter.document["homePlayers"]?.arrayValue?[4]["onCourt"] == true)
         #expect(presenter.document["homePlayers"]?.arrayValue?[5]["onCourt"] == false)
         let sub = Self.send(
-            presenter, #"{"type":"substitute","id":"s1","team":"home","out":"home-4","in":"home-5"}"#, at: 0)
+            recorder, #"{"type":"substitute","id":"s1","team":"home","out":"home-4","in":"home-5"}"#, at: 0)
         #expect(sub == .accepted(id: "s1", seq: 1))
         #expect(
             Set(try recorder.lastOps().compactMap { $0["path"]?.stringValue })
                 == ["/homePlayers/4/onCourt", "/homePlayers/5/onCourt"])
-        _ = Self.send(presenter, #"{"type":"move","id":"f1","player":"home-5","move":"foul"}"#, at: 1)
+        _ = Self.send(recorder, #"{"type":"move","id":"f1","player":"home-5","move":"foul"}"#, at: 1)
         #expect(presenter.document["homeTeamFouls"] == 1)
-        _ = Self.send(presenter, #"{"type":"clock","id":"c1","action":"start"}"#, at: 1_000)
-        presenter.viewModel.tick(now: Self.start.advanced(byMilliseconds: 601_000))
+        _ = Self.send(recorder, #"{"type":"clock","id":"c1","action":"start"}"#, at: 1_000)
+        recorder.tick(now: Self.start.advanced(byMilliseconds: 601_000))
         #expect(presenter.document["period"] == 2)
         #expect(presenter.document["homeTeamFouls"] == 0)
         #expect(presenter.document["time"] == "00:00.0")
@@ -125,12 +114,12 @@ struct FibaDocumentTests {
 
     @Test("final locks the game for every command; a reopen is one patch that unlocks it")
     func finalAndReopen() throws {
-        let (presenter, _) = Self.presenter(.fiba3x3)
-        #expect(Self.send(presenter, #"{"type":"final","id":"x"}"#, at: 0) == .accepted(id: "x", seq: 1))
+        let (presenter, recorder) = Self.presenter(.fiba3x3)
+        #expect(Self.send(recorder, #"{"type":"final","id":"x"}"#, at: 0) == .accepted(id: "x", seq: 1))
         #expect(presenter.document["isLocked"] == true)
-        let refused = Self.send(presenter, #"{"type":"undo","id":"u"}"#, at: 1)
+        let refused = Self.send(recorder, #"{"type":"undo","id":"u"}"#, at: 1)
         #expect(refused.json["code"] == "game_locked")
-        try presenter.viewModel.reopen(now: Self.start.advanced(byMilliseconds: 2))
+        try recorder.reopen(now: Self.start.advanced(byMilliseconds: 2))
         #expect(presenter.seq == 2)
         #expect(presenter.document["isLocked"] == false)
     }

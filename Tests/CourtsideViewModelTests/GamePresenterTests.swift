@@ -4,21 +4,15 @@ import Testing
 
 @Suite("GamePresenter: one command, one patch")
 struct GamePresenterTests {
-    private func makePresenter(clock: TestClock = TestClock()) -> (GamePresenter, Recorder) {
+    private func makePresenter(clock: TestClock = TestClock()) -> (GamePresenter, PresenterRecorder) {
         let presenter = GamePresenter(viewModel: Fixtures.viewModel(clock: clock))
-        let recorder = Recorder()
-        presenter.latestPatch.bind { if let message = $0 { recorder.messages.append(message) } }
-        return (presenter, recorder)
-    }
-
-    final class Recorder {
-        var messages: [PresentationMessage] = []
+        return (presenter, PresenterRecorder(presenter))
     }
 
     @Test("a move becomes one patch message with seq + 1 holding every change it caused")
     func oneCommandOnePatch() throws {
         let (presenter, recorder) = makePresenter()
-        let reply = presenter.viewModel.handle(
+        let reply = recorder.handle(
             Fixtures.move("home-1", .twoPoints, "c1"), now: Timestamp(milliseconds: 5))
         #expect(reply == .accepted(id: "c1", seq: 1))
         #expect(recorder.messages.count == 1)
@@ -65,9 +59,9 @@ struct GamePresenterTests {
     func idempotentCommandIDs() {
         let (presenter, recorder) = makePresenter()
         let viewModel = presenter.viewModel
-        let first = viewModel.handle(Fixtures.move("away-0", .onePoint, "c1"), now: Timestamp(milliseconds: 1))
-        viewModel.handle(Fixtures.move("away-0", .onePoint, "c2"), now: Timestamp(milliseconds: 2))
-        let again = viewModel.handle(Fixtures.move("away-0", .onePoint, "c1"), now: Timestamp(milliseconds: 3))
+        let first = recorder.handle(Fixtures.move("away-0", .onePoint, "c1"), now: Timestamp(milliseconds: 1))
+        recorder.handle(Fixtures.move("away-0", .onePoint, "c2"), now: Timestamp(milliseconds: 2))
+        let again = recorder.handle(Fixtures.move("away-0", .onePoint, "c1"), now: Timestamp(milliseconds: 3))
         #expect(first == .accepted(id: "c1", seq: 1))
         #expect(again == first)
         #expect(recorder.messages.map(\.seq) == [1, 2])
@@ -80,18 +74,18 @@ struct GamePresenterTests {
         let (presenter, recorder) = makePresenter()
         let viewModel = presenter.viewModel
         let undo = GameCommand.undo(id: "u1")
-        let refused = viewModel.handle(undo, now: Timestamp(milliseconds: 1))
-        viewModel.handle(Fixtures.move("home-0", .onePoint, "m1"), now: Timestamp(milliseconds: 2))
-        #expect(viewModel.handle(undo, now: Timestamp(milliseconds: 3)) == refused)
+        let refused = recorder.handle(undo, now: Timestamp(milliseconds: 1))
+        recorder.handle(Fixtures.move("home-0", .onePoint, "m1"), now: Timestamp(milliseconds: 2))
+        #expect(recorder.handle(undo, now: Timestamp(milliseconds: 3)) == refused)
         #expect(viewModel.score.value == "1 - 0")
         #expect(recorder.messages.count == 1)
     }
 
     @Test("an id reused for a different command is refused with command_id_reused")
     func reusedID() {
-        let (presenter, _) = makePresenter()
-        presenter.viewModel.handle(Fixtures.move("home-0", .onePoint, "c1"), now: Timestamp(milliseconds: 1))
-        let reply = presenter.viewModel.handle(Fixtures.move("home-0", .foul, "c1"), now: Timestamp(milliseconds: 2))
+        let (_, recorder) = makePresenter()
+        recorder.handle(Fixtures.move("home-0", .onePoint, "c1"), now: Timestamp(milliseconds: 1))
+        let reply = recorder.handle(Fixtures.move("home-0", .foul, "c1"), now: Timestamp(milliseconds: 2))
         #expect(reply.json["code"] == "command_id_reused")
         #expect(reply.json["type"] == "error")
     }
@@ -99,26 +93,26 @@ struct GamePresenterTests {
     @Test("ticks within the same second produce no message; a new second produces one")
     func ticks() {
         let clock = TestClock()
-        let (presenter, recorder) = makePresenter(clock: clock)
-        presenter.viewModel.start()
+        let (_, recorder) = makePresenter(clock: clock)
+        recorder.handle(.startClock(id: "s1"), now: clock.now)
         #expect(recorder.messages.count == 1)
         clock.advance(999)
-        presenter.viewModel.tick(now: clock.now)
+        recorder.tick(now: clock.now)
         #expect(recorder.messages.count == 1)
         clock.advance(1)
-        presenter.viewModel.tick(now: clock.now)
+        recorder.tick(now: clock.now)
         #expect(recorder.messages.last?.text.contains(#"{"op":"replace","path":"/time","value":"00:01.0"}"#) == true)
         #expect(recorder.messages.map(\.seq) == [1, 2])
     }
 
     @Test("wire bytes go through the decoder: good commands are applied, bad ones answered with an error")
     func commandBytes() {
-        let (presenter, recorder) = makePresenter()
-        let good = presenter.handle(
+        let (_, recorder) = makePresenter()
+        let good = recorder.handle(
             commandBytes: Array(#"{"type":"move","id":"c9","player":"away-2","move":"rebound"}"#.utf8),
             now: Timestamp(milliseconds: 1))
         #expect(good == .accepted(id: "c9", seq: 1))
-        let bad = presenter.handle(
+        let bad = recorder.handle(
             commandBytes: Array(#"{"type":"move","id":"c10","player":"away-2","move":"dunk"}"#.utf8),
             now: Timestamp(milliseconds: 2))
         #expect(
@@ -134,9 +128,9 @@ struct GamePresenterTests {
     func patchesAreDated() throws {
         let clock = TestClock(1_700_000_000_000)
         let (presenter, recorder) = makePresenter(clock: clock)
-        presenter.viewModel.handle(Fixtures.move("home-1", .twoPoints, "c1"), now: clock.now)
+        recorder.handle(Fixtures.move("home-1", .twoPoints, "c1"), now: clock.now)
         clock.advance(1_234)
-        presenter.viewModel.handle(Fixtures.move("away-0", .onePoint, "c2"), now: clock.now)
+        recorder.handle(Fixtures.move("away-0", .onePoint, "c2"), now: clock.now)
         let dates = try recorder.messages.map { try JSONValue(parsing: $0.bytes)["at"] }
         #expect(dates == [.int(1_700_000_000_000), .int(1_700_000_001_234)])
         // A snapshot is not a change: it has no `at`.

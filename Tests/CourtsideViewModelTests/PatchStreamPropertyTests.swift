@@ -3,14 +3,14 @@ import CourtsideTestSupport
 import CourtsideViewModels
 import Testing
 
-/// The diff stream's central promise: a subscriber holding snapshot n who applies patches n+1…m (with an RFC 6902
+/// The diff stream's central promise: a subscriber holding snapshot n who applies recorder.messages n+1…m (with an RFC 6902
 /// applier written here, not the presenter's code) holds exactly snapshot m, byte for byte after canonical encoding.
-@Suite("Patch stream property: snapshot n + patches n+1…m = snapshot m")
+@Suite("Patch stream property: snapshot n + recorder.messages n+1…m = snapshot m")
 struct PatchStreamPropertyTests {
     static let sequenceCount = 1_000
     static let maxCommandsPerSequence = 24
 
-    @Test("random command sequences: patches carry snapshots forward exactly, seq grows by 1 per message")
+    @Test("random command sequences: recorder.messages carry snapshots forward exactly, seq grows by 1 per message")
     func patchesReproduceSnapshots() throws {
         var random = SeededGenerator(seed: 0x00C0_FFEE)
         var totalMessages = 0
@@ -37,8 +37,7 @@ struct PatchStreamPropertyTests {
         let viewModel = GameScoreboardEditorViewModel(
             game: Game(setup: setup), now: now, clock: { Timestamp(milliseconds: 0) })
         let presenter = GamePresenter(viewModel: viewModel)
-        var patches: [PresentationMessage] = []
-        presenter.latestPatch.bind { if let message = $0 { patches.append(message) } }
+        let recorder = PresenterRecorder(presenter)
         // The published document per seq (cheap: copy-on-write values); snapshots are checked against it below.
         var documents: [Int: JSONValue] = [0: presenter.document]
         var replies: [CommandID: CommandReply] = [:]
@@ -48,12 +47,12 @@ struct PatchStreamPropertyTests {
         let steps = Int.random(in: 1...Self.maxCommandsPerSequence, using: &random)
         for step in 0..<steps {
             now = now.advanced(byMilliseconds: Int64.random(in: 0...1_500, using: &random))
-            let before = patches.count
+            let before = recorder.messages.count
             let revisionBefore = viewModel.revision.value
             if Int.random(in: 0..<5, using: &random) == 0 {
-                viewModel.tick(now: now)
+                recorder.tick(now: now)
             } else if viewModel.game.isLocked, Int.random(in: 0..<3, using: &random) == 0 {
-                try viewModel.reopen(now: now)
+                try recorder.reopen(now: now)
             } else if Int.random(in: 0..<12, using: &random) == 0 {
                 // A table-crew change: journaled like a command, shown nowhere in the document.
                 let document = presenter.document
@@ -62,14 +61,14 @@ struct PatchStreamPropertyTests {
                     let revoke = { (game: inout Game) throws(GameError) in
                         try game.revokeCrewMember(member.id, at: now)
                     }
-                    try viewModel.record(now: now, acknowledging: acknowledging, revoke)
+                    try recorder.record(now: now, acknowledging: acknowledging, revoke)
                 } else if viewModel.game.crew.count < CrewMember.maxPerGame {
                     let role = CrewRole.allCases.randomElement(using: &random)!
                     let add = { (game: inout Game) throws(GameError) in
                         try game.addCrewMember(
                             role: role, label: "Table", tokenSHA256: String(repeating: "f", count: 64), at: now)
                     }
-                    try viewModel.record(now: now, acknowledging: acknowledging, add)
+                    try recorder.record(now: now, acknowledging: acknowledging, add)
                 }
                 #expect(presenter.document["homeScore"] == document["homeScore"])
             } else {
@@ -81,16 +80,16 @@ struct PatchStreamPropertyTests {
                     issuers[command.id]
                     ?? (Bool.random(using: &random) ? viewModel.game.crew.randomElement(using: &random)?.id : nil)
                 if issuers[command.id] == nil { issuers[command.id] = .some(member) }
-                let reply = viewModel.handle(command, by: member, now: now)
+                let reply = recorder.handle(command, by: member, now: now)
                 if let earlier = replies[command.id], commands.dropLast().contains(command) {
                     #expect(reply == earlier, "a repeated id must get the same answer")
-                    #expect(patches.count == before, "a repeated id must produce no message")
+                    #expect(recorder.messages.count == before, "a repeated id must produce no message")
                 }
                 if replies[command.id] == nil { replies[command.id] = reply }
             }
             // One batch is at most one message, numbered by the revision.
-            #expect(patches.count - before == viewModel.revision.value - revisionBefore)
-            #expect(patches.count <= before + 1)
+            #expect(recorder.messages.count - before == viewModel.revision.value - revisionBefore)
+            #expect(recorder.messages.count <= before + 1)
             documents[presenter.seq] = presenter.document
             // The box score's points always equal the score, and the periods' points add up to it.
             for side in ["home", "away"] {
@@ -105,14 +104,14 @@ struct PatchStreamPropertyTests {
             if viewModel.revision.value != revisionBefore { lastBatch = now }
         }
 
-        #expect(patches.map(\.seq) == Array(0..<patches.count).map { $0 + 1 })
+        #expect(recorder.messages.map(\.seq) == Array(0..<recorder.messages.count).map { $0 + 1 })
         let last = presenter.seq
         let starts = Set([0, last / 2, max(0, last - 1), Int.random(in: 0...last, using: &random)])
         let finalSnapshot = try JSONValue(parsing: presenter.snapshot().bytes)
         #expect(finalSnapshot["seq"] == .int(last))
         #expect(finalSnapshot["state"] == documents[last])
         for start in starts {
-            try expectPatches(patches, carry: start, to: last, documents: documents)
+            try expectPatches(recorder.messages, carry: start, to: last, documents: documents)
         }
         // A presenter built now from the same view model describes the same document.
         #expect(GamePresenter(viewModel: viewModel).snapshot().bytes == presenter.snapshot().bytes)
@@ -130,7 +129,7 @@ struct PatchStreamPropertyTests {
         #expect(
             GamePresenter(viewModel: replayed).snapshot().bytes == presenter.snapshot().bytes,
             "replay gives the same document")
-        return patches.count
+        return recorder.messages.count
     }
 
     private func expectPatches(
@@ -143,7 +142,8 @@ struct PatchStreamPropertyTests {
             state = try JSONPatchApplier.apply(try #require(message["ops"]), to: state)
         }
         let expected = try #require(documents[end])
-        #expect(state.canonicalBytes == expected.canonicalBytes, "snapshot \(start) + patches ≠ snapshot \(end)")
+        #expect(
+            state.canonicalBytes == expected.canonicalBytes, "snapshot \(start) + recorder.messages ≠ snapshot \(end)")
     }
 
     func randomCommand(

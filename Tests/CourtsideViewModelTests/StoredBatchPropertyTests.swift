@@ -30,10 +30,7 @@ struct StoredBatchPropertyTests {
                 GameScoreboardEditorViewModel(game: Game(setup: setup), now: created, clock: { created })
             }
             let presenters = replicas.map { GamePresenter(viewModel: $0) }
-            var patches: [[PresentationMessage]] = [[], []]
-            for side in 0..<2 {
-                presenters[side].latestPatch.bind { if let message = $0 { patches[side].append(message) } }
-            }
+            let recorders = presenters.map(PresenterRecorder.init)
             var stored: [(events: [GameEvent], seq: Int)] = []
             var now = created
             var commands: [GameCommand] = []
@@ -52,17 +49,17 @@ struct StoredBatchPropertyTests {
                 guard !events.isEmpty else { continue }
                 let seq = presenters[0].seq + 1
                 stored.append((events, seq))
-                for replica in replicas { try replica.applyStored(events, revision: seq) }
+                for recorder in recorders { try recorder.applyStored(events, revision: seq) }
                 batches += 1
             }
-            #expect(patches[0].map(\.bytes) == patches[1].map(\.bytes))
-            #expect(patches[0].map(\.seq) == stored.map(\.seq))
+            #expect(recorders[0].messages.map(\.bytes) == recorders[1].messages.map(\.bytes))
+            #expect(recorders[0].messages.map(\.seq) == stored.map(\.seq))
             #expect(stored.map(\.seq) == Array(stored.indices.map { $0 + 1 }), "numbered without a gap")
             #expect(presenters[0].document == presenters[1].document)
             // A replica that saw a batch twice (a catch-up overlapping the feed) changes nothing the second time.
             if let last = stored.last {
-                try replicas[1].applyStored(last.events, revision: last.seq)
-                #expect(patches[1].count == stored.count)
+                try recorders[1].applyStored(last.events, revision: last.seq)
+                #expect(recorders[1].messages.count == stored.count)
             }
             // A node starting now rebuilds from the log: the same document at the same number.
             let all = stored.flatMap(\.events)

@@ -20,14 +20,14 @@ final class ApplicationCore: Sendable {
     /// Which sites may show the spectator feeds (`--embed-origins`).
     let embed: EmbedPolicy
     /// Command rate per scorer token (keyed by game), whichever socket carries it (docs/server.md, "Limits").
-    let scorerCommandRates: SharedTokenBuckets
+    let scorerCommandRates: TokenBucketTable
     /// `POST …/commands` rate per client address (docs/server.md, "Limits").
-    let addressCommandRates: SharedTokenBuckets
+    let addressCommandRates: TokenBucketTable
     let authenticationThrottle = AuthenticationThrottle()
     /// Games archived (at start or since), for `GET /api/games?status=archived` (the archive).
     let archivedGames = ArchivedGames()
     /// `POST /api/courts/{id}/queue` per client address (the pickup queue): a team or two at once, then one a minute.
-    let queueRates = SharedTokenBuckets(burst: 3, ratePerSecond: 1.0 / 60)
+    let queueRates = TokenBucketTable(burst: 3, ratePerSecond: 1.0 / 60)
     private let adminTokenSHA256: [UInt8]
     /// Games whose journal write failed and is not yet stored again, with the error.
     private let failedGames = Mutex<[GameID: String]>([:])
@@ -57,9 +57,9 @@ final class ApplicationCore: Sendable {
         self.limiter = ConnectionLimiter(limit: configuration.maxConnectionsPerAddress)
         self.origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
         self.embed = EmbedPolicy(embedOrigins: configuration.embedOrigins)
-        self.scorerCommandRates = SharedTokenBuckets(
+        self.scorerCommandRates = TokenBucketTable(
             burst: configuration.commandBurst, ratePerSecond: configuration.commandsPerSecond)
-        self.addressCommandRates = SharedTokenBuckets(
+        self.addressCommandRates = TokenBucketTable(
             burst: configuration.commandBurst, ratePerSecond: configuration.commandsPerSecond)
         self.adminTokenSHA256 = SecretToken.sha256(adminToken)
     }

@@ -135,7 +135,7 @@ final class CourtsOwner {
         pending[id] = court
         save(court) { [unowned self] result in
             if case .success = result, let entry = courts[id], let patch = entry.presenter.update(court) {
-                entry.feed.publish(FeedMessage(patch), context: context)
+                entry.feed.publish(EncodedMessage(patch), context: context)
                 publishBytes(entry.presenter)
             }
             completion(result.map { court })
@@ -145,7 +145,7 @@ final class CourtsOwner {
     /// Sends the subscriber the court's snapshot, then every later patch; false when there is no such court.
     func join(_ id: CourtID, _ subscriber: LoopBound<any JoiningSubscriber>) -> Bool {
         guard let entry = courts[id] else { return false }
-        let snapshot = [FeedMessage(entry.presenter.snapshot())]
+        let snapshot = [EncodedMessage(entry.presenter.snapshot())]
         let feed = entry.feed
         if subscriber.loop === context.loop {
             subscriber.value.join(catchUp: snapshot, feed: feed, context: context)

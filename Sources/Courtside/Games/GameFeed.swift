@@ -5,7 +5,7 @@ import Synchronization
 /// The fan-out of one document (a game, or the lobby) to its subscribers on every loop.
 ///
 /// WebSockets subscribe to the core's `BroadcastChannel` (`.resync` policy): each patch goes in as the presenter's
-/// bytes with the text frame `FeedMessage` built once (`BroadcastPayload`), is deflated once per agreed window, and the
+/// bytes with the text frame `EncodedMessage` built once (`BroadcastPayload`), is deflated once per agreed window, and the
 /// same immutable frames go to every subscriber with no per-subscriber copy, lock or hop. Event streams (SSE) cannot take WebSocket frames, so the feed fans out their encoded event
 /// the same way: one `execute` per loop carrying one shared array, walked by a loop-confined table.
 ///
@@ -30,10 +30,10 @@ final class GameFeed: Sendable {
     private var key: ObjectIdentifier { ObjectIdentifier(self) }
 
     /// Sends `message` to every current subscriber. Call on the owner's loop, whose context is `context`.
-    func publish(_ message: FeedMessage, context: LoopContext) {
-        channel.publish(message.broadcast)
+    func publish(_ message: EncodedMessage, context: LoopContext) {
+        channel.publish(message.payload)
         guard eventStreams.load(ordering: .acquiring) > 0 else { return }
-        let event = message.event
+        let event = message.serverSentEvent
         for loop in loops {
             if loop === context.loop {
                 Self.deliver(event, key: key, context: context)

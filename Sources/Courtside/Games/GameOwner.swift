@@ -28,9 +28,13 @@ final class GameOwner {
     /// Whether a journal write failed and is not yet stored again (a local journal).
     var isFailed: Bool { machine.isFailed }
     private(set) var machine: GameOwnerStateMachine
+    /// Stored batches of other nodes applied from the log, and this node's own stored batches shown from their
+    /// proposals: each batch is applied once, counted here for the owner's traces.
+    private(set) var storedBatchesApplied = 0
+    private(set) var proposalsShown = 0
     private var window: PatchWindow
     private let bindings = DynamicBindingBag()
-    private let publishToFeed: (FeedMessage) -> Void
+    private let publishToFeed: (EncodedMessage) -> Void
     private var timers: [GameOwnerTimer: TimerID] = [:]
     /// Actions not yet performed, the next last (a report's actions go on top: depth first, without recursion).
     private var pending: [GameOwnerAction] = []
@@ -41,7 +45,7 @@ final class GameOwner {
     /// spectator can cause it with `since=` far ahead.
     var behindResumeLog = LogSampler(interval: .seconds(60))
     var aheadTimer: TimerID?
-    private var cachedSnapshot: FeedMessage?
+    private var cachedSnapshot: EncodedMessage?
     /// The scorer sockets of the game and the crew presence they are sent (`GameOwner+Crew`).
     let crewRoom = CrewRoom()
 
@@ -62,7 +66,7 @@ final class GameOwner {
     init(
         game: Game, seq: Int, now: Timestamp, restored: Bool, restoredAcks: [CommandID: Int],
         scorerTokenSHA256: [UInt8], isArchived: Bool, services: GameServices, scheduler: any LoopScheduler,
-        context: LoopContext?, publish: ((FeedMessage) -> Void)?
+        context: LoopContext?, publish: ((EncodedMessage) -> Void)?
     ) {
         self.id = game.id
         self.scheduler = scheduler
@@ -103,9 +107,9 @@ final class GameOwner {
     var seq: Int { presenter.seq }
 
     /// The snapshot message, encoded once per `seq` however many subscribers join.
-    func snapshot() -> FeedMessage {
-        if let cachedSnapshot, cachedSnapshot.message.seq == presenter.seq { return cachedSnapshot }
-        let snapshot = FeedMessage(presenter.snapshot())
+    func snapshot() -> EncodedMessage {
+        if let cachedSnapshot, cachedSnapshot.seq == presenter.seq { return cachedSnapshot }
+        let snapshot = EncodedMessage(presenter.snapshot())
         cachedSnapshot = snapshot
         return snapshot
     }
@@ -142,7 +146,6 @@ final class GameOwner {
         aheadTimer = nil
         bindings.removeAll()
         crewRoom.stop(scheduler)
-        presenter.detach()
     }
 
     // MARK: Actions out
@@ -167,13 +170,25 @@ final class GameOwner {
             guard !machine.hasDiverged else { return }
             do {
                 let effects = try presenter.applyStored(batch.map(\.event), revision: batch[0].presentationSequence)
+                storedBatchesApplied += 1
+                crewEventsShown(effects.events)
+                perform(machine.storedShown(effects, view: view))
+            } catch {
+                perform(machine.storedRefused(error))
+            }
+        case .showProposed(let batch, let proposed):
+            guard !machine.hasDiverged else { return }
+            do {
+                let effects = try presenter.applyProposed(
+                    proposed, events: batch.map(\.event), revision: batch[0].presentationSequence)
+                proposalsShown += 1
                 crewEventsShown(effects.events)
                 perform(machine.storedShown(effects, view: view))
             } catch {
                 perform(machine.storedRefused(error))
             }
         case .publish(let patch):
-            let encoded = FeedMessage(patch)
+            let encoded = EncodedMessage(patch)
             window.append(encoded)
             publishToFeed(encoded)
         case .journal(let write):
@@ -238,15 +253,17 @@ final class GameOwner {
     private func propose(_ work: GameOwnerWork) -> GameOwnerProposal {
         switch work {
         case .tick(let deadline):
-            return viewModel.proposedTick(at: deadline).map { .append([$0], acknowledging: nil) } ?? .nothing
+            return viewModel.proposedTick(at: deadline).map { .append([$0.event], acknowledging: nil, making: $0.game) }
+                ?? .nothing
         case .command(let request):
             let now = services.clock()
             if let administration = request.administration {
                 do {
-                    let outcome = try viewModel.proposedChange { (game: inout Game) throws(GameError) in
+                    let (outcome, game) = try viewModel.proposedChange { (game: inout Game) throws(GameError) in
                         try administration.perform(on: &game, now: now)
                     }
-                    return .append(outcome.newEvents, acknowledging: administration.replyID(for: outcome.event))
+                    return .append(
+                        outcome.newEvents, acknowledging: administration.replyID(for: outcome.event), making: game)
                 } catch {
                     return .answer(.rejected(id: nil, failure: CommandFailure(error)))
                 }
@@ -258,7 +275,7 @@ final class GameOwner {
                 return .answer(rejection.reply)
             case .success(let command)?:
                 switch viewModel.propose(command, by: request.issuer, now: now) {
-                case .append(let events, _): return .append(events, acknowledging: command.id)
+                case .append(let events, let game): return .append(events, acknowledging: command.id, making: game)
                 case .repeated(let reply), .refused(let reply): return .answer(reply)
                 }
             }

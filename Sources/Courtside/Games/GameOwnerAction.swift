@@ -10,8 +10,12 @@ enum GameOwnerAction {
     case show(GameOwnerWork)
     /// Compute the work's events on a copy of the game (a shared log: stored before shown); report `proposed`.
     case propose(GameOwnerWork)
-    /// Apply one stored batch (one presentation sequence) once; report `storedShown`, or `storedRefused`.
+    /// Apply one stored batch (one presentation sequence) of another node once; report `storedShown`, or
+    /// `storedRefused`.
     case showStored([JournaledEvent])
+    /// Show this node's own stored batch from the game its proposal made (no second application of the events);
+    /// report `storedShown`, or `storedRefused`.
+    case showProposed([JournaledEvent], Game)
     /// Send the patch to the feed and keep it in the resume window.
     case publish(PresentationMessage)
     /// Submit the write; report `journalCompleted` (completions come in submission order).

@@ -18,8 +18,9 @@ struct SharedWrites {
         case idle
         /// The shell computes the work's events (`proposed` comes before anything else).
         case proposing(GameOwnerWork)
-        /// The batch (nil for an archive) is appended; the reply goes to `acknowledging` once it is stored.
-        case appending(GameOwnerWork, [JournaledEvent]?, acknowledging: CommandID?)
+        /// The batch (nil for an archive) is appended; the reply goes to `acknowledging` once it is stored, and the
+        /// game the proposal made is shown then.
+        case appending(GameOwnerWork, [JournaledEvent]?, acknowledging: CommandID?, making: Game?)
         /// Reading the log; the work (if any) is proposed again afterwards.
         case catchingUp(GameOwnerWork?)
     }
@@ -79,10 +80,10 @@ extension GameOwnerStateMachine {
             return [.answer(request, restored(reply))] + sharedNext(&shared)
         case (.nothing, _), (.answer, _):
             return sharedNext(&shared) + tickActions()
-        case (.append(let events, let acknowledging), _):
+        case (.append(let events, let acknowledging, let game), _):
             let seq = view.seq + 1
             let journaled = events.map { JournaledEvent($0, presentationSequence: seq) }
-            shared.phase = .appending(work, journaled, acknowledging: acknowledging)
+            shared.phase = .appending(work, journaled, acknowledging: acknowledging, making: game)
             return [.journal(.appendEvents(journaled, toGame: gameID))]
         }
     }
@@ -90,13 +91,14 @@ extension GameOwnerStateMachine {
     mutating func sharedCompleted(_ result: Result<Void, JournalError>, _ shared: inout SharedWrites)
         -> [GameOwnerAction]
     {
-        guard case .appending(let work, let batch, let acknowledging) = shared.phase else {
+        guard case .appending(let work, let batch, let acknowledging, let proposed) = shared.phase else {
             preconditionFailure("Invalid state: an append answered while \(shared.phase)")
         }
         guard let batch else { return sharedArchiveCompleted(result, work, &shared) }
         switch result {
         case .success:
-            var actions: [GameOwnerAction] = [.showStored(batch)]
+            // Stored as proposed: shown from the game the proposal made, so the events are applied once.
+            var actions: [GameOwnerAction] = [proposed.map { .showProposed(batch, $0) } ?? .showStored(batch)]
             if case .command(let request) = work, let acknowledging {
                 actions.append(.answer(request, .accepted(id: acknowledging, seq: batch[0].presentationSequence)))
             }
@@ -244,7 +246,7 @@ extension GameOwnerStateMachine {
         case .tick where isArchived:
             return sharedNext(&shared)
         case .archive(let instant):
-            shared.phase = .appending(work, nil, acknowledging: nil)
+            shared.phase = .appending(work, nil, acknowledging: nil, making: nil)
             return [.journal(.archiveGame(gameID, at: instant))]
         case .command, .tick:
             shared.phase = .proposing(work)

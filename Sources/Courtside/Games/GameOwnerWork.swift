@@ -22,8 +22,9 @@ struct GameOwnerView: Equatable {
 /// What a piece of work would store on a shared log, computed on a copy of the game (`GameOwner` reports it with
 /// `proposed(_:)`).
 enum GameOwnerProposal {
-    /// Store these events; the command (if any) is acked with `acknowledging` once they are stored.
-    case append([GameEvent], acknowledging: CommandID?)
+    /// Store these events; the command (if any) is acked with `acknowledging` once they are stored, and `making`
+    /// (the game the events make, computed once) is shown as is (the events are not applied a second time).
+    case append([GameEvent], acknowledging: CommandID?, making: Game)
     /// Answer the command with this at once: a refusal, or the answer its id got before; nothing to store.
     case answer(CommandReply)
     /// Nothing to store and nobody to answer (a tick with nothing due).

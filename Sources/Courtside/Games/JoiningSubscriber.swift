@@ -8,5 +8,5 @@ protocol JoiningSubscriber {
     var isEventStream: Bool { get }
     /// Queues `catchUp` (a snapshot, or the patches it missed) and subscribes to `feed`, on its loop. Called in
     /// order with the feed's publishes, so nothing is missed or repeated.
-    func join(catchUp: [FeedMessage], feed: GameFeed, context: LoopContext)
+    func join(catchUp: [EncodedMessage], feed: GameFeed, context: LoopContext)
 }

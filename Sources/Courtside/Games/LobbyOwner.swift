@@ -21,7 +21,7 @@ final class LobbyOwner {
         presenter = LobbyPresenter(viewModel: list)
         presenter.latestPatch.bind { [unowned self] patch in
             guard let patch else { return }
-            feed.publish(FeedMessage(patch), context: self.context)
+            feed.publish(EncodedMessage(patch), context: self.context)
         }.store(in: bindings)
     }
 
@@ -40,7 +40,7 @@ final class LobbyOwner {
 
     /// Sends the subscriber a snapshot, then every later patch (the same gap-free join as a game's).
     func join(_ subscriber: LoopBound<any JoiningSubscriber>) {
-        let snapshot = [FeedMessage(presenter.snapshot())]
+        let snapshot = [EncodedMessage(presenter.snapshot())]
         let feed = self.feed
         if subscriber.loop === context.loop {
             subscriber.value.join(catchUp: snapshot, feed: feed, context: context)

@@ -18,7 +18,7 @@ struct FeedJoins {
     /// subscribed (counted as resynced) and must wait for its queue to drain (`startWaiting`). Static, and called
     /// before any wait is recorded: a send may close the socket, and its close reaches the owner of the waits.
     static func subscribe(
-        _ socket: WebSocket, after catchUp: [FeedMessage], to feed: GameFeed, metrics: ServerMetrics
+        _ socket: WebSocket, after catchUp: [EncodedMessage], to feed: GameFeed, metrics: ServerMetrics
     ) -> Bool {
         guard socket.isOpen else { return true }
         var overBudget = false

@@ -39,7 +39,7 @@ class FeedSocket: WebSocketHandler, JoiningSubscriber {
         socket.map { LoopBound(self, loop: $0.eventLoop) }
     }
 
-    func join(catchUp: [FeedMessage], feed: GameFeed, context: LoopContext) {
+    func join(catchUp: [EncodedMessage], feed: GameFeed, context: LoopContext) {
         guard let socket, !FeedJoins.subscribe(socket, after: catchUp, to: feed, metrics: metrics) else { return }
         joins.startWaiting(socket, poll: pollDrain)
     }

@@ -23,13 +23,13 @@ final class GameEventStream: EventStreamHandler, JoiningSubscriber, EventStreamS
 
     var isEventStream: Bool { true }
 
-    func join(catchUp: [FeedMessage], feed: GameFeed, context: LoopContext) {
+    func join(catchUp: [EncodedMessage], feed: GameFeed, context: LoopContext) {
         guard let stream, stream.isOpen else {
             // Counted in by the owner, but closed meanwhile: count it out again.
             feed.unsubscribe(self, context: context)
             return
         }
-        for message in catchUp { queue(message.event) }
+        for message in catchUp { queue(message.serverSentEvent) }
         feed.subscribe(self, context: context)
         self.feed = feed
     }

@@ -51,7 +51,7 @@ final class GameSpectators: WebSocketHandler {
     }
 
     /// The owner's join of `socket`, on its loop (`SpectatorJoiner`).
-    fileprivate func join(_ socket: WebSocket, catchUp: [FeedMessage], feed: GameFeed) {
+    fileprivate func join(_ socket: WebSocket, catchUp: [EncodedMessage], feed: GameFeed) {
         guard !FeedJoins.subscribe(socket, after: catchUp, to: feed, metrics: metrics) else { return }
         joins.startWaiting(socket, poll: pollDrain)
     }
@@ -175,7 +175,7 @@ private struct SpectatorJoiner: JoiningSubscriber {
 
     var isEventStream: Bool { false }
 
-    func join(catchUp: [FeedMessage], feed: GameFeed, context: LoopContext) {
+    func join(catchUp: [EncodedMessage], feed: GameFeed, context: LoopContext) {
         spectators.join(socket, catchUp: catchUp, feed: feed)
     }
 }

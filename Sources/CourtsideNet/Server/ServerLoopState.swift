@@ -27,7 +27,7 @@ final class ServerLoopState: ConnectionOwner {
     /// The sweep of idle WebSockets' ping deadlines, while any is open (`sweepIdleSocketsPeriodically`).
     private var sweepTimer: TimerID?
     /// The WebSocket configuration, boxed once for every socket of this loop.
-    let webSocketConfiguration: WebSocketConnectionStateMachine.SharedConfiguration
+    let webSocketConfiguration: WebSocketConnectionStateMachine.ConfigurationBox
 
     init(server: HTTPServer, context: LoopContext) {
         self.server = server

@@ -14,38 +14,34 @@ public final class DocumentPublisher {
     /// The sequence number of the published document.
     public private(set) var seq: Int
     /// The document as of ``seq``.
-    public private(set) var published: JSONValue
-    private var live: JSONValue
-    private var dirtyPaths: [JSONPointer] = []
+    public var published: JSONValue { draft.published }
+    private var draft: DocumentDraft
     private var cachedSnapshot: PresentationMessage?
     private let patchEncoder: PatchMessageEncoder
 
     public init(stream: DocumentStream, document: JSONValue, seq: Int) {
         self.stream = stream
         self.patchEncoder = PatchMessageEncoder(stream: stream)
-        self.published = document
-        self.live = document
+        self.draft = DocumentDraft(published: document)
         self.seq = seq
     }
 
     /// Takes the live document as published without a message: for presenters that fill a skeleton document by
     /// binding (so the snapshot and the patches come from the same code) before anyone subscribes.
     public func adoptLiveDocument() {
-        dirtyPaths = []
-        published = live
+        _ = draft.commit()
         cachedSnapshot = nil
     }
 
     /// Whether changes are waiting for ``commit(seq:)``.
-    public var hasPendingChanges: Bool { !dirtyPaths.isEmpty }
+    public var hasPendingChanges: Bool { draft.hasPendingChanges }
 
     /// Sets the value at `path` in the live document (`nil` removes it). The parent must exist.
     public func set(_ value: JSONValue?, at path: JSONPointer) {
-        guard live.setValue(value, at: path) else {
+        guard draft.set(value, at: path) else {
             // Presenters only write paths of the document they built; a miss is a presenter bug.
             preconditionFailure("Invalid state: no parent for \(path) in the \(stream) document")
         }
-        markDirty(path)
     }
 
     /// Publishes the pending changes as one patch message numbered `seq`, which must be the next number; `at`
@@ -57,9 +53,7 @@ public final class DocumentPublisher {
     public func commit(seq newSeq: Int, at: Timestamp? = nil) -> PresentationMessage {
         // Numbers only grow; a stored batch from a shared log may skip some (a spectator then resyncs on the gap).
         precondition(newSeq > seq, "Invalid state: commit \(newSeq) after \(seq)")
-        let operations = pendingOperations()
-        dirtyPaths = []
-        published = live
+        let operations = draft.commit()
         seq = newSeq
         cachedSnapshot = nil
         // Written directly in canonical form: the same bytes as the message built as an object (every node that
@@ -70,28 +64,15 @@ public final class DocumentPublisher {
 
     /// The operations the next commit would publish.
     public func pendingOperations() -> [JSONPatchOperation] {
-        dirtyPaths.flatMap { path in
-            JSONDiff.operations(from: published.value(at: path), to: live.value(at: path), at: path)
-        }
+        draft.pendingOperations()
     }
 
     /// The whole published document as a snapshot message, encoded once per sequence number.
     public func snapshot() -> PresentationMessage {
         if let cachedSnapshot { return cachedSnapshot }
-        var message = stream.envelope
-        message["type"] = .string(stream.snapshotType)
-        message["seq"] = .int(seq)
-        message["state"] = published
-        let snapshot = PresentationMessage(kind: .snapshot, seq: seq, bytes: JSONValue.object(message).canonicalBytes)
+        let snapshot = stream.snapshot(of: published, seq: seq)
         cachedSnapshot = snapshot
         return snapshot
-    }
-
-    private func markDirty(_ path: JSONPointer) {
-        // A path inside one already dirty is covered by its diff; paths inside this one are covered by it.
-        if dirtyPaths.contains(where: { path.hasPrefix($0) }) { return }
-        dirtyPaths.removeAll { $0.hasPrefix(path) }
-        dirtyPaths.append(path)
     }
 }
 

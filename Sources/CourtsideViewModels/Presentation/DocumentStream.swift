@@ -25,6 +25,15 @@ public enum DocumentStream: Hashable, Sendable {
         }
     }
 
+    /// The snapshot message of `document` at `seq`: `{…envelope, "seq", "state", "type"}` in canonical form.
+    func snapshot(of document: JSONValue, seq: Int) -> PresentationMessage {
+        var message = envelope
+        message["type"] = .string(snapshotType)
+        message["seq"] = .int(seq)
+        message["state"] = document
+        return PresentationMessage(kind: .snapshot, seq: seq, bytes: JSONValue.object(message).canonicalBytes)
+    }
+
     /// The members every message of this stream carries besides `type` and `seq`.
     var envelope: [String: JSONValue] {
         switch self {

@@ -56,6 +56,8 @@ public final class GameScoreboardEditorViewModel {
     /// The instant the latest batch is shown as of (a command's `now`, a tick's deadline, a stored batch's last
     /// event): what a patch's server time should be, so nodes that apply the same stored batch agree on it.
     public private(set) var batchInstant: Timestamp
+    /// Everything the views show, as one value (what the `Dynamic`s hold).
+    public private(set) var frame: GameFrame
 
     /// The model, read-only: the view model alone changes it.
     public private(set) var game: Game
@@ -79,6 +81,8 @@ public final class GameScoreboardEditorViewModel {
     private var refusals: [CommandID: (command: GameCommand, member: CrewMemberID?, reply: CommandReply)] = [:]
     private var refusalOrder: [CommandID] = []
     private var localCommandNumber = 0
+    /// The rows the latest batch added or changed (``changedPlays``'s value, for the batch's value).
+    private var latestChangedPlays: [PlayRow]
 
     /// A view model owning `game`, showing it as of `now`; `clock` dates the tutorial's argumentless buttons, and
     /// `revision` continues a numbering (0 for a new document) in which `acceptedRevisions` answered the commands
@@ -94,20 +98,22 @@ public final class GameScoreboardEditorViewModel {
         self.rules = game.rules
         self.now = clock
         self.batchInstant = now
-        let clockData = Self.clockData(of: game, now: now, previous: nil)
-        self.mutableTime = MutableDynamic(Self.timeLabel(of: game, now: now))
-        self.mutableScore = MutableDynamic(game.score.description)
-        self.mutableHomeScore = MutableDynamic(game.homeScore)
-        self.mutableAwayScore = MutableDynamic(game.awayScore)
-        self.mutableIsFinished = MutableDynamic(game.isFinished)
-        self.mutableIsPaused = MutableDynamic(game.isPaused)
-        self.mutableWinner = MutableDynamic(game.winner)
-        self.mutableClock = MutableDynamic(clockData)
+        let frame = GameFrame(game: game, now: now, previousClock: nil)
+        self.frame = frame
+        self.mutableTime = MutableDynamic(frame.time)
+        self.mutableScore = MutableDynamic(frame.score)
+        self.mutableHomeScore = MutableDynamic(frame.homeScore)
+        self.mutableAwayScore = MutableDynamic(frame.awayScore)
+        self.mutableIsFinished = MutableDynamic(frame.isFinished)
+        self.mutableIsPaused = MutableDynamic(frame.isPaused)
+        self.mutableWinner = MutableDynamic(frame.winner)
+        self.mutableClock = MutableDynamic(frame.clock)
         self.acceptedRevisions = acceptedRevisions
-        self.mutableStatus = MutableDynamic(GameStatus(game: game))
-        self.mutableStats = MutableDynamic(StatsData(game: game))
+        self.mutableStatus = MutableDynamic(frame.status)
+        self.mutableStats = MutableDynamic(frame.stats)
         self.plays = Self.playRows(of: game, seqs: acceptedRevisions, nextSeq: nil)
         self.mutableChangedPlays = MutableDynamic(plays)
+        self.latestChangedPlays = plays
         self.mutableSummary = MutableDynamic(GameSummary(game: game))
         self.mutableRevision = MutableDynamic(revision)
         self.homePlayers = game.homeTeam.players.map(playerViewModel)
@@ -166,16 +172,15 @@ public final class GameScoreboardEditorViewModel {
     public func apply(_ command: GameCommand, by member: CrewMemberID? = nil, now: Timestamp) -> ScoreboardBatch {
         switch propose(command, by: member, now: now) {
         case .repeated(let reply):
-            return ScoreboardBatch(events: [], reply: reply)
+            return unchanged(reply: reply)
         case .append(let events, let next):
             game = next
             publishBatch(events: events, now: now)
             acceptedRevisions[command.id] = mutableRevision.value
-            return ScoreboardBatch(events: events, reply: .accepted(id: command.id, seq: mutableRevision.value))
+            return batch(events: events, reply: .accepted(id: command.id, seq: mutableRevision.value))
         case .refused(let reply):
             // The model leaves a time limit that a refused command passed for the owner to record.
-            let passed = tick(now: now)
-            return ScoreboardBatch(events: passed.events, reply: reply)
+            return tick(now: now).answering(reply)
         }
     }
 
@@ -208,10 +213,11 @@ public final class GameScoreboardEditorViewModel {
         }
     }
 
-    /// The event a tick at `now` would store (the time limit reached), computed on a copy; nil when none is due.
-    public func proposedTick(at now: Timestamp) -> GameEvent? {
+    /// The event a tick at `now` would store (the time limit reached) and the game it makes, computed on a copy; nil
+    /// when none is due.
+    public func proposedTick(at now: Timestamp) -> (event: GameEvent, game: Game)? {
         var next = game
-        return next.advance(to: now)
+        return next.advance(to: now).map { ($0, next) }
     }
 
     /// Reopens a game a scorer confirmed final (an administrator's decision) at `now`; one batch, like a command.
@@ -228,9 +234,10 @@ public final class GameScoreboardEditorViewModel {
     /// computed on a copy of the game and shown nowhere (a shared log stores it before any node shows it).
     public func proposedChange(
         _ change: (inout Game) throws(GameError) -> CommandOutcome
-    ) throws(GameError) -> CommandOutcome {
+    ) throws(GameError) -> (outcome: CommandOutcome, game: Game) {
         var next = game
-        return try change(&next)
+        let outcome = try change(&next)
+        return (outcome, next)
     }
 
     /// Records a change that is not a command as one batch: `change` performs it on the game and returns what it
@@ -244,7 +251,7 @@ public final class GameScoreboardEditorViewModel {
         let outcome = try change(&next)
         game = next
         publishBatch(events: outcome.newEvents, now: now)
-        return ScoreboardBatch(
+        return batch(
             events: outcome.newEvents, reply: .accepted(id: replyID(outcome.event), seq: mutableRevision.value))
     }
 
@@ -257,15 +264,37 @@ public final class GameScoreboardEditorViewModel {
     @discardableResult
     public func applyStored(_ events: [GameEvent], revision: Int) throws(GameReplayError) -> ScoreboardBatch {
         let fresh = events.filter { $0.sequence > game.events.count }
-        guard let last = fresh.last else { return ScoreboardBatch(events: [], reply: nil) }
+        guard !fresh.isEmpty else { return unchanged(reply: nil) }
         var next = game
         for event in fresh { try next.replay(event) }
+        return show(stored: fresh, making: next, revision: revision)
+    }
+
+    /// Shows this node's own proposal (``propose(_:by:now:)``, ``proposedTick(at:)``, ``proposedChange(_:)``) once
+    /// the shared log stored its `events` as `revision`: `proposed`, the game the proposal made, is taken as is, so
+    /// the events are applied once (when proposed), not replayed; the batch is shown exactly as
+    /// ``applyStored(_:revision:)`` shows it on every other node (as of its last event's instant, numbered by the
+    /// stored revision), so every node sends the same bytes. When the game no longer stands where the proposal
+    /// started (the feed brought the stored batch first), the events are applied as stored instead: skipped when
+    /// held already.
+    @discardableResult
+    public func applyProposed(
+        _ proposed: Game, events: [GameEvent], revision: Int
+    ) throws(GameReplayError) -> ScoreboardBatch {
+        guard !events.isEmpty, game.events.count == proposed.events.count - events.count,
+            proposed.events.last?.sequence == events.last?.sequence
+        else { return try applyStored(events, revision: revision) }
+        return show(stored: events, making: proposed, revision: revision)
+    }
+
+    /// Takes `next`, the game after the stored `events`, and shows them as one batch numbered `revision`.
+    private func show(stored events: [GameEvent], making next: Game, revision: Int) -> ScoreboardBatch {
         game = next
-        for event in fresh {
+        for event in events {
             if let commandID = event.commandID { acceptedRevisions[commandID] = revision }
         }
-        publishBatch(events: fresh, now: last.at, revision: revision)
-        return ScoreboardBatch(events: fresh, reply: nil)
+        publishBatch(events: events, now: events[events.count - 1].at, revision: revision)
+        return batch(events: events, reply: nil)
     }
 
     /// The `seq` that acknowledged an accepted command id, nil when the id is not accepted.
@@ -279,7 +308,7 @@ public final class GameScoreboardEditorViewModel {
     public func tick(now: Timestamp) -> ScoreboardBatch {
         let events = game.advance(to: now).map { [$0] } ?? []
         publishBatch(events: events, now: now)
-        return ScoreboardBatch(events: events, reply: nil)
+        return batch(events: events, reply: nil)
     }
 
     /// When the owner should call ``tick(now:)`` next: when ``time`` shows the next second or the time limit is
@@ -308,23 +337,40 @@ public final class GameScoreboardEditorViewModel {
         }
     }
 
-    /// Updates every `Dynamic` from the game; when any changed, closes the batch by growing the revision.
+    /// The batch just published, as a value.
+    private func batch(events: [GameEvent], reply: CommandReply?) -> ScoreboardBatch {
+        ScoreboardBatch(
+            events: events, reply: reply, frame: frame, changedPlays: latestChangedPlays,
+            revision: mutableRevision.value, instant: batchInstant)
+    }
+
+    /// A batch that changed nothing (a repeated id, a stored batch seen before): the revision stays, so no
+    /// presenter publishes it.
+    private func unchanged(reply: CommandReply?) -> ScoreboardBatch {
+        ScoreboardBatch(
+            events: [], reply: reply, frame: frame, changedPlays: [], revision: mutableRevision.value,
+            instant: batchInstant)
+    }
+
+    /// Computes the frame and updates every `Dynamic` from it; when any changed, closes the batch by growing the
+    /// revision.
     private func publishBatch(events: [GameEvent], now: Timestamp, revision: Int? = nil) {
         batchInstant = now
+        frame = GameFrame(game: game, now: now, previousClock: frame.clock)
         var changed = false
-        changed = mutableTime.update(Self.timeLabel(of: game, now: now)) || changed
-        changed = mutableScore.update(game.score.description) || changed
-        changed = mutableHomeScore.update(game.homeScore) || changed
-        changed = mutableAwayScore.update(game.awayScore) || changed
-        changed = mutableIsFinished.update(game.isFinished) || changed
-        changed = mutableIsPaused.update(game.isPaused) || changed
-        changed = mutableWinner.update(game.winner) || changed
-        changed = mutableClock.update(Self.clockData(of: game, now: now, previous: mutableClock.value)) || changed
-        changed = mutableStatus.update(GameStatus(game: game)) || changed
-        changed = mutableStats.update(StatsData(game: game)) || changed
+        changed = mutableTime.update(frame.time) || changed
+        changed = mutableScore.update(frame.score) || changed
+        changed = mutableHomeScore.update(frame.homeScore) || changed
+        changed = mutableAwayScore.update(frame.awayScore) || changed
+        changed = mutableIsFinished.update(frame.isFinished) || changed
+        changed = mutableIsPaused.update(frame.isPaused) || changed
+        changed = mutableWinner.update(frame.winner) || changed
+        changed = mutableClock.update(frame.clock) || changed
+        changed = mutableStatus.update(frame.status) || changed
+        changed = mutableStats.update(frame.stats) || changed
         changed = refreshPlays(after: events) || changed
-        for player in homePlayers + awayPlayers {
-            changed = player.refresh(from: game.moveCounts(for: player.playerID) ?? MoveCounts()) || changed
+        for (player, counts) in zip(homePlayers + awayPlayers, frame.moveCounts) {
+            changed = player.refresh(from: counts) || changed
         }
         changed = mutableSummary.update(GameSummary(game: game)) || changed
         if let revision {
@@ -380,6 +426,7 @@ public final class GameScoreboardEditorViewModel {
             if index < plays.count { plays[index] = row } else { plays.append(row) }
             changed.append(row)
         }
+        latestChangedPlays = changed
         mutableChangedPlays.value = changed
         return !changed.isEmpty
     }

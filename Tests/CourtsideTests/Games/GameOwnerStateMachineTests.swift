@@ -31,6 +31,12 @@ struct GameOwnerStateMachineTests {
         GameEvent(sequence: sequence, at: now, commandID: nil, kind: .timeLimitReached)
     }
 
+    /// A game for proposals to carry (the machine never looks inside it).
+    static let game = Game(
+        setup: try! GameSetup(
+            id: "g1", homeTeam: "Home", homePlayers: ["A", "B", "C"], awayTeam: "Away", awayPlayers: ["D", "E", "F"],
+            rules: .pickup))
+
     /// The actions as short strings, for readable traces.
     static func describe(_ actions: [GameOwnerAction]) -> [String] {
         actions.map { action in
@@ -38,6 +44,7 @@ struct GameOwnerStateMachineTests {
             case .show(let work): "show \(name(work))"
             case .propose(let work): "propose \(name(work))"
             case .showStored(let batch): "show stored \(batch[0].presentationSequence)"
+            case .showProposed(let batch, _): "show proposed \(batch[0].presentationSequence)"
             case .publish(let patch): "publish \(patch.seq)"
             case .journal(let write): "journal \(name(write))"
             case .journalAgain(let write): "journal again \(name(write))"
@@ -153,10 +160,12 @@ struct GameOwnerStateMachineTests {
         #expect(Self.describe(machine.arrived(Self.request("c3"))).isEmpty)
         #expect(Self.describe(machine.arrived(Self.request("c4"))) == ["answer c4 unavailable"])
         #expect(
-            Self.describe(machine.proposed(.append([Self.event(1)], acknowledging: "c1"))) == ["journal events@1"])
+            Self.describe(machine.proposed(.append([Self.event(1)], acknowledging: "c1", making: Self.game))) == [
+                "journal events@1"
+            ])
         #expect(
             Self.describe(machine.journalCompleted(.success(())))
-                == ["show stored 1", "answer c1 seq 1", "propose c2"])
+                == ["show proposed 1", "answer c1 seq 1", "propose c2"])
         #expect(
             Self.describe(machine.proposed(.answer(.accepted(id: "c2", seq: 1)))) == ["answer c2 seq 1", "propose c3"])
     }
@@ -165,7 +174,7 @@ struct GameOwnerStateMachineTests {
     func sharedConflict() {
         var machine = Self.machine(.shared)
         _ = machine.arrived(Self.request("c1"))
-        _ = machine.proposed(.append([Self.event(1)], acknowledging: "c1"))
+        _ = machine.proposed(.append([Self.event(1)], acknowledging: "c1", making: Self.game))
         #expect(
             Self.describe(machine.journalCompleted(.failure(.unexpectedSequence("g1", expected: 2, got: 1)))) == [
                 "catch up"
@@ -181,11 +190,11 @@ struct GameOwnerStateMachineTests {
         _ = machine.arrived(Self.request("c2"))
         let conflict = JournalError.unexpectedSequence("g1", expected: 1, got: 1)
         for _ in 1...3 {
-            _ = machine.proposed(.append([Self.event(1)], acknowledging: "c1"))
+            _ = machine.proposed(.append([Self.event(1)], acknowledging: "c1", making: Self.game))
             _ = machine.journalCompleted(.failure(conflict))
             _ = machine.caughtUp(.success([]))
         }
-        _ = machine.proposed(.append([Self.event(1)], acknowledging: "c1"))
+        _ = machine.proposed(.append([Self.event(1)], acknowledging: "c1", making: Self.game))
         #expect(Self.describe(machine.journalCompleted(.failure(conflict))) == ["answer c1 unavailable", "catch up"])
         #expect(Self.describe(machine.caughtUp(.success([]))) == ["propose c2"])
     }
@@ -194,7 +203,7 @@ struct GameOwnerStateMachineTests {
     func sharedUnreachable() {
         var machine = Self.machine(.shared)
         _ = machine.arrived(Self.request("c1"))
-        _ = machine.proposed(.append([Self.event(1)], acknowledging: "c1"))
+        _ = machine.proposed(.append([Self.event(1)], acknowledging: "c1", making: Self.game))
         #expect(
             Self.describe(machine.journalCompleted(.failure(.unavailable(reason: "down"))))
                 == ["warn", "answer c1 unavailable", "catch up"])
@@ -215,7 +224,7 @@ struct GameOwnerStateMachineTests {
             isArchived: false, restoredAcks: [:], limits: GameLimits(resumeWindow: 8))
         #expect(Self.describe(machine.started()) == ["arm tick 5000"])
         #expect(Self.describe(machine.timerFired(.tick)) == ["propose tick 5000"])
-        _ = machine.proposed(.append([Self.event(1)], acknowledging: nil))
+        _ = machine.proposed(.append([Self.event(1)], acknowledging: nil, making: Self.game))
         #expect(
             Self.describe(machine.journalCompleted(.failure(.unavailable(reason: "down"))))
                 == ["warn", "arm tick", "catch up"])
@@ -232,10 +241,10 @@ struct GameOwnerStateMachineTests {
         #expect(archived == (mode == .local ? ["journal archive"] : []))
         #expect(Self.describe(machine.arrived(Self.request("c2"))) == ["answer c2 game_archived"])
         if mode == .shared {
-            _ = machine.proposed(.append([Self.event(1)], acknowledging: "c1"))
+            _ = machine.proposed(.append([Self.event(1)], acknowledging: "c1", making: Self.game))
             #expect(
                 Self.describe(machine.journalCompleted(.success(())))
-                    == ["show stored 1", "answer c1 seq 1", "journal archive"])
+                    == ["show proposed 1", "answer c1 seq 1", "journal archive"])
         }
         #expect(Self.describe(machine.archive(at: Self.now)).isEmpty, "archived once")
     }

@@ -40,7 +40,7 @@ struct GameOwnerTraceTests {
             harness.run()
             #expect(harness.replies("c2") == [.accepted(id: "c2", seq: 2)])
             #expect(harness.replies("c3") == [.accepted(id: "c3", seq: 3)])
-            patches.append(harness.patches.map { $0.message.bytes })
+            patches.append(harness.patches.map { $0.bytes })
         }
         #expect(patches[0].count == 3)
         #expect(patches[0] == patches[1])
@@ -170,7 +170,7 @@ struct GameOwnerTraceTests {
             #expect(try harness.storedEvents().last?.event.kind == .timeLimitReached)
             #expect(harness.publishedSeqs == [1, 2])
             #expect(harness.scheduler.scheduledTimerCount == 0, "the clock stopped: no deadline")
-            patches.append(harness.patches.map { $0.message.bytes })
+            patches.append(harness.patches.map { $0.bytes })
         }
         #expect(patches[0] == patches[1])
     }
@@ -194,9 +194,31 @@ struct GameOwnerTraceTests {
         #expect(stored.map(\.event.kind).filter { $0 == .timeLimitReached }.count == 1)
         #expect(stored.map(\.presentationSequence) == [1, 2])
         for node in others {
-            #expect(node.patches.map(\.message.bytes) == origin.patches.map(\.message.bytes))
+            #expect(node.patches.map(\.bytes) == origin.patches.map(\.bytes))
             #expect(node.scheduler.scheduledTimerCount == 0, "nothing left to do: no timer")
         }
+    }
+
+    @Test("shared: own batches shown from their proposal, others' applied from the log, each once, same bytes")
+    func oneApplication() throws {
+        let origin = try OwnerHarness(.shared, rules: .fiba3x3)
+        let other = try OwnerHarness(.shared, rules: .fiba3x3, sharing: origin)
+        origin.send(#"{"type":"clock","id":"s1","action":"start"}"#, key: "s1")
+        origin.run()
+        origin.advance(by: 1_500)
+        origin.move("c2", "away-1", "twoPoints")
+        origin.run()
+        origin.advance(by: 600_000)
+        let stored = try origin.storedEvents()
+        #expect(stored.map(\.presentationSequence) == [1, 2, 3], "a start, a move, the time limit")
+        #expect(origin.owner.proposalsShown == 3)
+        #expect(origin.owner.storedBatchesApplied == 0, "its own batches are not applied again from the log")
+        for seq in 1...3 { other.owner.receiveStored(stored.filter { $0.presentationSequence == seq }) }
+        other.run()
+        #expect(other.owner.storedBatchesApplied == 3)
+        #expect(other.owner.proposalsShown == 0)
+        #expect(other.patches.map(\.bytes) == origin.patches.map(\.bytes))
+        #expect(other.owner.presenter.document == origin.owner.presenter.document)
     }
 
     @Test(

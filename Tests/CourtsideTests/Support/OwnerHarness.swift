@@ -30,7 +30,7 @@ final class OwnerHarness {
     let group: EventLoopGroup
     private let clock: Clock
     private(set) var owner: GameOwner!
-    private(set) var patches: [FeedMessage] = []
+    private(set) var patches: [EncodedMessage] = []
     private let recorder = Recorder()
 
     /// What reaches the harness from other threads' closures: replies and reports.
@@ -125,7 +125,7 @@ final class OwnerHarness {
     }
 
     /// The patches' `seq`s, in publishing order.
-    var publishedSeqs: [Int] { patches.map(\.message.seq) }
+    var publishedSeqs: [Int] { patches.map(\.seq) }
 
     /// The events stored in the log.
     func storedEvents() throws -> [JournaledEvent] { try log.stored("g1")?.events ?? [] }

@@ -26,30 +26,29 @@ enum ProtocolExamples {
         // Patches are dated (`at`) by their batch's instant: the `now` of the command or tick that made each.
         var now = start
         let presenter = GamePresenter(viewModel: viewModel)
+        let recorder = PresenterRecorder(presenter)
         @discardableResult
         func handle(_ command: String, atMs offset: Int64) -> CommandReply {
             now = start.advanced(byMilliseconds: offset)
-            return presenter.handle(commandBytes: Array(command.utf8), now: now)
+            return recorder.handle(commandBytes: Array(command.utf8), now: now)
         }
-        var patches: [PresentationMessage] = []
-        presenter.latestPatch.bind { if let patch = $0 { patches.append(patch) } }
         examples["snapshot-new"] = try message(presenter.snapshot().bytes)
 
         let startReply = handle(#"{"type":"clock","id":"c1","action":"start"}"#, atMs: 2_000)
-        examples["patch-start"] = try message(patches[0].bytes)
+        examples["patch-start"] = try message(recorder.messages[0].bytes)
         let moveReply = handle(#"{"type":"move","id":"c2","player":"home-1","move":"twoPoints"}"#, atMs: 12_345)
-        examples["patch-move"] = try message(patches[1].bytes)
+        examples["patch-move"] = try message(recorder.messages[1].bytes)
         examples["ack"] = moveReply.json
         examples["ack-retry"] =
             handle(#"{"type":"move","id":"c2","player":"home-1","move":"twoPoints"}"#, atMs: 13_000).json
         precondition(startReply == .accepted(id: "c1", seq: 1), "Invalid state: \(startReply)")
         now = start.advanced(byMilliseconds: 13_000)
-        viewModel.tick(now: now)
-        examples["patch-tick"] = try message(patches[2].bytes)
+        recorder.tick(now: now)
+        examples["patch-tick"] = try message(recorder.messages[2].bytes)
         examples["snapshot"] = try message(presenter.snapshot().bytes)
         handle(#"{"type":"undo","id":"c3"}"#, atMs: 14_000)
         handle(#"{"type":"clock","id":"c4","action":"pause"}"#, atMs: 15_250)
-        examples["patch-pause"] = try message(patches[4].bytes)
+        examples["patch-pause"] = try message(recorder.messages[4].bytes)
         examples["error-game"] =
             handle(#"{"type":"move","id":"c5","player":"home-7","move":"foul"}"#, atMs: 16_000).json
         examples["error-command"] =
@@ -65,7 +64,7 @@ enum ProtocolExamples {
         lobby.upsert(GameSummary(game: second))
         examples["lobby-patch-add"] = try message(lobbyPatches.last!.bytes)
         now = start.advanced(byMilliseconds: 17_000)
-        viewModel.handle(.move("away-0", .onePoint, id: "c7"), now: now)
+        recorder.handle(.move("away-0", .onePoint, id: "c7"), now: now)
         examples["lobby-patch-score"] = try message(lobbyPatches.last!.bytes)
         // A correction, then the other commands of a real game, each one patch.
         let laterCommands = [
@@ -78,7 +77,7 @@ enum ProtocolExamples {
         for (offset, (name, command)) in laterCommands.enumerated() {
             let reply = handle(command, atMs: 18_000 + Int64(offset) * 1_000)
             precondition(reply.json["type"] == "ack", "Invalid state: \(reply)")
-            examples[name] = try message(patches.last!.bytes)
+            examples[name] = try message(recorder.messages.last!.bytes)
         }
         examples["error-locked"] =
             handle(#"{"type":"move","id":"c17","player":"home-0","move":"onePoint"}"#, atMs: 30_000).json
@@ -116,22 +115,21 @@ enum ProtocolExamples {
             awayRoster: names.map { RosterEntry(name: $0) }, rules: .fiba5x5, awayStarters: [1, 2, 3, 4, 5])
         let viewModel = GameScoreboardEditorViewModel(game: Game(setup: setup), now: start, clock: { start })
         let presenter = GamePresenter(viewModel: viewModel)
-        var patches: [PresentationMessage] = []
-        presenter.latestPatch.bind { if let patch = $0 { patches.append(patch) } }
+        let recorder = PresenterRecorder(presenter)
         @discardableResult
         func handle(_ command: String, atMs offset: Int64) -> CommandReply {
-            presenter.handle(commandBytes: Array(command.utf8), now: start.advanced(byMilliseconds: offset))
+            recorder.handle(commandBytes: Array(command.utf8), now: start.advanced(byMilliseconds: offset))
         }
         handle(#"{"type":"clock","id":"f1","action":"start"}"#, atMs: 0)
         handle(#"{"type":"clock","id":"f2","action":"pause"}"#, atMs: 65_000)
         handle(#"{"type":"move","id":"f3","player":"home-2","move":"threePoints"}"#, atMs: 66_000)
-        examples["patch-three"] = try JSONValue(parsing: patches.last!.bytes)
+        examples["patch-three"] = try JSONValue(parsing: recorder.messages.last!.bytes)
         handle(#"{"type":"teamMove","id":"f4","team":"away","move":"defensiveRebound"}"#, atMs: 67_000)
-        examples["patch-team-move"] = try JSONValue(parsing: patches.last!.bytes)
+        examples["patch-team-move"] = try JSONValue(parsing: recorder.messages.last!.bytes)
         examples["error-move-not-in-rules"] =
             handle(#"{"type":"move","id":"f5","player":"home-0","move":"onePoint"}"#, atMs: 68_000).json
         handle(#"{"type":"endPeriod","id":"f6"}"#, atMs: 70_000)
-        examples["patch-end-period"] = try JSONValue(parsing: patches.last!.bytes)
+        examples["patch-end-period"] = try JSONValue(parsing: recorder.messages.last!.bytes)
         for index in 1...5 {
             handle(#"{"type":"move","id":"p\#(index)","player":"away-3","move":"foul"}"#, atMs: 71_000)
         }

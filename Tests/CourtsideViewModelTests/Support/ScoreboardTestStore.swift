@@ -14,9 +14,10 @@ import Testing
 final class ScoreboardTestStore {
     let viewModel: GameScoreboardEditorViewModel
     let presenter: GamePresenter
+    private let recorder: PresenterRecorder
     let start = Timestamp(milliseconds: 1_000_000)
     let includesStatistics: Bool
-    private var patches: [PresentationMessage] = []
+    private var patches: [PresentationMessage] { recorder.messages }
 
     init(rules: Rules = .pickup, setup: GameSetup? = nil, includesStatistics: Bool = false) {
         self.includesStatistics = includesStatistics
@@ -24,7 +25,7 @@ final class ScoreboardTestStore {
         viewModel = GameScoreboardEditorViewModel(
             game: Game(setup: setup ?? Fixtures.setup(rules: rules)), now: start, clock: { start })
         presenter = GamePresenter(viewModel: viewModel)
-        presenter.latestPatch.bind { [unowned self] in if let patch = $0 { patches.append(patch) } }
+        recorder = PresenterRecorder(presenter)
     }
 
     /// The PLAY a move makes (docs/protocol.md), for the `add` of `/plays/<number - 1>`.
@@ -46,7 +47,7 @@ final class ScoreboardTestStore {
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let before = patches.count
-        let actualReply = viewModel.handle(command, now: start.advanced(byMilliseconds: ms))
+        let actualReply = recorder.handle(command, now: start.advanced(byMilliseconds: ms))
         #expect(actualReply == reply, sourceLocation: sourceLocation)
         expectChanges(changes, since: before, sourceLocation: sourceLocation)
     }
@@ -54,7 +55,7 @@ final class ScoreboardTestStore {
     /// Ticks at `ms` after the start and checks every change.
     func tick(at ms: Int64, changes: [String: JSONValue], sourceLocation: SourceLocation = #_sourceLocation) {
         let before = patches.count
-        viewModel.tick(now: start.advanced(byMilliseconds: ms))
+        recorder.tick(now: start.advanced(byMilliseconds: ms))
         expectChanges(changes, since: before, sourceLocation: sourceLocation)
     }
 

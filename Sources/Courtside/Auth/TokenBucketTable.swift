@@ -10,7 +10,7 @@ import Synchronization
 /// remains are keys active within the last `burst / rate` seconds, 2 s at the defaults); past the cap, the least
 /// recently used keys are dropped a batch at a time (they start over with a full bucket, which only a client with
 /// more than `capacity` addresses active at once can gain from). No request scans the table.
-final class SharedTokenBuckets: Sendable {
+final class TokenBucketTable: Sendable {
     let burst: Int
     let ratePerSecond: Double
     /// Keys held at most.

@@ -4,25 +4,36 @@ import Testing
 @testable import Courtside
 @testable import CourtsideViewModels
 
-@Suite("Feed messages and command requests: encoded and decoded once")
-struct FeedMessageTests {
+@Suite("Encoded messages and command requests: encoded and decoded once")
+struct EncodedMessageTests {
     private let json = Array(#"{"game":"g-1","ops":[{"op":"replace","path":"/time","value":"é 10:00"}],"seq":42}"#.utf8)
 
-    @Test("a feed message carries the presenter's bytes as they are, framed once as text")
+    @Test("an encoded message carries the presenter's bytes as they are, framed once as text")
     func bytesToFrame() {
-        let message = FeedMessage(PresentationMessage(kind: .patch, seq: 42, bytes: json))
-        #expect(message.broadcast.opcode == .text)
+        let message = EncodedMessage(PresentationMessage(kind: .patch, seq: 42, bytes: json))
+        #expect(message.payload.opcode == .text)
         #expect(message.frame == WebSocketFrameEncoder.frame(opcode: .text, payload: json))
         // The payload the channel compresses is the presenter's array itself, not a copy through a String.
-        #expect(message.broadcast.payload.withUnsafeBytes { $0.baseAddress } == json.withUnsafeBytes { $0.baseAddress })
+        #expect(message.bytes.withUnsafeBytes { $0.baseAddress } == json.withUnsafeBytes { $0.baseAddress })
     }
 
     @Test("its server-sent event is the one ServerSentEvent encodes for the same id and JSON")
     func event() {
-        let message = FeedMessage(PresentationMessage(kind: .patch, seq: 42, bytes: json))
+        let message = EncodedMessage(PresentationMessage(kind: .patch, seq: 42, bytes: json))
         let expected = ServerSentEvent(id: "42", data: String(decoding: json, as: UTF8.self)).encoded
-        #expect(message.event == expected)
-        #expect(String(decoding: message.event, as: UTF8.self).hasPrefix("id: 42\ndata: {"))
+        #expect(message.serverSentEvent == expected)
+        #expect(String(decoding: message.serverSentEvent, as: UTF8.self).hasPrefix("id: 42\ndata: {"))
+        // Made once, on the first call: the second call returns the same array, not another one.
+        #expect(
+            message.serverSentEvent.withUnsafeBytes { $0.baseAddress }
+                == message.serverSentEvent.withUnsafeBytes { $0.baseAddress })
+    }
+
+    @Test("bytes that are not UTF-8 are refused with the offset of the first bad byte")
+    func notUTF8() {
+        #expect(throws: BroadcastPayloadError.invalidUTF8(offset: 1)) {
+            try EncodedMessage(seq: 1, text: [0x7B, 0xFF, 0x7D])
+        }
     }
 
     @Test("a request is decoded on arrival; its refusal names the command without parsing it again")
