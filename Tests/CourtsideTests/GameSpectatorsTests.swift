@@ -17,7 +17,8 @@ struct GameSpectatorsTests {
         let group = try EventLoopGroup(threadCount: 2)
         defer { group.shutdown() }
         let environment = SocketEnvironment(
-            metrics: ServerMetrics(), limiter: ConnectionLimiter(limit: 10), address: "10.0.0.1", budget: 4096)
+            metrics: ServerMetrics(), limiter: ConnectionLimiter(limit: 10), address: "10.0.0.1", budget: 4096,
+            scheduler: ManualScheduler())
         func game(_ id: String) -> GameHandle {
             GameHandle(
                 id: GameID(id), loop: group.loops[0], scorerTokenSHA256: [], registryKey: ObjectIdentifier(group))
@@ -27,7 +28,7 @@ struct GameSpectatorsTests {
         let forwarded = ClientAddress(address: "203.0.113.9", peer: "10.0.0.1")
         // Each loop's handlers, made on that loop as the router makes them.
         let made = try group.loops.map { loop in
-            try offLoop(loop) { context in
+            try onLoop(loop) { context in
                 let make = { (game: GameHandle, client: ClientAddress) in
                     GameSpectators.handler(for: game, client: client, environment: environment, context: context)
                 }
@@ -161,10 +162,12 @@ struct GameSpectatorsTests {
         let game = GameHandle(
             id: GameID("game-1"), loop: group.loops[0], scorerTokenSHA256: [], registryKey: ObjectIdentifier(group))
         let peer = SocketAddress.v4(host: "10.0.0.1", port: 40000)
-        let counts = try offLoop(group.loops[0]) { context in
+        let counts = try onLoop(group.loops[0]) { context in
             func environment(_ address: String) -> SocketEnvironment {
                 _ = limiter.acquire(address)  // the router's admit
-                return SocketEnvironment(metrics: ServerMetrics(), limiter: limiter, address: address, budget: 4096)
+                return SocketEnvironment(
+                    metrics: ServerMetrics(), limiter: limiter, address: address, budget: 4096,
+                    scheduler: EventLoopScheduler(context: context))
             }
             func handler(_ client: ClientAddress) -> any WebSocketHandler {
                 GameSpectators.handler(
@@ -186,20 +189,5 @@ struct GameSpectatorsTests {
         }
         #expect(counts.0 == [1, 1, 1, 1], "the router's admit took a slot for each")
         #expect(counts.1 == [0, 0, 0, 0], "each slot is released by the refusal")
-    }
-
-    /// Runs `body` on `loop` with its context and waits for its answer (blocking this test's own thread).
-    private func offLoop<T: Sendable>(_ loop: EventLoop, _ body: @escaping @Sendable (LoopContext) -> T) throws -> T {
-        let answer = Mutex<T?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        loop.execute { context in
-            let value = body(context)
-            answer.withLock { $0 = value }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + 10) == .success, let value = answer.withLock({ $0 }) else {
-            throw ClientError("the loop did not answer within 10 s")
-        }
-        return value
     }
 }
