@@ -132,6 +132,37 @@ struct GameSpectatorsTests {
         #expect(app.app.metrics.render().contains("courtside_slow_consumers_total{action=\"resynced\"}"))
     }
 
+    @Test("a spectator behind after its join, whose queue drains with no drain callback, is re-joined by its poll")
+    func drainPollRejoins() throws {
+        // 60 patches are several budgets of 2 KiB but fit the kernel's buffers: the queue empties in one go, the
+        // kernel never pushes back, and no drain callback comes. Only the poll (its time moved by hand) notices.
+        let time = try SocketTimeByHand(configure: {
+            $0.maxQueuedBytesPerConnection = 2048
+            $0.commandBurst = 10_000
+        })
+        let app = time.app
+        let game = try app.createGame([
+            "homeTeam": "A", "homePlayers": ["a", "b", "c"], "awayTeam": "B", "awayPlayers": ["d", "e", "f"],
+            "rules": ["preset": "custom", "targetScore": 999],
+        ])
+        let scorer = try app.scorer(game, timeout: .seconds(30))
+        let total = 60
+        for index in 0..<total { try scorer.send(json: command("c\(index)", move: "rebound", player: "home-1")) }
+        var acks = 0
+        while acks < total { if try scorer.readJSON()["type"] == "ack" { acks += 1 } }
+        #expect(time.scheduler.scheduledTimerCount == 0, "the scorer's authentication deadline was cancelled")
+        let spectator = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)?since=0", timeout: .seconds(30))
+        try #require(eventually { time.scheduler.scheduledTimerCount == 1 }, "the spectator never armed its poll")
+        #expect(time.scheduler.nextDeadline == time.scheduler.now + .milliseconds(50))
+        for _ in 0..<total { #expect(try spectator.readJSON()["type"] == "patch") }
+        #expect(time.scheduler.scheduledTimerCount == 1, "still waiting for its poll")
+        try time.advance(by: .milliseconds(50))
+        let snapshot = try spectator.readJSON()
+        #expect(snapshot["type"] == "snapshot")
+        #expect(snapshot["seq"]?.intValue == total)
+        #expect(time.scheduler.scheduledTimerCount == 0, "re-joined: no poll left")
+    }
+
     @Test("behind a trusted proxy a spectator's slot is the forwarded client's, released when it closes")
     func forwardedSlotReleased() throws {
         let app = try TestApp(configure: {

@@ -1,3 +1,4 @@
+import Courtside
 import CourtsideNet
 import CourtsideTestSupport
 import Synchronization
@@ -15,7 +16,7 @@ final class SocketTimeByHand {
         let loop = Mutex<EventLoop?>(nil)
     }
 
-    init() throws {
+    init(configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         let scheduler = ManualScheduler()
         let seen = SeenLoop()
         self.scheduler = scheduler
@@ -24,7 +25,11 @@ final class SocketTimeByHand {
             socketScheduler: { context in
                 seen.loop.withLock { $0 = context.loop }
                 return scheduler
-            }, configure: { $0.threads = 1 })
+            },
+            configure: { configuration in
+                configure(&configuration)
+                configuration.threads = 1
+            })
     }
 
     /// Moves the sockets' time forward by `duration` on the server's loop (their timers due fire there).
