@@ -95,21 +95,32 @@ struct GameSpectatorsTests {
         #expect(first["seq"] == 2)
     }
 
-    @Test("a spectator whose catch-up passes its budget waits for its queue to drain, then gets a fresh snapshot")
-    func catchUpPastBudgetWaitsThenResyncs() throws {
-        let app = try TestApp(configure: {
-            $0.maxQueuedBytesPerConnection = 2048
-            $0.commandBurst = 10_000
-        })
+    /// A 2 KiB send budget per connection, and commands that never run out.
+    static func smallBudget(_ configuration: inout ServerConfiguration) {
+        configuration.maxQueuedBytesPerConnection = 2048
+        configuration.commandBurst = 10_000
+    }
+
+    /// A game (no target score) with `played` acked rebounds, and its scorer.
+    static func game(on app: TestApp, played: Int) throws -> (
+        game: (id: String, token: String), scorer: WebSocketClient
+    ) {
         let game = try app.createGame([
             "homeTeam": "A", "homePlayers": ["a", "b", "c"], "awayTeam": "B", "awayPlayers": ["d", "e", "f"],
             "rules": ["preset": "custom", "targetScore": 999],
         ])
         let scorer = try app.scorer(game, timeout: .seconds(30))
-        let total = 60
-        for index in 0..<total { try scorer.send(json: command("c\(index)", move: "rebound", player: "home-1")) }
+        for index in 0..<played { try scorer.send(json: command("c\(index)", move: "rebound", player: "home-1")) }
         var acks = 0
-        while acks < total { if try scorer.readJSON()["type"] == "ack" { acks += 1 } }
+        while acks < played { if try scorer.readJSON()["type"] == "ack" { acks += 1 } }
+        return (game, scorer)
+    }
+
+    @Test("a spectator whose catch-up passes its budget waits for its queue to drain, then gets a fresh snapshot")
+    func catchUpPastBudgetWaitsThenResyncs() throws {
+        let app = try TestApp(configure: Self.smallBudget)
+        let total = 60
+        let (game, scorer) = try Self.game(on: app, played: total)
         // 60 patches queued in one join are several budgets: they go out, and the socket, not subscribed meanwhile,
         // waits for its queue to drain, then asks again (it may have missed patches published while it waited).
         let spectator = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)?since=0", timeout: .seconds(30))
@@ -136,20 +147,10 @@ struct GameSpectatorsTests {
     func drainPollRejoins() throws {
         // 60 patches are several budgets of 2 KiB but fit the kernel's buffers: the queue empties in one go, the
         // kernel never pushes back, and no drain callback comes. Only the poll (its time moved by hand) notices.
-        let time = try SocketTimeByHand(configure: {
-            $0.maxQueuedBytesPerConnection = 2048
-            $0.commandBurst = 10_000
-        })
+        let time = try SocketTimeByHand(configure: Self.smallBudget)
         let app = time.app
-        let game = try app.createGame([
-            "homeTeam": "A", "homePlayers": ["a", "b", "c"], "awayTeam": "B", "awayPlayers": ["d", "e", "f"],
-            "rules": ["preset": "custom", "targetScore": 999],
-        ])
-        let scorer = try app.scorer(game, timeout: .seconds(30))
         let total = 60
-        for index in 0..<total { try scorer.send(json: command("c\(index)", move: "rebound", player: "home-1")) }
-        var acks = 0
-        while acks < total { if try scorer.readJSON()["type"] == "ack" { acks += 1 } }
+        let (game, scorer) = try Self.game(on: app, played: total)
         #expect(time.scheduler.scheduledTimerCount == 0, "the scorer's authentication deadline was cancelled")
         let spectator = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)?since=0", timeout: .seconds(30))
         try #require(eventually { time.scheduler.scheduledTimerCount == 1 }, "the spectator never armed its poll")
@@ -161,6 +162,7 @@ struct GameSpectatorsTests {
         #expect(snapshot["type"] == "snapshot")
         #expect(snapshot["seq"]?.intValue == total)
         #expect(time.scheduler.scheduledTimerCount == 0, "re-joined: no poll left")
+        scorer.close()
     }
 
     @Test("behind a trusted proxy a spectator's slot is the forwarded client's, released when it closes")
