@@ -77,6 +77,7 @@ extension EventLoop {
             done.post()
         }
         done.wait()
+        // The task stores the scheduler before it posts, so after the wait it is there.
         guard let scheduler = made.withLock({ $0 }) else {
             preconditionFailure("Invalid state: the loop made no scheduler")
         }
