@@ -158,8 +158,10 @@ def test_f_keyboard_shortcuts_and_never_while_typing(server, browsers):
     # Typing in the clock field does not undo, start or pause anything.
     field = scorer.find_element(By.ID, "set-clock")
     field.send_keys("u zs[")
-    time.sleep(0.5)
-    state = page_state(scorer)
+    # A shortcut queues its command as its key is handled: once nothing is pending the server has answered whatever
+    # the typing sent, so its document, unchanged, proves nothing was (a barrier, not a fixed wait).
+    wait_until(lambda: pending_count(scorer) == 0, 5, what="nothing pending after typing")
+    state = assert_page_matches_server(scorer, server, gid)["state"]
     assert state["homeScore"] == 2 and state["clock"]["running"] is False and state["possession"] == "away", state
     field.clear()
     body.send_keys("u")
