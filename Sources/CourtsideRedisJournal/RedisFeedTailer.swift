@@ -43,6 +43,8 @@ public final class RedisFeedTailer: Sendable {
     }
 
     private let client: RedisClient
+    /// Where a retry waits: the client's loop, or a test's scheduler driven by hand.
+    private let scheduler: any LoopScheduler
     private let configuration: Configuration
     private let deliver: Deliver
     private let created: Created?
@@ -58,14 +60,17 @@ public final class RedisFeedTailer: Sendable {
     }
 
     /// A tailer for `node` (whose own entries are skipped); `start()` begins reading after the feed's current end.
+    /// Its retries wait on `scheduler` (nil: `loop`, whose scheduler is fetched here: blocks, so not on a loop).
     public init(
         url: RedisURL, loop: EventLoop, node: String, configuration: Configuration = Configuration(),
-        created: Created? = nil, archived: Archived? = nil, deliver: @escaping Deliver
+        scheduler: (any LoopScheduler)? = nil, created: Created? = nil, archived: Archived? = nil,
+        deliver: @escaping Deliver
     ) throws(RedisClientError) {
         var clientConfiguration = configuration.client
         clientConfiguration.requestTimeout = max(clientConfiguration.requestTimeout, configuration.block + .seconds(2))
         client = try RedisClient(url: url, loop: loop, configuration: clientConfiguration)
         self.configuration = configuration
+        self.scheduler = scheduler ?? loop.makeScheduler()
         self.deliver = deliver
         self.created = created
         self.archived = archived
@@ -221,9 +226,8 @@ public final class RedisFeedTailer: Sendable {
     private func retry(_ body: @escaping @Sendable () -> Void) {
         guard !isStopped else { return }
         let delay = configuration.retryDelay
-        client.loop.execute { context in
-            context.scheduleTimer(after: delay) { _ in body() }
-        }
+        let scheduler = self.scheduler
+        scheduler.execute { scheduler.schedule(after: delay, body) }
     }
 
     /// One feed entry's fields, in order: `g`, `s` (the batch's first sequence), `n`, `k` (the batch's size), then

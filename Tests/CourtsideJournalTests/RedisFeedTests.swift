@@ -74,9 +74,7 @@ final class Deliveries: Sendable {
     var all: [RedisFeedEntry] { entries.withLock { $0 } }
 
     func wait(for count: Int, within timeout: Duration = .seconds(10)) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while all.count < count && ContinuousClock.now < deadline { usleep(5_000) }
-        return all.count >= count
+        eventually(within: timeout, every: .milliseconds(5)) { all.count >= count }
     }
 }
 
@@ -86,17 +84,13 @@ final class Deliveries: Sendable {
 struct RedisFeedTailerTests {
     /// Waits (bounded) until a feed tailer's connection is blocked in `XREAD`.
     func waitUntilReading(_ probe: RedisClient) throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
+        let reading = try eventually {
             let clients = try probe.sendAndWait(RESPCommand("CLIENT", "LIST")).string ?? ""
-            if clients.split(separator: "\n").contains(where: {
+            return clients.split(separator: "\n").contains {
                 $0.contains("name=courtside-feed") && $0.contains("cmd=xread")
-            }) {
-                return
             }
-            usleep(10_000)
         }
-        Issue.record("no tailer blocked in XREAD within 10 s")
+        if !reading { Issue.record("no tailer blocked in XREAD within 10 s") }
     }
 
     @Test("node B's tailer gets node A's events in order and none of its own; missed events are repaired")
@@ -147,6 +141,48 @@ struct RedisFeedTailerTests {
         #expect(resumed.all.flatMap(\.events) == moves(4...6), "4 and 5 repaired from the game's stream")
         #expect(
             resumed.all.map(\.events.count) == [2, 1], "the repaired batch whole, then the entry that showed the gap")
+    }
+
+    @Test("a failed read is retried after retryDelay on the tailer's scheduler, not before (time driven by hand)")
+    func retryWaitsOnTheScheduler() throws {
+        let redis = try RedisServer()
+        let url = try RedisURL(parsing: redis.url())
+        let probe = try RedisClient(url: url, loop: JournalKind.redisLoops.loops[0])
+        defer { probe.close() }
+        // The feed's key holding a string: every stream command on it fails (WRONGTYPE) until it is deleted.
+        let feedKey = "courtside:feed"
+        _ = try probe.sendAndWait(RESPCommand("SET", .string(feedKey), "not a stream"))
+        let scheduler = ManualScheduler()
+        var configuration = RedisFeedTailer.Configuration()
+        configuration.retryDelay = .milliseconds(200)
+        let deliveries = Deliveries()
+        let tailer = try RedisFeedTailer(
+            url: url, loop: JournalKind.redisLoops.loops[0], node: "B", configuration: configuration,
+            scheduler: scheduler
+        ) { deliveries.add($0) }
+        defer { tailer.stop() }
+        tailer.start()
+        // The first read failed: its retry is handed to the scheduler, which arms it for `retryDelay`.
+        try #require(eventually { scheduler.queuedTaskCount == 1 }, "the failed read was never retried")
+        scheduler.run()
+        #expect(scheduler.scheduledTimerCount == 1)
+        #expect(scheduler.nextDeadline == scheduler.now + .milliseconds(200))
+        scheduler.advance(by: .milliseconds(199))
+        #expect(scheduler.scheduledTimerCount == 1, "retried before its delay")
+        #expect(scheduler.queuedTaskCount == 0)
+        // The store heals; the retry, once due, starts reading and the tailer follows node A.
+        _ = try probe.sendAndWait(RESPCommand("DEL", .string(feedKey)))
+        let nodeA = try JournalHarness.openRedis(redis) { $0.nodeID = "A" }
+        defer { nodeA.close() }
+        try nodeA.createGame(makeRecord(makeSetup("g1")))
+        tailer.know("g1", through: 0)
+        scheduler.advance(by: .milliseconds(1))
+        #expect(scheduler.scheduledTimerCount == 0)
+        try waitUntilReading(probe)
+        try nodeA.append(moves(1...2), toGame: "g1")
+        #expect(deliveries.wait(for: 1))
+        #expect(deliveries.all.flatMap(\.events) == moves(1...2))
+        #expect(scheduler.queuedTaskCount == 0, "no read failed after the store healed")
     }
 
     /// `count` two-event batches of `game` from sequence 1, each shown under its first event's number.

@@ -206,9 +206,7 @@ struct BroadcastChannelTests {
             }
             try closing.client.send(TestClient.frame(opcode: 0x8, payload: [0x03, 0xE8]))
             #expect(try closing.client.readCloseCode() == 1000)
-            for _ in 0..<200 where server.channel.statistics.subscribers != 1 {
-                await pause(for: .milliseconds(5))
-            }
+            _ = eventually(within: .seconds(1), every: .milliseconds(5)) { server.channel.statistics.subscribers == 1 }
             #expect(server.channel.statistics.subscribers == 1)
             server.channel.publish(text: "after")
             #expect(try staying.readMessage().text == "after")

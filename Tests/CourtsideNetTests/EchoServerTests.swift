@@ -67,16 +67,12 @@ struct EchoServerTests {
         #expect(after - before < 30, "CPU ticks in 1 s while exhausted: \(after - before) (100 = one core spinning)")
 
         clients.removeAll()  // frees the server's descriptors as it sees the closes
-        var recovered = false
-        for _ in 0..<50 where !recovered {
-            if let client = try? TestClient(port: port, timeout: .milliseconds(500)),
+        let recovered = try eventually(within: .seconds(30), every: .milliseconds(100)) {
+            guard let client = try? TestClient(port: port, timeout: .milliseconds(500)),
                 (try? client.openWebSocket(path: "/")) != nil
-            {
-                try client.send(TestClient.frame(opcode: 0x1, payload: Array("back".utf8)))
-                recovered = (try? client.readFrame().text) == "back"
-            } else {
-                Thread.sleep(forTimeInterval: 0.1)
-            }
+            else { return false }
+            try client.send(TestClient.frame(opcode: 0x1, payload: Array("back".utf8)))
+            return (try? client.readFrame().text) == "back"
         }
         #expect(recovered, "accepting resumed once descriptors were free")
     }

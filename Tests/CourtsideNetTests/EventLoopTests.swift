@@ -15,12 +15,7 @@ final class Collector<T: Sendable>: Sendable {
 
     /// Waits until `count` values arrived or `timeout` passed; returns what arrived.
     func wait(for count: Int, timeout: Duration = .seconds(5)) async -> [T] {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let current = snapshot
-            if current.count >= count { return current }
-            await pause(for: .milliseconds(5))
-        }
+        _ = eventually(within: timeout, every: .milliseconds(5)) { snapshot.count >= count }
         return snapshot
     }
 }
@@ -53,11 +48,11 @@ struct EventLoopTests {
             let cancelled = context.scheduleTimer(after: .milliseconds(30)) { _ in fired.append("cancelled") }
             context.scheduleTimer(after: .milliseconds(10)) { _ in fired.append("early") }
             context.cancelTimer(cancelled)
+            // Due after the cancelled one: timers fire in deadline order, so had it fired it would be listed first.
+            context.scheduleTimer(after: .milliseconds(90)) { _ in fired.append("after") }
         }
-        let result = await fired.wait(for: 2)
-        await pause(for: .milliseconds(80))
-        #expect(result == ["early", "late"])
-        #expect(fired.snapshot == ["early", "late"])
+        let result = await fired.wait(for: 3)
+        #expect(result == ["early", "late", "after"])
     }
 
     @Test("a timer does not fire before its deadline")

@@ -58,9 +58,8 @@ struct PythonWebsocketsTests {
                 "--resync-at", "300", "--timeout", "60",
             ])
         defer { subscribers.stop() }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !subscribers.text.contains("READY") && subscribers.isRunning && ContinuousClock.now < deadline {
-            usleep(10_000)
+        _ = eventually(within: .seconds(20), every: .milliseconds(10)) {
+            subscribers.text.contains("READY") || !subscribers.isRunning
         }
         try #require(subscribers.text.contains("READY"), "the Python subscribers did not start: \(subscribers.text)")
 

@@ -88,13 +88,10 @@ struct RouteRefusalTests {
             other.closeSocket()
             let stopped = onThread { server.shutdown(gracePeriod: .seconds(5)) }
             // The listener closes when shutdown begins on the loop, in the same step that marks it shutting down.
-            let deadline = ContinuousClock.now + .seconds(5)
-            var listening = true
-            while listening && ContinuousClock.now < deadline {
-                listening = (try? TestClient(port: port, timeout: .seconds(1))) != nil
-                if listening { await pause(for: .milliseconds(5)) }
+            let closed = eventually(within: .seconds(5), every: .milliseconds(5)) {
+                (try? TestClient(port: port, timeout: .seconds(1))) == nil
             }
-            #expect(!listening, "shutdown closes the listener")
+            #expect(closed, "shutdown closes the listener")
             try client.send(Array(request.utf8.dropFirst(cut)))
             let response = try client.readResponse()
             #expect(response.status == 503, "\(path)")

@@ -109,7 +109,7 @@ struct TLSLoopbackTests {
         connection.shutdown()
         try Self.sendAll(connection.takeCiphertext(), to: fd)
         // s_client exits on our close_notify; bounded wait.
-        for _ in 0..<100 where client.isRunning { usleep(50_000) }
+        _ = eventually(within: .seconds(5), every: .milliseconds(50)) { !client.isRunning }
         try? input.fileHandleForWriting.close()
         #expect(!client.isRunning)
         let received = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

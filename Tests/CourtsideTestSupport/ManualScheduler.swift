@@ -6,24 +6,34 @@ import Synchronization
 /// thread: a journal's completion) wait until `run()` or `advance(by:)`. So a test sees time pass, and proves that
 /// nothing happens, without waiting on the wall clock.
 ///
-/// `@unchecked Sendable`: `execute` queues under a lock; everything else is for the test's own thread, which plays
-/// the loop.
+/// The thread that calls `run()` and `advance(by:)` plays the loop: the test's own, or, for sockets of a live
+/// server, the server's loop (the test hands it the call with `EventLoop.execute`).
+///
+/// `@unchecked Sendable`: the time, the tasks and the timers are kept under a lock (a live server's loop arms
+/// timers while the test reads them); the bodies run outside it, on the thread playing the loop.
 public final class ManualScheduler: LoopScheduler, @unchecked Sendable {
-    private struct Timer {
+    /// `@unchecked Sendable`: it crosses the lock, and its body is only ever run by the thread playing the loop.
+    private struct Timer: @unchecked Sendable {
         let id: TimerID
         let number: UInt64
         let deadline: ContinuousClock.Instant
         let body: () -> Void
     }
 
-    public private(set) var now: ContinuousClock.Instant
+    private struct State {
+        var now: ContinuousClock.Instant
+        var timers: [Timer] = []
+        var nextNumber: UInt64 = 0
+    }
+
     private let tasks = Mutex<[@Sendable () -> Void]>([])
-    private var timers: [Timer] = []
-    private var nextNumber: UInt64 = 0
+    private let state: Mutex<State>
 
     public init(now: ContinuousClock.Instant = .now) {
-        self.now = now
+        state = Mutex(State(now: now))
     }
+
+    public var now: ContinuousClock.Instant { state.withLock { $0.now } }
 
     public func execute(_ body: @escaping @Sendable () -> Void) {
         tasks.withLock { $0.append(body) }
@@ -31,21 +41,26 @@ public final class ManualScheduler: LoopScheduler, @unchecked Sendable {
 
     @discardableResult
     public func schedule(at deadline: ContinuousClock.Instant, _ body: @escaping () -> Void) -> TimerID {
-        nextNumber += 1
-        let id = TimerID(number: nextNumber)
-        timers.append(Timer(id: id, number: nextNumber, deadline: deadline, body: body))
-        return id
+        return state.withLock { state in
+            state.nextNumber += 1
+            let id = TimerID(number: state.nextNumber)
+            state.timers.append(Timer(id: id, number: state.nextNumber, deadline: deadline, body: body))
+            return id
+        }
     }
 
     public func cancel(_ id: TimerID) {
-        timers.removeAll { $0.id == id }
+        state.withLock { $0.timers.removeAll { $0.id == id } }
     }
 
     /// Timers armed and not yet fired or cancelled.
-    public var scheduledTimerCount: Int { timers.count }
+    public var scheduledTimerCount: Int { state.withLock { $0.timers.count } }
 
     /// The earliest armed timer's deadline, nil when none is armed.
-    public var nextDeadline: ContinuousClock.Instant? { timers.map(\.deadline).min() }
+    public var nextDeadline: ContinuousClock.Instant? { state.withLock { $0.timers.map(\.deadline).min() } }
+
+    /// Tasks handed in by `execute` and not yet run.
+    public var queuedTaskCount: Int { tasks.withLock { $0.count } }
 
     /// Runs every task handed in, and those they hand in, in order; returns how many ran.
     @discardableResult
@@ -67,13 +82,21 @@ public final class ManualScheduler: LoopScheduler, @unchecked Sendable {
     public func advance(by duration: Duration) {
         let end = now + duration
         run()
-        while let next = timers.filter({ $0.deadline <= end }).min(by: Self.earlier) {
-            timers.removeAll { $0.id == next.id }
-            now = max(now, next.deadline)
+        while let next = takeDue(by: end) {
             next.body()
             run()
         }
-        now = end
+        state.withLock { $0.now = end }
+    }
+
+    /// The earliest timer due by `end`, taken off the list with `now` moved to its deadline.
+    private func takeDue(by end: ContinuousClock.Instant) -> Timer? {
+        state.withLock { state in
+            guard let next = state.timers.filter({ $0.deadline <= end }).min(by: Self.earlier) else { return nil }
+            state.timers.removeAll { $0.id == next.id }
+            state.now = max(state.now, next.deadline)
+            return next
+        }
     }
 
     private static func earlier(_ a: Timer, _ b: Timer) -> Bool {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Waits `duration` in a polling loop without depending on any other thread.
 ///
 /// On a test's own thread (`.ownThread`) it sleeps that thread: `Task.sleep` would need a thread of the shared
@@ -7,12 +5,7 @@ import Foundation
 /// threads), and a blocking test elsewhere may hold them both. Anywhere else it is `Task.sleep`.
 public func pause(for duration: Duration) async {
     if ThreadTaskExecutor.isCurrentThreadOwned {
-        let (seconds, attoseconds) = duration.components
-        var remaining = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        while true {
-            var request = remaining
-            guard nanosleep(&request, &remaining) == -1, errno == EINTR else { return }
-        }
+        sleepThisThread(for: duration)
     } else {
         try? await Task.sleep(for: duration)
     }

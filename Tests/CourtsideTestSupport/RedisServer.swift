@@ -120,16 +120,13 @@ public final class RedisServer: @unchecked Sendable {
     private func launch(_ executable: String) throws {
         let process = try ChildProcess(executable, arguments)
         self.process = process
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if !process.isRunning { throw RedisServerError.exited(log: log) }
-            // A TLS server cannot answer a plain PING: its log says when it is ready.
-            if certificatePath != nil ? log.contains("Ready to accept connections") : Self.answers(port: port) {
-                return
-            }
-            usleep(20_000)
+        // A TLS server cannot answer a plain PING: its log says when it is ready.
+        let ready = eventually {
+            !process.isRunning
+                || (certificatePath != nil ? log.contains("Ready to accept connections") : Self.answers(port: port))
         }
-        throw RedisServerError.notReady(log: log)
+        if !process.isRunning { throw RedisServerError.exited(log: log) }
+        if !ready { throw RedisServerError.notReady(log: log) }
     }
 
     static func runOpenSSL(_ arguments: [String]) throws {

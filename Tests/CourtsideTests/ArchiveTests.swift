@@ -27,11 +27,10 @@ struct ArchiveTests {
         #expect(try post(app, playing, command("c1", move: "onePoint"))["type"] == "ack")
         let live = try app.request("GET", "/api/games?status=live").json["games"]?.arrayValue?.map { $0["id"] }
         #expect(live == [.string(playing.id)])
-        let deadline = ContinuousClock.now + .seconds(10)
         var archived: [JSONValue] = []
-        while ContinuousClock.now < deadline, archived.isEmpty {
+        _ = try eventually {
             archived = try app.request("GET", "/api/games?status=archived").json["games"]?.arrayValue ?? []
-            if archived.isEmpty { await pause(for: .milliseconds(50)) }
+            return !archived.isEmpty
         }
         #expect(archived.map { $0["id"] } == [.string(finished.id)])
         #expect(archived.first?["status"] == "archived")
@@ -55,12 +54,7 @@ struct ArchiveTests {
             let game = try app.createGame(Self.shortGame)
             id = game.id
             #expect(try post(app, game, command("c1"))["type"] == "ack")
-            let deadline = ContinuousClock.now + .seconds(10)
-            while ContinuousClock.now < deadline,
-                try app.request("GET", "/api/games?status=archived").json["games"] == []
-            {
-                await pause(for: .milliseconds(50))
-            }
+            #expect(try eventually { try app.request("GET", "/api/games?status=archived").json["games"] != [] })
         }
         let app = try TestApp(dataDirectory: directory, configure: { $0.archiveAfter = .zero })
         #expect(

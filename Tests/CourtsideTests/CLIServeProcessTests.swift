@@ -24,13 +24,8 @@ final class ServeProcess {
 
     /// Waits up to `seconds` for `text` on standard output; false if the process ended or time ran out.
     func waitForOutput(containing text: String, seconds: Double = 20) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if output.contains(text) { return true }
-            if !process.isRunning { return output.contains(text) }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return false
+        _ = eventually(within: .seconds(seconds)) { output.contains(text) || !process.isRunning }
+        return output.contains(text)
     }
 
     /// Sends `signal` and waits up to 20 s for the exit status.
@@ -124,15 +119,14 @@ struct CLIServeProcessTests {
         #expect(first.output.contains("http://127.0.0.1:\(port)/"))
         #expect(first.output.contains("http://127.0.0.1:\(port)/game.html?id="))
         // The demo plays: its game gets commands within a few seconds.
-        let deadline = Date().addingTimeInterval(15)
         var seq = 0
-        while Date() < deadline && seq < 2 {
-            Thread.sleep(forTimeInterval: 0.5)
+        _ = eventually(within: .seconds(15), every: .milliseconds(200)) {
             if let body = httpGet(port: port, path: "/api/games/game-1"),
                 let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
             {
                 seq = object["seq"] as? Int ?? 0
             }
+            return seq >= 2
         }
         #expect(seq >= 2, "the demo game did not move")
         #expect(first.stop() == 0)

@@ -14,6 +14,8 @@ final class FakeDemoHost: DemoHost {
         var created: [GameID] = []
         var commands: [String] = []
         var refuseAll = false
+        /// Replies handed to the runner (each command's, once answered).
+        var answered = 0
     }
 
     let state = Mutex(State())
@@ -47,7 +49,10 @@ final class FakeDemoHost: DemoHost {
                 }
             }
         }
-        replies.async { completion(reply.bytes) }
+        replies.async {
+            completion(reply.bytes)
+            self.state.withLock { $0.answered += 1 }
+        }
     }
 }
 
@@ -69,16 +74,6 @@ private func fastTiming() -> DemoRunner.Timing {
     return timing
 }
 
-/// Waits up to `seconds` for `condition`.
-private func eventually(_ seconds: Double, _ condition: () -> Bool) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        await pause(for: .milliseconds(5))
-    }
-    return condition()
-}
-
 @Suite("Demo runner", .ownThread)
 struct DemoRunnerTests {
     @Test("plays a whole game through the host, then creates the next one")
@@ -92,7 +87,7 @@ struct DemoRunnerTests {
             onGameCreated: { game in announced.withLock { $0.append(game) } })
         runner.start()
         defer { runner.stop() }
-        #expect(try await eventually(20) { host.state.withLock { $0.created.count >= 2 } })
+        #expect(eventually(within: .seconds(20)) { host.state.withLock { $0.created.count >= 2 } })
         runner.stop()
         let (first, commands) = host.state.withLock { ($0.games[GameID(rawValue: "g1")]!, $0.commands) }
         #expect(first.isFinished)
@@ -111,11 +106,11 @@ struct DemoRunnerTests {
         let runner = DemoRunner(
             host: host, timing: fastTiming(), scheduler: ImmediateDemoScheduler(), logger: .disabled, seed: 2)
         runner.start()
-        #expect(try await eventually(20) { (runner.currentGame?.events.count ?? 0) >= 20 })
+        #expect(eventually(within: .seconds(20)) { (runner.currentGame?.events.count ?? 0) >= 20 })
         runner.stop()
         // The command in flight when stop() ran still lands in both copies; wait for its reply, however slow.
         let id = try #require(runner.currentGame?.id)
-        let settled = try await eventually(10) {
+        let settled = eventually(within: .seconds(10)) {
             runner.currentGame?.events.count == host.state.withLock { $0.games[id]?.events.count }
         }
         #expect(settled)
@@ -132,23 +127,60 @@ struct DemoRunnerTests {
         let runner = DemoRunner(
             host: host, timing: fastTiming(), scheduler: ImmediateDemoScheduler(), logger: .disabled, seed: 3)
         runner.start()
-        #expect(try await eventually(20) { host.state.withLock { $0.created.count >= 2 } })
+        #expect(eventually(within: .seconds(20)) { host.state.withLock { $0.created.count >= 2 } })
         runner.stop()
         let commands = host.state.withLock { $0.commands.count }
         #expect(commands >= DemoRunner.maxConsecutiveErrors)
     }
 
-    @Test("stop() ends the play: no command is sent afterwards")
-    func stops() async throws {
+    @Test("stop() ends the play: no command is sent afterwards, whatever was scheduled before it")
+    func stops() throws {
         let host = FakeDemoHost()
+        let scheduler = HeldDemoScheduler()
         let runner = DemoRunner(
-            host: host, timing: fastTiming(), scheduler: ImmediateDemoScheduler(), logger: .disabled, seed: 4)
+            host: host, timing: fastTiming(), scheduler: scheduler, logger: .disabled, seed: 4)
         runner.start()
-        #expect(try await eventually(20) { host.state.withLock { $0.commands.count >= 3 } })
+        // Each pause ends when the test says so: play until three commands went out.
+        let played = eventually(within: .seconds(20)) {
+            scheduler.fireAll()
+            return host.state.withLock { $0.commands.count >= 3 }
+        }
+        #expect(played)
         runner.stop()
-        await pause(for: .milliseconds(50))
+        // Every command's answer is handled, then what was scheduled before the stop comes due.
+        #expect(eventually { host.state.withLock { $0.answered == $0.commands.count } })
+        scheduler.drain()
         let count = host.state.withLock { $0.commands.count }
-        await pause(for: .milliseconds(100))
+        scheduler.fireAll()
+        scheduler.drain()
         #expect(host.state.withLock { $0.commands.count } == count)
+        #expect(scheduler.heldCount == 0, "a step was scheduled after the stop")
+    }
+}
+
+/// Holds every pause until the test ends it (`fireAll`): the test decides when the runner's next step comes.
+final class HeldDemoScheduler: DemoScheduler {
+    private let held = Mutex<[(queue: DispatchQueue, work: @Sendable () -> Void)]>([])
+    private let runnerQueue = Mutex<DispatchQueue?>(nil)
+
+    func schedule(after seconds: Double, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        runnerQueue.withLock { $0 = queue }
+        held.withLock { $0.append((queue, work)) }
+    }
+
+    var heldCount: Int { held.withLock { $0.count } }
+
+    /// Runs every held step on its queue, waiting for each.
+    func fireAll() {
+        let due = held.withLock { held in
+            defer { held = [] }
+            return held
+        }
+        for step in due { step.queue.sync(execute: step.work) }
+    }
+
+    /// Waits until the runner's queue has run what was handed to it so far (its queue is serial).
+    func drain() {
+        runnerQueue.withLock { $0 }?.sync {}
     }
 }

@@ -17,7 +17,8 @@ struct GameSpectatorsTests {
         let group = try EventLoopGroup(threadCount: 2)
         defer { group.shutdown() }
         let environment = SocketEnvironment(
-            metrics: ServerMetrics(), limiter: ConnectionLimiter(limit: 10), address: "10.0.0.1", budget: 4096)
+            metrics: ServerMetrics(), limiter: ConnectionLimiter(limit: 10), address: "10.0.0.1", budget: 4096,
+            scheduler: ManualScheduler())
         func game(_ id: String) -> GameHandle {
             GameHandle(
                 id: GameID(id), loop: group.loops[0], scorerTokenSHA256: [], registryKey: ObjectIdentifier(group))
@@ -27,7 +28,7 @@ struct GameSpectatorsTests {
         let forwarded = ClientAddress(address: "203.0.113.9", peer: "10.0.0.1")
         // Each loop's handlers, made on that loop as the router makes them.
         let made = try group.loops.map { loop in
-            try offLoop(loop) { context in
+            try onLoop(loop) { context in
                 let make = { (game: GameHandle, client: ClientAddress) in
                     GameSpectators.handler(for: game, client: client, environment: environment, context: context)
                 }
@@ -94,21 +95,32 @@ struct GameSpectatorsTests {
         #expect(first["seq"] == 2)
     }
 
-    @Test("a spectator whose catch-up passes its budget waits for its queue to drain, then gets a fresh snapshot")
-    func catchUpPastBudgetWaitsThenResyncs() throws {
-        let app = try TestApp(configure: {
-            $0.maxQueuedBytesPerConnection = 2048
-            $0.commandBurst = 10_000
-        })
+    /// A 2 KiB send budget per connection, and commands that never run out.
+    static func smallBudget(_ configuration: inout ServerConfiguration) {
+        configuration.maxQueuedBytesPerConnection = 2048
+        configuration.commandBurst = 10_000
+    }
+
+    /// A game (no target score) with `played` acked rebounds, and its scorer.
+    static func game(on app: TestApp, played: Int) throws -> (
+        game: (id: String, token: String), scorer: WebSocketClient
+    ) {
         let game = try app.createGame([
             "homeTeam": "A", "homePlayers": ["a", "b", "c"], "awayTeam": "B", "awayPlayers": ["d", "e", "f"],
             "rules": ["preset": "custom", "targetScore": 999],
         ])
         let scorer = try app.scorer(game, timeout: .seconds(30))
-        let total = 60
-        for index in 0..<total { try scorer.send(json: command("c\(index)", move: "rebound", player: "home-1")) }
+        for index in 0..<played { try scorer.send(json: command("c\(index)", move: "rebound", player: "home-1")) }
         var acks = 0
-        while acks < total { if try scorer.readJSON()["type"] == "ack" { acks += 1 } }
+        while acks < played { if try scorer.readJSON()["type"] == "ack" { acks += 1 } }
+        return (game, scorer)
+    }
+
+    @Test("a spectator whose catch-up passes its budget waits for its queue to drain, then gets a fresh snapshot")
+    func catchUpPastBudgetWaitsThenResyncs() throws {
+        let app = try TestApp(configure: Self.smallBudget)
+        let total = 60
+        let (game, scorer) = try Self.game(on: app, played: total)
         // 60 patches queued in one join are several budgets: they go out, and the socket, not subscribed meanwhile,
         // waits for its queue to drain, then asks again (it may have missed patches published while it waited).
         let spectator = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)?since=0", timeout: .seconds(30))
@@ -129,6 +141,28 @@ struct GameSpectatorsTests {
         repeat { next = try spectator.readJSON() } while next["type"] != "patch"
         #expect(next["seq"]?.intValue == total + 1)
         #expect(app.app.metrics.render().contains("courtside_slow_consumers_total{action=\"resynced\"}"))
+    }
+
+    @Test("a spectator behind after its join, whose queue drains with no drain callback, is re-joined by its poll")
+    func drainPollRejoins() throws {
+        // 60 patches are several budgets of 2 KiB but fit the kernel's buffers: the queue empties in one go, the
+        // kernel never pushes back, and no drain callback comes. Only the poll (its time moved by hand) notices.
+        let time = try SocketTimeByHand(configure: Self.smallBudget)
+        let app = time.app
+        let total = 60
+        let (game, scorer) = try Self.game(on: app, played: total)
+        #expect(time.scheduler.scheduledTimerCount == 0, "the scorer's authentication deadline was cancelled")
+        let spectator = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)?since=0", timeout: .seconds(30))
+        try #require(eventually { time.scheduler.scheduledTimerCount == 1 }, "the spectator never armed its poll")
+        #expect(time.scheduler.nextDeadline == time.scheduler.now + .milliseconds(50))
+        for _ in 0..<total { #expect(try spectator.readJSON()["type"] == "patch") }
+        #expect(time.scheduler.scheduledTimerCount == 1, "still waiting for its poll")
+        try time.advance(by: .milliseconds(50))
+        let snapshot = try spectator.readJSON()
+        #expect(snapshot["type"] == "snapshot")
+        #expect(snapshot["seq"]?.intValue == total)
+        #expect(time.scheduler.scheduledTimerCount == 0, "re-joined: no poll left")
+        scorer.close()
     }
 
     @Test("behind a trusted proxy a spectator's slot is the forwarded client's, released when it closes")
@@ -161,10 +195,12 @@ struct GameSpectatorsTests {
         let game = GameHandle(
             id: GameID("game-1"), loop: group.loops[0], scorerTokenSHA256: [], registryKey: ObjectIdentifier(group))
         let peer = SocketAddress.v4(host: "10.0.0.1", port: 40000)
-        let counts = try offLoop(group.loops[0]) { context in
+        let counts = try onLoop(group.loops[0]) { context in
             func environment(_ address: String) -> SocketEnvironment {
                 _ = limiter.acquire(address)  // the router's admit
-                return SocketEnvironment(metrics: ServerMetrics(), limiter: limiter, address: address, budget: 4096)
+                return SocketEnvironment(
+                    metrics: ServerMetrics(), limiter: limiter, address: address, budget: 4096,
+                    scheduler: EventLoopScheduler(context: context))
             }
             func handler(_ client: ClientAddress) -> any WebSocketHandler {
                 GameSpectators.handler(
@@ -186,20 +222,5 @@ struct GameSpectatorsTests {
         }
         #expect(counts.0 == [1, 1, 1, 1], "the router's admit took a slot for each")
         #expect(counts.1 == [0, 0, 0, 0], "each slot is released by the refusal")
-    }
-
-    /// Runs `body` on `loop` with its context and waits for its answer (blocking this test's own thread).
-    private func offLoop<T: Sendable>(_ loop: EventLoop, _ body: @escaping @Sendable (LoopContext) -> T) throws -> T {
-        let answer = Mutex<T?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        loop.execute { context in
-            let value = body(context)
-            answer.withLock { $0 = value }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + 10) == .success, let value = answer.withLock({ $0 }) else {
-            throw ClientError("the loop did not answer within 10 s")
-        }
-        return value
     }
 }

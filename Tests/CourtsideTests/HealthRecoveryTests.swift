@@ -10,16 +10,6 @@ import Testing
 /// while the server serves the others.
 @Suite("Health and recovery", .ownThread)
 struct HealthRecoveryTests {
-    /// Polls `condition` until it holds or `seconds` pass.
-    private static func eventually(seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return try condition()
-    }
-
     @Test("a full disk fails the game and /healthz says so; once there is room the write is retried and it recovers")
     func diskFullThenRoom() throws {
         let journal = DelayedJournal()
@@ -43,7 +33,7 @@ struct HealthRecoveryTests {
         #expect(try app.request("POST", path, headers: auth, json: command("c3")).status == 503)
 
         journal.stopFailing()
-        #expect(try Self.eventually { try app.request("GET", "/healthz").status == 200 }, "never recovered")
+        #expect(try eventually { try app.request("GET", "/healthz").status == 200 }, "never recovered")
         // The write that failed is stored now: c2 is in the journal, and retrying it gets its original ack.
         let stored = journal.inner.contents.first { $0.id.rawValue == game.id }
         #expect(stored?.events.compactMap(\.event.commandID).map(\.rawValue) == ["c1", "c2"])

@@ -34,14 +34,13 @@ private final class ServerProcess {
     }
 
     private func waitUntilServing() -> Bool {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline && process.isRunning {
-            if let text = try? String(contentsOfFile: outputPath, encoding: .utf8), text.contains("serving on") {
-                return true
-            }
-            Thread.sleep(forTimeInterval: 0.01)
+        let outputPath = self.outputPath
+        var serving = false
+        _ = eventually(within: .seconds(20), every: .milliseconds(10)) {
+            serving = (try? String(contentsOfFile: outputPath, encoding: .utf8))?.contains("serving on") == true
+            return serving || !process.isRunning
         }
-        return false
+        return serving
     }
 
     func kill9() {

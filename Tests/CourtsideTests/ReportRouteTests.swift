@@ -14,7 +14,7 @@ struct ReportRouteTests {
     ]
 
     static func post(_ app: TestApp, _ game: (id: String, token: String), _ command: JSONValue) throws -> JSONValue {
-        try app.request(
+        try app.routed(
             "POST", "/api/games/\(game.id)/commands", headers: ["Authorization": "Bearer \(game.token)"], json: command
         ).json
     }
@@ -34,7 +34,7 @@ struct ReportRouteTests {
         let edit = try Self.post(
             app, game, ["type": "editPlay", "id": "e1", "play": 1, "player": "home-1", "move": "onePoint"])
         #expect(edit["type"] == "ack")
-        let plays = try app.request("GET", "/api/games/\(game.id)/plays")
+        let plays = try app.routed("GET", "/api/games/\(game.id)/plays")
         #expect(plays.status == 200)
         let list = try #require(try plays.json["plays"]?.arrayValue)
         #expect(list.count == 3)
@@ -44,7 +44,7 @@ struct ReportRouteTests {
         #expect(list[0]["playerName"] == "Bo, Jr.")
         #expect(list[0]["period"] == 1)
         #expect(list[2]["move"] == "foul")
-        let box = try app.request("GET", "/api/games/\(game.id)/boxscore").json
+        let box = try app.routed("GET", "/api/games/\(game.id)/boxscore").json
         #expect(box["score"] == "1 - 1")
         #expect(box["homeTeam"]?["totals"]?["points"] == 1)
         #expect(box["awayTeam"]?["totals"]?["points"] == 1)
@@ -57,8 +57,8 @@ struct ReportRouteTests {
         #expect(box["periodScores"] == [[1, 1]])
         #expect(list[0]["homeScore"] == 1 && list[0]["awayScore"] == 0, "the score after the play")
         #expect(list[1]["homeScore"] == 1 && list[1]["awayScore"] == 1)
-        #expect(try app.request("POST", "/api/games/\(game.id)/boxscore").status == 405)
-        #expect(try app.request("GET", "/api/games/nope/plays").status == 404)
+        #expect(try app.routed("POST", "/api/games/\(game.id)/boxscore").status == 405)
+        #expect(try app.routed("GET", "/api/games/nope/plays").status == 404)
     }
 
     @Test("the CSVs are RFC 4180 with CRLF and every text quoted, and formulas are defused")
@@ -67,7 +67,7 @@ struct ReportRouteTests {
         let game = try app.createGame(Self.fibaGame)
         _ = try Self.post(app, game, ["type": "move", "id": "m1", "player": "home-0", "move": "twoPoints"])
         _ = try Self.post(app, game, ["type": "move", "id": "m2", "player": "away-2", "move": "onePoint"])
-        let box = try app.request("GET", "/api/games/\(game.id)/boxscore.csv")
+        let box = try app.routed("GET", "/api/games/\(game.id)/boxscore.csv")
         #expect(box.status == 200)
         #expect(box.header("Content-Type") == "text/csv; charset=utf-8; header=present")
         #expect(box.header("Content-Disposition") == "attachment; filename=\"\(game.id)-boxscore.csv\"")
@@ -99,7 +99,7 @@ struct ReportRouteTests {
                 "\r\n\"Celtics\",,\"TOTAL\",\"00:00\",1,\"1-1\",\"100.0\",\"0-0\",\"0-0\",\"0-0\",0,0,0,0,0,0,0,0,-3,1\r\n"
             ))
         #expect(text.contains("\r\n\"Lakers\",,\"PERIOD 1\",,2,,,,,,,,,,,,,,,\r\n"))
-        let plays = try app.request("GET", "/api/games/\(game.id)/plays.csv").text
+        let plays = try app.routed("GET", "/api/games/\(game.id)/plays.csv").text
         let lines = plays.components(separatedBy: "\r\n")
         #expect(
             lines[0]
@@ -118,22 +118,22 @@ struct ReportRouteTests {
         let app = try TestApp()
         let game = try app.createGame(Self.fibaGame)
         #expect(try Self.post(app, game, ["type": "final", "id": "f"])["seq"] == 1)
-        let locked = try app.request(
+        let locked = try app.routed(
             "POST", "/api/games/\(game.id)/commands", headers: ["Authorization": "Bearer \(game.token)"],
             json: ["type": "move", "id": "m", "player": "home-0", "move": "onePoint"])
         #expect(locked.status == 409)
         #expect(try locked.json["code"] == "game_locked")
         #expect(try app.snapshot(game.id)["state"]?["isLocked"] == true)
-        #expect(try app.request("POST", "/api/games/\(game.id)/reopen").status == 401)
-        let scorer = try app.request(
+        #expect(try app.routed("POST", "/api/games/\(game.id)/reopen").status == 401)
+        let scorer = try app.routed(
             "POST", "/api/games/\(game.id)/reopen", headers: ["Authorization": "Bearer \(game.token)"])
         #expect(scorer.status == 403, "the scorer token does not reopen")
         let admin = ["Authorization": "Bearer \(TestApp.adminToken)"]
-        let reopened = try app.request("POST", "/api/games/\(game.id)/reopen", headers: admin)
+        let reopened = try app.routed("POST", "/api/games/\(game.id)/reopen", headers: admin)
         #expect(reopened.status == 200)
         #expect(try reopened.json == ["v": 1, "type": "reopened", "game": .string(game.id), "seq": 2])
         #expect(try app.snapshot(game.id)["state"]?["isLocked"] == false)
-        let again = try app.request("POST", "/api/games/\(game.id)/reopen", headers: admin)
+        let again = try app.routed("POST", "/api/games/\(game.id)/reopen", headers: admin)
         #expect(again.status == 409)
         #expect(try again.json["code"] == "not_locked")
         // The refused id keeps its answer (a refusal is remembered); a new command is applied.
@@ -141,7 +141,7 @@ struct ReportRouteTests {
         #expect(retry["code"] == "game_locked")
         #expect(
             try Self.post(app, game, ["type": "move", "id": "m2", "player": "home-0", "move": "onePoint"])["seq"] == 3)
-        #expect(try app.request("GET", "/api/games/\(game.id)/reopen").status == 405)
+        #expect(try app.routed("GET", "/api/games/\(game.id)/reopen").status == 405)
     }
 
     @Test("a restart serves the same document: plays keep their seq, the reopened lock and the 5x5 state replay")
@@ -169,7 +169,7 @@ struct ReportRouteTests {
             ]
             for command in commands { #expect(try Self.post(app, game, command)["type"] == "ack") }
             #expect(
-                try app.request(
+                try app.routed(
                     "POST", "/api/games/\(game.id)/reopen",
                     headers: ["Authorization": "Bearer \(TestApp.adminToken)"]
                 ).status == 200)

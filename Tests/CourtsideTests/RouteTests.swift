@@ -9,7 +9,7 @@ struct RouteTests {
     @Test("GET /healthz answers ok")
     func health() throws {
         let app = try TestApp()
-        let response = try app.request("GET", "/healthz")
+        let response = try app.routed("GET", "/healthz")
         #expect(response.status == 200)
         #expect(try response.json == ["status": "ok"])
     }
@@ -29,21 +29,21 @@ struct RouteTests {
     @Test("POST /api/games needs the admin bearer token")
     func createNeedsAdminToken() throws {
         let app = try TestApp()
-        let missing = try app.request("POST", "/api/games", json: TestApp.sampleGame)
+        let missing = try app.routed("POST", "/api/games", json: TestApp.sampleGame)
         #expect(missing.status == 401)
         #expect(try missing.json["code"] == "unauthorized")
         #expect(missing.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
-        let wrong = try app.request(
+        let wrong = try app.routed(
             "POST", "/api/games", headers: ["Authorization": "Bearer nope"], json: TestApp.sampleGame)
         #expect(wrong.status == 403)
         #expect(try wrong.json["code"] == "forbidden")
-        #expect(try app.request("GET", "/api/games").json == ["games": []])
+        #expect(try app.routed("GET", "/api/games").json == ["games": []])
     }
 
     @Test("POST /api/games creates a game: 201 with id, scorer token and links; the list and snapshot show it")
     func createGame() throws {
         let app = try TestApp()
-        let response = try app.request(
+        let response = try app.routed(
             "POST", "/api/games", headers: ["Authorization": "Bearer \(TestApp.adminToken)"], json: TestApp.sampleGame)
         #expect(response.status == 201)
         let body = try response.json
@@ -58,7 +58,7 @@ struct RouteTests {
         #expect(snapshot["type"] == "snapshot")
         #expect(snapshot["seq"] == 0)
         #expect(snapshot["state"]?["homeTeam"] == "Lakers")
-        let list = try app.request("GET", "/api/games").json
+        let list = try app.routed("GET", "/api/games").json
         #expect(list["games"]?.arrayValue?.map { $0["id"] } == [.string(id)])
     }
 
@@ -93,7 +93,7 @@ struct RouteTests {
     func createInvalid() throws {
         let app = try TestApp()
         let auth = ["Authorization": "Bearer \(TestApp.adminToken)"]
-        let response = try app.request(
+        let response = try app.routed(
             "POST", "/api/games", headers: auth,
             json: [
                 "homeTeam": "Lakers", "homePlayers": ["Ann", "", "Cy"], "awayTeam": "",
@@ -107,27 +107,27 @@ struct RouteTests {
                 "awayTeam": "Enter the team's name", "homePlayers[1]": "Enter the player's name",
                 "targetScore": "Enter a target from 1 to 999",
             ])
-        let notJSON = try app.request("POST", "/api/games", headers: auth, body: Array("{nope".utf8))
+        let notJSON = try app.routed("POST", "/api/games", headers: auth, body: Array("{nope".utf8))
         #expect(notJSON.status == 400)
         #expect(try notJSON.json["code"] == "bad_json")
-        let notObject = try app.request("POST", "/api/games", headers: auth, body: Array("[1]".utf8))
+        let notObject = try app.routed("POST", "/api/games", headers: auth, body: Array("[1]".utf8))
         #expect(notObject.status == 400)
         #expect(try notObject.json["code"] == "bad_request")
-        #expect(try app.request("GET", "/api/games").json == ["games": []])
+        #expect(try app.routed("GET", "/api/games").json == ["games": []])
     }
 
     @Test("unknown games and routes are 404 with a JSON error; wrong methods 405 with Allow")
     func notFound() throws {
         let app = try TestApp()
-        let game = try app.request("GET", "/api/games/game-99")
+        let game = try app.routed("GET", "/api/games/game-99")
         #expect(game.status == 404)
         #expect(try game.json["code"] == "unknown_game")
-        #expect(try app.request("GET", "/api/games/game-99/events").status == 404)
-        #expect(try app.request("POST", "/api/games/game-99/commands", json: command("c1")).status == 404)
-        #expect(try app.request("GET", "/api/nothing").status == 404)
+        #expect(try app.routed("GET", "/api/games/game-99/events").status == 404)
+        #expect(try app.routed("POST", "/api/games/game-99/commands", json: command("c1")).status == 404)
+        #expect(try app.routed("GET", "/api/nothing").status == 404)
         let socket = try app.connect()
         #expect(try WebSocketClient.upgrade(socket, path: "/ws/games/game-99").status == 404)
-        let method = try app.request("DELETE", "/api/games")
+        let method = try app.routed("DELETE", "/api/games")
         #expect(method.status == 405)
         #expect(method.header("Allow") == "GET, POST")
     }
@@ -135,11 +135,11 @@ struct RouteTests {
     @Test("routes match the path's non-empty segments: repeated and trailing slashes change nothing, extra ones 404")
     func segments() throws {
         let app = try TestApp()
-        #expect(try app.request("GET", "//api//games/").json == ["games": []])
-        #expect(try app.request("GET", "/healthz/").status == 200)
-        #expect(try app.request("GET", "/healthz/more").status == 404)
-        #expect(try app.request("GET", "/api/games/game-99//events").status == 404)
-        #expect(try app.request("GET", "/api//nothing").status == 404)
+        #expect(try app.routed("GET", "//api//games/").json == ["games": []])
+        #expect(try app.routed("GET", "/healthz/").status == 200)
+        #expect(try app.request("GET", "/healthz/more").status == 404)  // a static-file path: over a socket
+        #expect(try app.routed("GET", "/api/games/game-99//events").status == 404)
+        #expect(try app.routed("GET", "/api//nothing").status == 404)
         let socket = try app.connect()
         #expect(try WebSocketClient.upgrade(socket, path: "//ws/games//game-99/").status == 404)
     }

@@ -51,14 +51,34 @@ struct ScorerSocketTests {
         #expect(try app.snapshot(game.id)["seq"] == 0)
     }
 
-    @Test("a scorer that does not authenticate within 5 s is closed with 1008")
+    @Test("a scorer that does not authenticate within 5 s is closed with 1008, and not before (time driven by hand)")
     func authenticationTimeout() throws {
-        let app = try TestApp()
-        let game = try app.createGame()
-        let silent = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)/scorer", timeout: .seconds(8))
-        let started = ContinuousClock.now
+        let time = try SocketTimeByHand()
+        let game = try time.app.createGame()
+        let silent = try WebSocketClient(port: time.app.port, path: "/ws/games/\(game.id)/scorer")
+        try #require(eventually { time.scheduler.scheduledTimerCount == 1 }, "the socket never armed its deadline")
+        #expect(time.scheduler.nextDeadline == time.scheduler.now + .seconds(5))
+        try time.advance(by: .seconds(5) - .milliseconds(1))
+        #expect(time.scheduler.scheduledTimerCount == 1, "the deadline fired early")
+        try time.advance(by: .milliseconds(1))
+        #expect(time.scheduler.scheduledTimerCount == 0)
         #expect(try silent.readCloseCode() == 1008)
-        #expect(ContinuousClock.now - started >= .seconds(4))
+    }
+
+    @Test("a scorer that authenticates before its deadline stays open past it, the deadline cancelled")
+    func authenticationInTime() throws {
+        let time = try SocketTimeByHand()
+        let game = try time.app.createGame()
+        let scorer = try WebSocketClient(port: time.app.port, path: "/ws/games/\(game.id)/scorer")
+        try #require(eventually { time.scheduler.scheduledTimerCount == 1 }, "the socket never armed its deadline")
+        try time.advance(by: .seconds(4))
+        try scorer.send(json: ["type": "auth", "token": .string(game.token)])
+        #expect(try scorer.readJSON()["type"] == "authenticated")
+        #expect(time.scheduler.scheduledTimerCount == 0, "authenticating cancels the deadline")
+        try time.advance(by: .seconds(60))
+        #expect(try scorer.readJSON()["type"] == "snapshot")
+        try scorer.send(json: command("c1"))
+        #expect(try scorer.nextAnswer()["type"] == "ack", "still open and serving after the deadline passed")
     }
 
     @Test("a retried command id gets the original ack and changes nothing")

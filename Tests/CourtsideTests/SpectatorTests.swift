@@ -126,7 +126,7 @@ struct SpectatorTests {
         let app = try TestApp(configure: { $0.maxConnectionsPerAddress = 2 })
         let game = try app.createGame()
         // The creating request's connection counts until the server has seen it close (bounded wait).
-        for _ in 0..<200 where !app.app.metrics.render().contains("courtside_connections 0\n") { usleep(10_000) }
+        #expect(eventually { app.app.metrics.render().contains("courtside_connections 0\n") })
         let a = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)")
         let b = try WebSocketClient(port: app.port, path: "/ws/games")
         _ = try a.readJSON()
@@ -141,11 +141,11 @@ struct SpectatorTests {
         #expect(metrics.contains("courtside_connections 2\n"))
         a.close()
         var reopened: WebSocketClient?
-        for _ in 0..<50 where reopened == nil {
-            reopened = try? WebSocketClient(port: app.port, path: "/ws/games/\(game.id)")
-            if reopened == nil { usleep(20_000) }
-        }
-        #expect(reopened != nil)
+        #expect(
+            eventually {
+                reopened = try? WebSocketClient(port: app.port, path: "/ws/games/\(game.id)")
+                return reopened != nil
+            })
     }
 }
 

@@ -154,8 +154,11 @@ def test_s_foul_trouble_end_period_and_the_display(server, browsers, screenshot_
     # End period: one press arms it, the second ends the quarter.
     end = scorer.find_element(By.ID, "end-period")
     press(scorer, end)
-    time.sleep(0.3)
-    assert page_state(scorer)["period"] == 1, "one press must not end the period"
+    # One press arms the button and sends nothing: armed, nothing pending, and the server's period unchanged (a
+    # barrier, not a fixed wait: a command sent by the press would be answered before nothing is pending).
+    wait_until(lambda: "armed" in end.get_attribute("class"), 2, what="the end-period button armed")
+    wait_until(lambda: pending_count(scorer) == 0, 5, what="nothing pending after one press")
+    assert assert_page_matches_server(scorer, server, gid)["state"]["period"] == 1, "one press must not end the period"
     press(scorer, end)
     wait_until(lambda: (page_state(display) or {}).get("period") == 2, 2, what="the second quarter on the display")
     assert shown(display, "[data-period]") == "Q2"

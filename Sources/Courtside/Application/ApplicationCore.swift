@@ -38,15 +38,19 @@ final class ApplicationCore: Sendable {
     private let stopping = Atomic<Bool>(false)
     /// Whether the shared store (Redis) answers, when there is one.
     let storeProbe: StoreProbe?
+    /// The scheduler of the sockets on a loop (their timers, their time): the loop itself, or a test's.
+    let socketScheduler: @Sendable (LoopContext) -> any LoopScheduler
     /// The webhooks and their delivery threads; nil with a journal that is neither SQLite nor Redis (tests).
     let webhooks: WebhookService?
 
     init(
         configuration: ServerConfiguration, adminToken: String, registry: GameRegistry, lobby: LoopBound<LobbyOwner>,
         courts: LoopBound<CourtsOwner>, courtDirectory: CourtDirectory, services: GameServices,
-        storeProbe: StoreProbe? = nil, webhooks: WebhookService? = nil
+        storeProbe: StoreProbe? = nil, webhooks: WebhookService? = nil,
+        socketScheduler: @escaping @Sendable (LoopContext) -> any LoopScheduler = { EventLoopScheduler(context: $0) }
     ) {
         self.storeProbe = storeProbe
+        self.socketScheduler = socketScheduler
         self.webhooks = webhooks
         self.configuration = configuration
         self.registry = registry

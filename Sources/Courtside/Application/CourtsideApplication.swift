@@ -21,6 +21,10 @@ public final class CourtsideApplication: Sendable {
     public let metrics: ServerMetrics
     let core: ApplicationCore
     let server: HTTPServer
+
+    /// The application's routes and the loops they run on: a test hands them requests in memory (no socket).
+    public var router: any HTTPRouter { server.router }
+    public var loops: [EventLoop] { server.group.loops }
     private let group: EventLoopGroup
     private let journal: any GameJournal
     /// Follows the other nodes' writes when the journal is shared (Redis). Internal: tests stop it to hold a node
@@ -66,7 +70,8 @@ public final class CourtsideApplication: Sendable {
     public init(
         configuration: ServerConfiguration, adminToken: String, logger nodeLogger: Logger, journal: any GameJournal,
         courtStore: (any CourtStore)? = InMemoryCourtStore(),
-        clock: @escaping @Sendable () -> Timestamp = CourtsideApplication.wallClock
+        clock: @escaping @Sendable () -> Timestamp = CourtsideApplication.wallClock,
+        socketScheduler: (@Sendable (LoopContext) -> any LoopScheduler)? = nil
     ) throws(ApplicationError) {
         let shared = journal as? any SharedGameJournal
         // Every line names the node when several share one Redis (their logs are usually read together).
@@ -95,7 +100,8 @@ public final class CourtsideApplication: Sendable {
             // The feed's end is marked before the games are read, so a write made meanwhile is both loaded and
             // delivered (the owner skips what it holds), never neither.
             tailer = try Self.redisPartitions(of: journal).map { partitions throws(ApplicationError) in
-                try SharedFeedTail(partitions: partitions, loop: loops.loops[0])
+                try SharedFeedTail(
+                    partitions: partitions, loop: loops.loops[0], scheduler: loops.loops[0].makeScheduler())
             }
         } catch {
             loops.shutdown()
@@ -132,7 +138,7 @@ public final class CourtsideApplication: Sendable {
         let core = ApplicationCore(
             configuration: configuration, adminToken: adminToken, registry: registry, lobby: lobby, courts: courts,
             courtDirectory: courtDirectory, services: services, storeProbe: probe,
-            webhooks: webhooks)
+            webhooks: webhooks, socketScheduler: socketScheduler ?? { EventLoopScheduler(context: $0) })
         failures.withLock { $0 = core }
         self.core = core
         do throws(ApplicationError) {
@@ -148,7 +154,7 @@ public final class CourtsideApplication: Sendable {
         }
         probe?.start(on: loops.loops[0])
         if let tailer, let shared {
-            let router = SharedFeedRouter(core: core, journal: shared, loop: loops.loops[0])
+            let router = SharedFeedRouter(core: core, journal: shared, scheduler: loops.loops[0].makeScheduler())
             tailer.start(router: router, games: stored)
         }
         url = server.url

@@ -21,14 +21,17 @@ final class SharedFeedRouter: Sendable {
     private let core: ApplicationCore
     private let journal: any SharedGameJournal
     private let pending = Mutex<[GameID: GameState]>([:])
-    /// Where a failed load waits before it is tried again.
-    private let loop: EventLoop
+    /// Where a failed load waits before it is tried again (a loop; a test drives it by hand).
+    private let scheduler: any LoopScheduler
     private let retryDelay: Duration
 
-    init(core: ApplicationCore, journal: any SharedGameJournal, loop: EventLoop, retryDelay: Duration = .seconds(1)) {
+    init(
+        core: ApplicationCore, journal: any SharedGameJournal, scheduler: any LoopScheduler,
+        retryDelay: Duration = .seconds(1)
+    ) {
         self.core = core
         self.journal = journal
-        self.loop = loop
+        self.scheduler = scheduler
         self.retryDelay = retryDelay
     }
 
@@ -97,8 +100,8 @@ final class SharedFeedRouter: Sendable {
                 core.logger.error(
                     "a game another node stored cannot be loaded", ["game": game.rawValue, "error": "\(error)"])
                 pending.withLock { $0[game] = .failed }
-                loop.execute { [self] context in
-                    _ = context.scheduleTimer(after: retryDelay) { [self] _ in
+                scheduler.execute { [self] in
+                    scheduler.schedule(after: retryDelay) { [self] in
                         let retry = pending.withLock { $0[game].map { if case .failed = $0 { true } else { false } } }
                         if retry == true { route([], to: game) }
                     }

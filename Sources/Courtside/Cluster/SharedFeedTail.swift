@@ -17,9 +17,9 @@ final class SharedFeedTail: Sendable {
         var current: SharedFeedRouter? { router.withLock { $0 } }
     }
 
-    /// A tailer on `loop` for each of `partitions`' servers (in order), positioned at its feed's current end.
-    /// Blocks: start-up.
-    init(partitions: [RedisJournal], loop: EventLoop) throws(ApplicationError) {
+    /// A tailer on `loop` for each of `partitions`' servers (in order), positioned at its feed's current end, its
+    /// retries waiting on `scheduler` (that loop's). Blocks: start-up.
+    init(partitions: [RedisJournal], loop: EventLoop, scheduler: any LoopScheduler) throws(ApplicationError) {
         var tailers: [RedisFeedTailer] = []
         let router = self.router
         for journal in partitions {
@@ -28,6 +28,7 @@ final class SharedFeedTail: Sendable {
             do {
                 let tailer = try RedisFeedTailer(
                     url: journal.url, loop: loop, node: journal.nodeID, configuration: configuration,
+                    scheduler: scheduler,
                     created: { game in router.current?.created(game) },
                     archived: { game in router.current?.archived(game) },
                     deliver: { entries in router.current?.deliver(entries) })

@@ -318,7 +318,9 @@ extension CourtsideRouter {
         if case .failure(let error) = WebSocketHandshake.validate(head) { return .respond(error.response) }
         if let refusal = spectatorOriginRefusal(head) { return .respond(refusal) }
         let client = clientAddress(head, context)
-        guard let environment = admit(client, path: head.path) else { return .respond(tooManyConnections(client)) }
+        guard let environment = admit(client, path: head.path, context: context) else {
+            return .respond(tooManyConnections(client))
+        }
         return .webSocket(CourtSocket(court: id, courts: core.courts, environment: environment))
     }
 }

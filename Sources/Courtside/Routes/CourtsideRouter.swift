@@ -227,7 +227,9 @@ struct CourtsideRouter: HTTPRouter {
     private func events(_ game: GameHandle, _ head: HTTPRequestHead, _ context: RouteContext) -> Route {
         let since = head.headers["Last-Event-ID"].flatMap { Int($0.trimmingSpaces) } ?? Self.since(in: head.query)
         let client = clientAddress(head, context)
-        guard let environment = admit(client, path: head.path) else { return .respond(tooManyConnections(client)) }
+        guard let environment = admit(client, path: head.path, context: context) else {
+            return .respond(tooManyConnections(client))
+        }
         return .eventStream(GameEventStream(game: game, since: since, environment: environment))
     }
 
@@ -311,7 +313,9 @@ struct CourtsideRouter: HTTPRouter {
         }
         if segments.count < 3, let refusal = spectatorOriginRefusal(head) { return .respond(refusal) }
         let client = clientAddress(head, context)
-        guard let environment = admit(client, path: head.path) else { return .respond(tooManyConnections(client)) }
+        guard let environment = admit(client, path: head.path, context: context) else {
+            return .respond(tooManyConnections(client))
+        }
         switch (segments.count, game) {
         case (1, _):
             return .webSocket(LobbySocket(lobby: core.lobby, environment: environment))
@@ -364,7 +368,7 @@ struct CourtsideRouter: HTTPRouter {
     }
 
     /// Takes a long-lived connection slot for the client's address (released when the socket or stream closes).
-    func admit(_ client: ClientAddress, path: String) -> SocketEnvironment? {
+    func admit(_ client: ClientAddress, path: String, context: RouteContext) -> SocketEnvironment? {
         let address = client.address
         guard core.limiter.acquire(address) else {
             core.logger.notice("connection refused: address at its cap", ["client": address, "peer": client.peer])
@@ -373,7 +377,8 @@ struct CourtsideRouter: HTTPRouter {
         core.logger.debug("long-lived connection", ["client": address, "peer": client.peer, "path": path])
         return SocketEnvironment(
             metrics: core.metrics, limiter: core.limiter, address: address,
-            budget: core.configuration.maxQueuedBytesPerConnection)
+            budget: core.configuration.maxQueuedBytesPerConnection, scheduler: core.socketScheduler(context.loopContext)
+        )
     }
 
     func tooManyConnections(_ client: ClientAddress) -> HTTPResponse {

@@ -13,6 +13,12 @@ struct FeedJoins {
     static let pollInterval: Duration = .milliseconds(50)
 
     private var waits = DrainWaits()
+    /// The sockets' loop, where the polls wait (a test drives it by hand).
+    private let scheduler: any LoopScheduler
+
+    init(scheduler: any LoopScheduler) {
+        self.scheduler = scheduler
+    }
 
     /// Queues `catchUp` on `socket` and subscribes it to `feed`: whether it did. Past the budget it is not
     /// subscribed (counted as resynced) and must wait for its queue to drain (`startWaiting`). Static, and called
@@ -72,10 +78,10 @@ struct FeedJoins {
             switch action {
             case .armPoll:
                 // The timer holds the socket until it fires or `closed` cancels it: never past the socket's close.
-                let timer = socket.loopContext.scheduleTimer(after: Self.pollInterval) { _ in poll(socket) }
+                let timer = scheduler.schedule(after: Self.pollInterval) { poll(socket) }
                 waits.pollArmed(ObjectIdentifier(socket), timer: timer)
             case .cancelPoll(let timer):
-                socket.loopContext.cancelTimer(timer)
+                scheduler.cancel(timer)
             case .rejoin:
                 rejoin = true
             }

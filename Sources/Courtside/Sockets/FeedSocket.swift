@@ -20,13 +20,14 @@ class FeedSocket: WebSocketHandler, JoiningSubscriber {
     let address: String
     private(set) var socket: WebSocket?
     /// This socket's wait for its queue to drain, while it has fallen behind during a join.
-    private var joins = FeedJoins()
+    private var joins: FeedJoins
 
     init(kind: ConnectionKind, environment: SocketEnvironment) {
         self.kind = kind
         self.metrics = environment.metrics
         self.limiter = environment.limiter
         self.address = environment.address
+        joins = FeedJoins(scheduler: environment.scheduler)
     }
 
     /// Joins (or re-joins) the document's feed: the subclass asks its owner.

@@ -17,12 +17,13 @@ final class GameSpectators: WebSocketHandler {
     private let metrics: ServerMetrics
     private let limiter: ConnectionLimiter
     /// The spectators waiting for their queue to drain before asking again for a snapshot.
-    private var joins = FeedJoins()
+    private var joins: FeedJoins
 
     private init(game: GameHandle, environment: SocketEnvironment) {
         self.game = game
         self.metrics = environment.metrics
         self.limiter = environment.limiter
+        joins = FeedJoins(scheduler: environment.scheduler)
     }
 
     /// The handler for a new spectator of `game` on the loop of `context`: the loop's shared one for the game (made

@@ -40,6 +40,8 @@ final class ScorerSocket: FeedSocket {
     /// does not refill it) and the authentication throttle.
     private let core: ApplicationCore
     private let route: String
+    /// The socket's loop: the authentication deadline and the time commands are received at.
+    private let scheduler: any LoopScheduler
     private var phase: Phase = .awaitingAuthentication(nil)
 
     init(game: GameHandle, headerToken: String?, core: ApplicationCore, route: String, environment: SocketEnvironment) {
@@ -47,6 +49,7 @@ final class ScorerSocket: FeedSocket {
         self.headerToken = headerToken
         self.core = core
         self.route = route
+        self.scheduler = environment.scheduler
         super.init(kind: .scorer, environment: environment)
     }
 
@@ -61,7 +64,7 @@ final class ScorerSocket: FeedSocket {
             authenticate(headerToken, socket: socket)
             return
         }
-        let timer = socket.loopContext.scheduleTimer(after: Self.authenticationTimeout) { [weak self] _ in
+        let timer = scheduler.schedule(after: Self.authenticationTimeout) { [weak self] in
             guard let self, case .awaitingAuthentication = self.phase else { return }
             self.refuse(socket, reason: "no auth message within 5 s")
         }
@@ -94,7 +97,7 @@ final class ScorerSocket: FeedSocket {
     override func webSocketDidClose(_ socket: WebSocket, closure: WebSocketClosure) {
         switch phase {
         case .awaitingAuthentication(let timer?), .checkingCrewToken(let timer?, _):
-            socket.loopContext.cancelTimer(timer)
+            scheduler.cancel(timer)
         case .authenticated:
             let key = ObjectIdentifier(self)
             game.withOwner(from: socket.loopContext) { owner in owner.crewSocketLeft(key) }
@@ -128,7 +131,7 @@ final class ScorerSocket: FeedSocket {
     private func finishAuthentication(_ token: String, crew: [CrewMember], socket: WebSocket) {
         var member: CrewMember?
         let refusal = core.authenticate(
-            token, for: .game(game.id), client: address, route: route, now: socket.loopContext.now
+            token, for: .game(game.id), client: address, route: route, now: scheduler.now
         ) { token in
             member = CrewCredentials.member(withToken: token, in: crew)
             return member != nil || game.acceptsScorerToken(token)
@@ -145,7 +148,7 @@ final class ScorerSocket: FeedSocket {
         var waiting: [WebSocketMessage] = []
         switch phase {
         case .awaitingAuthentication(let timer), .checkingCrewToken(let timer, _):
-            if let timer { socket.loopContext.cancelTimer(timer) }
+            if let timer { scheduler.cancel(timer) }
             if case .checkingCrewToken(_, let messages) = phase { waiting = messages }
         case .authenticated, .closed:
             break
@@ -194,16 +197,16 @@ final class ScorerSocket: FeedSocket {
                 ).bytes)
             return
         }
-        let now = socket.loopContext.now
         let me = LoopBound(self, loop: socket.eventLoop)
-        // Decoded once, here: the game applies `request.decoded`, and a refusal names its id from it.
+        // Decoded once, here: the game applies `request.decoded`, and a refusal names its id from it. The latency
+        // metric measures from the loop's own clock, the one the owner reads when it answers.
         let request = CommandRequest(
-            bytes: Array(text.utf8), receivedAt: now,
+            bytes: Array(text.utf8), receivedAt: socket.loopContext.now,
             reply: { reply in
                 let answer = reply.bytes
                 me.run { scorer in scorer.send(json: answer) }
             }, issuer: member)
-        guard core.scorerCommandRates.take(game.id.rawValue, now: now) else {
+        guard core.scorerCommandRates.take(game.id.rawValue, now: scheduler.now) else {
             metrics.commandRejected(code: WireErrorCode.rateLimited.rawValue)
             let limit = core.scorerCommandRates.limitDescription
             send(

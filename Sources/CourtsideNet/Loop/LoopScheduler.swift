@@ -64,3 +64,23 @@ public final class EventLoopScheduler: LoopScheduler, @unchecked Sendable {
         context.cancelTimer(id)
     }
 }
+
+extension EventLoop {
+    /// The loop as a `LoopScheduler`, for an object made off the loop (at start-up) whose timers run on it. Blocks
+    /// until the loop has made it: never call it on a loop thread (the loop would wait for itself).
+    public func makeScheduler() -> EventLoopScheduler {
+        precondition(!inEventLoop, "Invalid state: makeScheduler() waits for the loop, so it cannot run on it")
+        let made = LockedValue<EventLoopScheduler?>(nil)
+        let done = Semaphore()
+        execute { context in
+            made.withLock { $0 = EventLoopScheduler(context: context) }
+            done.post()
+        }
+        done.wait()
+        // The task stores the scheduler before it posts, so after the wait it is there.
+        guard let scheduler = made.withLock({ $0 }) else {
+            preconditionFailure("Invalid state: the loop made no scheduler")
+        }
+        return scheduler
+    }
+}

@@ -47,6 +47,14 @@ public struct RouteContext {
     public let remoteAddress: SocketAddress?
     /// Whether the connection is TLS.
     public let isSecure: Bool
+
+    /// The context of a request on the loop of `loopContext`; the server makes one per request, and a test that
+    /// routes requests in memory makes its own.
+    public init(loopContext: LoopContext, remoteAddress: SocketAddress?, isSecure: Bool) {
+        self.loopContext = loopContext
+        self.remoteAddress = remoteAddress
+        self.isSecure = isSecure
+    }
 }
 
 @available(*, unavailable)

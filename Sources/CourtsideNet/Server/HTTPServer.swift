@@ -20,7 +20,9 @@ public final class HTTPServer: Sendable {
     public let group: EventLoopGroup
     /// The address the listeners are bound to (with the real port when `configuration.port` was 0).
     public let localAddress: SocketAddress
-    let router: any HTTPRouter
+    /// The application's routes: what every request is handed to (a test may hand it requests itself, on one of
+    /// `group`'s loops, without a socket).
+    public let router: any HTTPRouter
     /// Every loop's connections, against `configuration.connectionCaps`.
     let connectionCounter: ConnectionCounter
     private let ownsGroup: Bool

@@ -18,11 +18,7 @@ struct ConnectionCapsTests {
 
     /// Waits (bounded) until the server counts `open` connections.
     static func waitForOpen(_ server: HTTPServer, _ open: Int) -> Bool {
-        for _ in 0..<200 {
-            if server.connectionStatistics.open == open { return true }
-            usleep(10_000)
-        }
-        return false
+        eventually(within: .seconds(2), every: .milliseconds(10)) { server.connectionStatistics.open == open }
     }
 
     @Test("plain connections count per address: past the cap a request and an upgrade get 503, until one closes")

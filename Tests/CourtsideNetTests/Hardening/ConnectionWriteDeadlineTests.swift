@@ -39,15 +39,18 @@ struct ConnectionWriteDeadlineTests {
             if closing { connection.closeAfterFlush() }
             held.connection = connection
         }
-        for _ in 0..<300 {
-            let state = LockedValue<(Connection.State, Connection.AbortReason?)?>(nil)
-            loop.execute { _ in state.withLock { $0 = held.connection.map { ($0.state, $0.abortReason) } } }
-            usleep(10_000)
-            if let (current, reason) = state.withLock({ $0 }), current == .closed {
-                return (reason, ContinuousClock.now - start)
+        // Each poll reads what the loop last reported, then asks it again.
+        let seen = LockedValue<(Connection.State, Connection.AbortReason?)?>(nil)
+        var outcome: (Connection.AbortReason?, Duration)?
+        _ = eventually(within: .seconds(3), every: .milliseconds(10)) {
+            if let (current, reason) = seen.withLock({ $0 }), current == .closed {
+                outcome = (reason, ContinuousClock.now - start)
+                return true
             }
+            loop.execute { _ in seen.withLock { $0 = held.connection.map { ($0.state, $0.abortReason) } } }
+            return false
         }
-        return nil
+        return outcome
     }
 
     @Test(

@@ -51,7 +51,9 @@ struct WriteTimeoutTests {
                 received += bytes.count
             }
             // The reset is counted (its close may trail the client's EOF by a loop iteration).
-            for _ in 0..<100 where server.connectionStatistics.writeTimeouts == 0 { usleep(10_000) }
+            _ = eventually(within: .seconds(1), every: .milliseconds(10)) {
+                server.connectionStatistics.writeTimeouts != 0
+            }
             return (received, ended && server.connectionStatistics.writeTimeouts == 1)
         }
     }

@@ -28,20 +28,21 @@ final class WatchedProcess: Sendable {
 
     /// Waits (bounded) for the "listening on …://host:port/" line and returns the port.
     func waitForPort(timeout: Duration = .seconds(10)) throws -> Int {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        var port: Int?
+        _ = eventually(within: timeout, every: .milliseconds(10)) {
             let current = text
             if let range = current.range(of: "listening on ") {
                 let line = current[range.upperBound...].prefix { $0 != "\n" }
                 if line.hasSuffix("/"), let colon = line.dropLast().lastIndex(of: ":"),
-                    let port = Int(line[line.index(after: colon)...].dropLast())
+                    let found = Int(line[line.index(after: colon)...].dropLast())
                 {
-                    return port
+                    port = found
+                    return true
                 }
             }
-            if !isRunning { break }
-            usleep(10_000)
+            return !isRunning
         }
+        if let port { return port }
         throw TestClientError.timedOut("the child's listening line; output: \(text)")
     }
 

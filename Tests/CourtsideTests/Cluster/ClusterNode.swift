@@ -29,28 +29,18 @@ enum ClusterNode {
 extension TestApp {
     /// Waits until this node serves `game` (another node created it: this one loads it from the feed).
     func waitForGame(_ id: String, seq: Int? = nil, within limit: Duration = .seconds(10)) throws -> JSONValue {
-        let deadline = ContinuousClock.now + limit
         var last: ClientResponse?
-        while ContinuousClock.now < deadline {
+        var served: JSONValue?
+        let found = try eventually(within: limit) {
             let response = try request("GET", "/api/games/\(id)")
             last = response
-            if response.status == 200, let json = try? response.json {
-                if seq == nil || json["seq"]?.intValue == seq { return json }
-            }
-            usleep(20_000)
+            guard response.status == 200, let json = try? response.json else { return false }
+            served = json
+            return seq == nil || json["seq"]?.intValue == seq
         }
+        if found, let served { return served }
         throw ClientError("game \(id) not served at seq \(seq.map(String.init) ?? "any"): \(last?.status ?? 0)")
     }
-}
-
-/// Polls `condition` until it holds or `limit` passes; its last answer.
-func eventually(within limit: Duration = .seconds(10), _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while ContinuousClock.now < deadline {
-        if try condition() { return true }
-        usleep(20_000)
-    }
-    return try condition()
 }
 
 extension WebSocketClient {

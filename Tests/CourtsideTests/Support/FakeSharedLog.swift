@@ -1,5 +1,6 @@
 import CourtsideJournal
 import CourtsideModel
+import Dispatch
 import Synchronization
 
 /// A journal for the owner's tests: an `InMemoryJournal` (the real rules: sequences, command ids, the archive) that
@@ -14,11 +15,17 @@ final class FakeSharedLog: SharedGameJournal {
         var writes: [JournalWrite] = []
         var failures: [JournalError] = []
         var failReads: [JournalError] = []
+        var gameLoads = 0
     }
+    /// `loadGame`'s answers come from a queue of the log's own, as a store's come from its client's loop.
+    private let answers = DispatchQueue(label: "fake-shared-log.answers")
 
     init(game: GameRecord) throws {
         try store.createGame(game)
     }
+
+    /// How many times `loadGame` was asked (it always fails: a game this log does not hold).
+    var gameLoads: Int { state.withLock { $0.gameLoads } }
 
     /// Every write the owner submitted, in order (failed ones included).
     var writes: [JournalWrite] { state.withLock { $0.writes } }
@@ -76,7 +83,8 @@ final class FakeSharedLog: SharedGameJournal {
     }
 
     func loadGame(_ id: GameID, completion: @escaping @Sendable (Result<JournaledGame, JournalError>) -> Void) {
-        completion(.failure(.unknownGame(id)))
+        state.withLock { $0.gameLoads += 1 }
+        answers.async { completion(.failure(.unknownGame(id))) }
     }
 
     func ping(completion: @escaping @Sendable (Bool) -> Void) { completion(true) }

@@ -23,11 +23,16 @@ extension LoopbackSocket {
     func request(
         _ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = [], readBody: Bool = true
     ) throws -> ClientResponse {
+        try send(Self.requestBytes(method, path, headers: headers, body: body))
+        return try readResponse(readBody: readBody)
+    }
+
+    /// One request's bytes, as `request` sends them.
+    static func requestBytes(_ method: String, _ path: String, headers: [String: String], body: [UInt8]) -> [UInt8] {
         var lines = ["\(method) \(path) HTTP/1.1", "Host: localhost"]
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { lines.append("\(name): \(value)") }
         if !body.isEmpty || method == "POST" { lines.append("Content-Length: \(body.count)") }
-        try send(Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8) + body)
-        return try readResponse(readBody: readBody)
+        return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8) + body
     }
 
     func readResponse(readBody: Bool = true) throws -> ClientResponse {

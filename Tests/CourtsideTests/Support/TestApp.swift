@@ -1,6 +1,8 @@
 import Courtside
 import CourtsideJournal
 import CourtsideModel
+import CourtsideNet
+import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
 import Synchronization
@@ -13,9 +15,11 @@ final class TestApp {
     let port: Int
     let logLines = AppLogLines()
 
-    /// Starts a server: SQLite in `dataDirectory` (a new temporary one when nil), or `journal` when given.
+    /// Starts a server: SQLite in `dataDirectory` (a new temporary one when nil), or `journal` when given; its
+    /// sockets' timers on `socketScheduler` when given (a `ManualScheduler` the test drives on the server's loop).
     init(
         dataDirectory: String? = nil, journal: (any GameJournal)? = nil, clock: (@Sendable () -> Timestamp)? = nil,
+        socketScheduler: (@Sendable (LoopContext) -> any LoopScheduler)? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) throws {
         let directory = dataDirectory ?? Self.makeTemporaryDirectory()
@@ -28,7 +32,13 @@ final class TestApp {
         configure(&configuration)
         let capture = logLines
         let logger = Logger(format: .text, level: .debug, sink: Logger.Sink { capture.append($0) })
-        if let journal {
+        if let socketScheduler {
+            app = try CourtsideApplication(
+                configuration: configuration, adminToken: Self.adminToken, logger: logger,
+                journal: try journal ?? SQLiteJournal(directory: directory),
+                clock: clock ?? CourtsideApplication.wallClock,
+                socketScheduler: socketScheduler)
+        } else if let journal {
             app = try CourtsideApplication(
                 configuration: configuration, adminToken: Self.adminToken, logger: logger, journal: journal,
                 clock: clock ?? CourtsideApplication.wallClock)
@@ -62,6 +72,25 @@ final class TestApp {
         -> ClientResponse
     {
         try request(method, path, headers: headers, body: json.canonicalBytes)
+    }
+
+    /// The same request handed to the application's router in memory (`RouterTransport`): no socket, the same
+    /// routes, parser and answers, without what only a connection adds (`Date`, `Content-Length`, the per-address
+    /// connection cap, static files, upgrades).
+    func routed(
+        _ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = []
+    ) throws -> ClientResponse {
+        let transport = RouterTransport(router: app.router, loop: app.loops[0])
+        let response = try transport.respond(
+            to: LoopbackSocket.requestBytes(method, path, headers: headers, body: body))
+        return ClientResponse(
+            status: response.status.code, headers: response.headers.map { ($0.name, $0.value) }, body: response.body)
+    }
+
+    func routed(_ method: String, _ path: String, headers: [String: String] = [:], json: JSONValue) throws
+        -> ClientResponse
+    {
+        try routed(method, path, headers: headers, body: json.canonicalBytes)
     }
 
     static let sampleGame: JSONValue = [

@@ -1,4 +1,5 @@
 import CourtsideJournal
+import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
 import Testing
@@ -55,14 +56,12 @@ struct WebhookCursorTests {
             "POST", "/api/webhooks/\(id)/replay", headers: admin,
             json: ["game": JSONValue.string(game.id), "since": JSONValue.int(1)])
         #expect(replay.status == 202)
-        let deadline = Date().addingTimeInterval(10)
         var attempts: [JSONValue] = []
-        while Date() < deadline {
+        _ = try eventually {
             attempts =
                 try app.request("GET", "/api/webhooks/\(id)/deliveries", headers: admin).json["deliveries"]?
                 .arrayValue ?? []
-            if !attempts.isEmpty { break }
-            Thread.sleep(forTimeInterval: 0.02)
+            return !attempts.isEmpty
         }
         let first = try #require(attempts.last)
         #expect(first["webhookId"] == .string("\(game.id):2:play"))

@@ -1,4 +1,5 @@
 import CourtsideJournal
+import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
 import Synchronization
