@@ -26,7 +26,7 @@ public final class CourtsideApplication: Sendable {
     /// Follows the other nodes' writes when the journal is shared (Redis). Internal: tests stop it to hold a node
     /// behind the others.
     let tailer: SharedFeedTail?
-    private let courtStore: (any CourtStore)?
+    private let courtStore: any CourtStore
     /// Publishes this node's spectator counts and reads every node's (a shared journal).
     private let markerPath: String
     private let isShutDown = Mutex(false)
@@ -40,7 +40,7 @@ public final class CourtsideApplication: Sendable {
         throws(ApplicationError)
     {
         let journal: any GameJournal
-        // Courts live in the data directory's SQLite; with Redis they are refused (not stored on one node only).
+        // Courts live in the data directory's SQLite, or with the games in Redis (nil: the journal's own store).
         var courtStore: (any CourtStore)?
         if !configuration.redisURLs.isEmpty {
             journal = try Self.openPartitions(configuration)
@@ -61,24 +61,21 @@ public final class CourtsideApplication: Sendable {
             courtStore: courtStore)
     }
 
-    /// The same with another journal (tests wrap the in-memory one), a court store (nil: courts refused) and a wall
-    /// clock (Unix milliseconds).
+    /// The same with another journal (tests wrap the in-memory one), a court store (nil: the journal's own, shared
+    /// by every node in Redis, else in memory) and a wall clock (Unix milliseconds).
     public init(
         configuration: ServerConfiguration, adminToken: String, logger nodeLogger: Logger, journal: any GameJournal,
-        courtStore: (any CourtStore)? = InMemoryCourtStore(),
+        courtStore: (any CourtStore)? = nil,
         clock: @escaping @Sendable () -> Timestamp = CourtsideApplication.wallClock
     ) throws(ApplicationError) {
         let shared = journal as? any SharedGameJournal
         // Every line names the node when several share one Redis (their logs are usually read together).
         let logger = shared.map { nodeLogger.with(["node": $0.nodeID]) } ?? nodeLogger
         self.journal = journal
+        let courtStore: any CourtStore =
+            courtStore ?? Self.redisPartitions(of: journal).map { RedisCourtStore(journal: $0[0]) }
+            ?? InMemoryCourtStore()
         self.courtStore = courtStore
-        let storedCourts: [Court]
-        do {
-            storedCourts = try courtStore?.loadCourts() ?? []
-        } catch {
-            throw .courts(directory: configuration.dataDirectory, error)
-        }
         // Webhooks follow the SQLite journal's file; under --redis they are not offered yet.
         var webhooks: WebhookService?
         if let sqlite = journal as? SQLiteJournal {
@@ -117,12 +114,21 @@ public final class CourtsideApplication: Sendable {
             loops.shutdown()
             throw error
         }
+        let storedCourts: [StoredCourt]
         do {
             contents = try journal.loadContents()
         } catch {
             tailer?.stop()
             loops.shutdown()
             throw .journal(directory: configuration.dataDirectory, error)
+        }
+        do {
+            // After the feed's end is marked, as the games: a court changed meanwhile is loaded and delivered too.
+            storedCourts = try courtStore.loadStoredCourts()
+        } catch {
+            tailer?.stop()
+            loops.shutdown()
+            throw .courts(directory: configuration.dataDirectory, error)
         }
         let stored = contents.games
         // Nothing stored: nothing was published either (a first start), so there are no numbers to skip. On a shared
@@ -241,7 +247,7 @@ public final class CourtsideApplication: Sendable {
         core.webhooks?.shutdown()
         stopOwners()
         journal.close()
-        courtStore?.close()
+        courtStore.close()
         if !core.anyGameFailed {
             // Every published number is stored: the next start may reuse the numbering exactly (docs/server.md).
             let descriptor = open(markerPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
@@ -269,7 +275,7 @@ public final class CourtsideApplication: Sendable {
 
     /// The courts, on the lobby's loop (both are small documents changed by people, not by games).
     private static func startCourts(
-        on group: EventLoopGroup, store: (any CourtStore)?, restoring courts: [Court], directory: CourtDirectory,
+        on group: EventLoopGroup, store: any CourtStore, restoring courts: [StoredCourt], directory: CourtDirectory,
         metrics: ServerMetrics, clock: @escaping @Sendable () -> Timestamp
     ) -> LoopBound<CourtsOwner> {
         let loop = group.loops[0]

@@ -22,7 +22,9 @@ final class SharedFeedTail: Sendable {
     init(partitions: [RedisJournal], loop: EventLoop) throws(ApplicationError) {
         var tailers: [RedisFeedTailer] = []
         let router = self.router
-        for journal in partitions {
+        // Courts live in partition 0 (`RedisCourtStore`).
+        let courtChanged: RedisFeedTailer.CourtChanged = { court in router.current?.courtChanged(court) }
+        for (index, journal) in partitions.enumerated() {
             var configuration = RedisFeedTailer.Configuration()
             configuration.client.tlsCAFile = journal.configuration.client.tlsCAFile
             do {
@@ -30,6 +32,7 @@ final class SharedFeedTail: Sendable {
                     url: journal.url, loop: loop, node: journal.nodeID, configuration: configuration,
                     created: { game in router.current?.created(game) },
                     archived: { game in router.current?.archived(game) },
+                    courtChanged: index == 0 ? courtChanged : nil,
                     deliver: { entries in router.current?.deliver(entries) })
                 tailers.append(tailer)
                 try tailer.markEnd()

@@ -62,6 +62,11 @@ final class SharedFeedRouter: Sendable {
         }
     }
 
+    /// A court as a node stored it: every node's court pages follow it.
+    func courtChanged(_ court: StoredCourt) {
+        core.courts.run { $0.apply(court) }
+    }
+
     private func archive(_ handle: GameHandle) {
         let core = self.core
         handle.withOwner(from: nil) { owner in core.archive(owner, at: core.services.clock()) }
