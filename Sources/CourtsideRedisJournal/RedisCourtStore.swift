@@ -73,7 +73,8 @@ public final class RedisCourtStore: CourtStore {
         case ("CONFLICT", let version?) where parts.count == 3:
             guard let record = parts[2].bytes else { break }
             do throws(CourtStoreError) {
-                return .failure(.conflict(current: StoredCourt(court: try CourtJSON.decode(record, id: id), version: version)))
+                return .failure(
+                    .conflict(current: StoredCourt(court: try CourtJSON.decode(record, id: id), version: version)))
             } catch {
                 return .failure(error)
             }

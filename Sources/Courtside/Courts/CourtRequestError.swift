@@ -58,7 +58,8 @@ enum CourtRequestError: Error, Sendable, Equatable {
             return APIResponse.error(.badRequest, "unknown_game", "no game \"\(id)\"")
         case .storage(.storage(.unavailable(let reason))):
             return APIResponse.error(
-                .serviceUnavailable, "unavailable", "the court could not be stored, the store is unreachable: \(reason)")
+                .serviceUnavailable, "unavailable", "the court could not be stored, the store is unreachable: \(reason)"
+            )
         case .storage(let error):
             return APIResponse.error(.internalServerError, "storage_failed", "the court could not be stored: \(error)")
         case .gameNotFinished(let id):

@@ -1,8 +1,9 @@
-import Courtside
 import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
 import Testing
+
+@testable import Courtside
 
 @Suite(
     "Cluster: courts and the pickup queue are shared by every node", .serialized, .ownThread,
@@ -32,8 +33,8 @@ struct ClusterCourtsTests {
         for node in [nodeA, nodeB] {
             #expect(
                 try eventually(within: .seconds(1)) {
-                    try node.request("GET", "/api/courts").json["courts"]?.arrayValue.map { .array($0.map { $0["name"] ?? .null }) }
-                        == names
+                    let listed = try node.request("GET", "/api/courts").json["courts"]?.arrayValue
+                    return listed.map { .array($0.map { $0["name"] ?? .null }) } == names
                 })
         }
         // One join on each node, back to back: the second may start from a court without the first (a conflict in
@@ -96,5 +97,29 @@ struct ClusterCourtsTests {
         #expect(moved.status == 200)
         #expect(try display.readJSON()["ops"] == [["op": "replace", "path": "/game", "value": .string(second.id)]])
         #expect(try court(nodeB, centre.id)?["game"] == .string(second.id))
+    }
+
+    @Test("a change made on a node that has not seen another node's change starts again from it: both are kept")
+    func conflictKeepsBoth() throws {
+        let redis = try RedisServer()
+        let nodeA = try ClusterNode.start("A", on: redis)
+        let nodeB = try ClusterNode.start("B", on: redis)
+        let park = try nodeA.createCourt("Park")
+        #expect(try eventually(within: .seconds(1)) { try court(nodeB, park.id) != nil })
+        // B stops reading the feed: it cannot learn A's join but from the store's refusal of its own.
+        try #require(nodeB.app.tailer != nil)
+        nodeB.app.tailer?.stop()
+        let code = try nodeA.joinCode(park)
+        #expect(try nodeA.join(park.id, name: "Owls", code: code).status == 200)
+        #expect(try queueNames(nodeB, park.id) == [], "B has not seen A's join")
+        let joined = try nodeB.join(park.id, name: "Elks", players: ["D", "E", "F"], code: code)
+        #expect(joined.status == 200)
+        #expect(try joined.json["queue"]?.arrayValue?.map { $0["name"] } == ["Owls", "Elks"])
+        #expect(try queueNames(nodeB, park.id) == ["Owls", "Elks"])
+        // A court B never saw takes the next number, not A's.
+        let hall = try nodeA.createCourt("Hall")
+        let gym = try nodeB.createCourt("Gym")
+        #expect(hall.id == "court-2")
+        #expect(gym.id == "court-3")
     }
 }
