@@ -18,6 +18,18 @@ struct ClusterCourtsTests {
         try court(node, id)?["queue"]?.arrayValue?.map { $0["name"] ?? .null }
     }
 
+    /// Nodes A and B on one Redis, with a court A made that B shows.
+    func twoNodesWithCourt(_ name: String) throws -> (
+        RedisServer, TestApp, TestApp, (id: String, displayKey: String)
+    ) {
+        let redis = try RedisServer()
+        let nodeA = try ClusterNode.start("A", on: redis)
+        let nodeB = try ClusterNode.start("B", on: redis)
+        let made = try nodeA.createCourt(name)
+        try #require(try eventually(within: .seconds(1)) { try court(nodeB, made.id) != nil })
+        return (redis, nodeA, nodeB, made)
+    }
+
     @Test("courts made on either node get distinct ids; teams joining on both nodes are all queued; next on the other")
     func courtsAndQueue() throws {
         let redis = try RedisServer()
@@ -73,11 +85,8 @@ struct ClusterCourtsTests {
 
     @Test("a court display on B follows the court's game put on by A, within a second")
     func displayFollowsOtherNode() throws {
-        let redis = try RedisServer()
-        let nodeA = try ClusterNode.start("A", on: redis)
-        let nodeB = try ClusterNode.start("B", on: redis)
-        let centre = try nodeA.createCourt("Centre")
-        #expect(try eventually(within: .seconds(1)) { try court(nodeB, centre.id) != nil })
+        let (redis, nodeA, nodeB, centre) = try twoNodesWithCourt("Centre")
+        defer { withExtendedLifetime(redis) {} }
         let display = try WebSocketClient(port: nodeB.port, path: "/ws/courts/\(centre.id)")
         let snapshot = try display.readJSON()
         #expect(snapshot["type"] == "courtSnapshot")
@@ -101,11 +110,8 @@ struct ClusterCourtsTests {
 
     @Test("a change made on a node that has not seen another node's change starts again from it: both are kept")
     func conflictKeepsBoth() throws {
-        let redis = try RedisServer()
-        let nodeA = try ClusterNode.start("A", on: redis)
-        let nodeB = try ClusterNode.start("B", on: redis)
-        let park = try nodeA.createCourt("Park")
-        #expect(try eventually(within: .seconds(1)) { try court(nodeB, park.id) != nil })
+        let (redis, nodeA, nodeB, park) = try twoNodesWithCourt("Park")
+        defer { withExtendedLifetime(redis) {} }
         // B stops reading the feed: it cannot learn A's join but from the store's refusal of its own.
         try #require(nodeB.app.tailer != nil)
         nodeB.app.tailer?.stop()
