@@ -108,7 +108,8 @@ public final class CourtsideApplication: Sendable {
             // The feed's end is marked before the games are read, so a write made meanwhile is both loaded and
             // delivered (the owner skips what it holds), never neither.
             tailer = try Self.redisPartitions(of: journal).map { partitions throws(ApplicationError) in
-                try SharedFeedTail(partitions: partitions, loop: loops.loops[0])
+                try SharedFeedTail(
+                    partitions: partitions, partitioned: journal as? PartitionedRedisJournal, loop: loops.loops[0])
             }
         } catch {
             loops.shutdown()
@@ -171,7 +172,7 @@ public final class CourtsideApplication: Sendable {
         probe?.start(on: loops.loops[0])
         if let tailer, let shared {
             let router = SharedFeedRouter(core: core, journal: shared, loop: loops.loops[0])
-            tailer.start(router: router, games: stored)
+            tailer.start(router: router, games: stored, logger: logger)
         }
         url = server.url
         metrics.observeConnections(of: server)
@@ -190,6 +191,9 @@ public final class CourtsideApplication: Sendable {
         var redis = RedisJournal.Configuration()
         redis.client.tlsCAFile = configuration.redisCAFile
         redis.nodeID = configuration.effectiveNodeID
+        // With several partitions, one that is down at start waits (its games answer `unavailable` until it
+        // answers); a single Redis holds everything, so without it there is nothing to serve.
+        redis.startsWhileUnreachable = configuration.redisURLs.count > 1
         var partitions: [RedisJournal] = []
         for url in configuration.redisURLs {
             do {

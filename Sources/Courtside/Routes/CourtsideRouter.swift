@@ -357,9 +357,15 @@ struct CourtsideRouter: HTTPRouter {
         return APIResponse.json(problems.isEmpty ? .ok : .serviceUnavailable, .object(body))
     }
 
-    /// The answer for a game id that has no owner: quarantined (naming the problem), or unknown.
+    /// The answer for a game id that has no owner: quarantined (naming the problem), on a Redis partition that has
+    /// not answered since the start (`unavailable` until it does), or unknown.
     private func missingGame(_ id: GameID) -> HTTPResponse {
         if let problem = core.quarantineProblem(id) { return APIResponse.quarantined(id, problem: problem) }
+        if core.isWaitingForPartition(of: id) {
+            return APIResponse.error(
+                .serviceUnavailable, "unavailable",
+                "game \(id) is on a Redis partition that has not answered since this server started: retry later")
+        }
         return APIResponse.unknownGame(id.rawValue)
     }
 

@@ -19,6 +19,7 @@ struct ClusterPartitionTests {
         var configuration = RedisJournal.Configuration()
         configuration.nodeID = name
         configuration.client.requestTimeout = .seconds(1)
+        configuration.startsWhileUnreachable = true
         let partitions = try servers.map { server in
             try RedisJournal(url: RedisURL(parsing: server.url()), configuration: configuration)
         }
@@ -115,5 +116,44 @@ struct ClusterPartitionTests {
             })
         #expect(ack["seq"] == 1)
         #expect(try nodeA.waitForGame(victim.id, seq: 1) == (try nodeB.snapshot(victim.id)))
+    }
+
+    @Test(
+        "a node started while partition 1 is down serves partition 0; partition 1's games answer unavailable, then load"
+    )
+    func startWithPartitionDown() throws {
+        let servers = [try RedisServer(), try RedisServer()]
+        var games: [(id: String, token: String)] = []
+        do {
+            let first = try Self.node("A", on: servers)
+            games = [try first.createGame(), try first.createGame()]
+            let scorer = try first.scorer(games[1])
+            try scorer.send(json: command("c1"))
+            #expect(try scorer.nextAnswer()["seq"] == 1)
+        }
+        #expect(games.map(\.id) == ["game-1", "game-1-1"])
+        servers[1].kill9()
+        let node = try Self.node("B", on: servers)
+        #expect(try node.request("GET", "/api/games/game-1").status == 200)
+        let waiting = try node.request("GET", "/api/games/game-1-1")
+        #expect(waiting.status == 503)
+        #expect(try waiting.json["code"] == "unavailable", "\(waiting.text)")
+        let refused = try node.request(
+            "POST", "/api/games/game-1-1/commands", headers: ["Authorization": "Bearer \(games[1].token)"],
+            json: command("c2"))
+        #expect(try refused.json["code"] == "unavailable", "\(refused.text)")
+        #expect(try node.request("GET", "/api/games/game-1-9").status == 503, "any id of the partition waits")
+        #expect(try node.request("GET", "/api/games/game-2-1").status == 404, "no such partition")
+        // New games go to the partition that answers.
+        #expect(try node.createGame().id == "game-2")
+        #expect(try node.request("GET", "/healthz").status == 200)
+
+        try servers[1].restart()
+        let loaded = try node.waitForGame("game-1-1", seq: 1)
+        #expect(loaded["state"]?["homeScore"] == 2)
+        let scorer = try node.scorer(games[1])
+        try scorer.send(json: command("c2"))
+        #expect(try scorer.nextAnswer()["seq"] == 2)
+        #expect(try node.request("GET", "/api/games/game-1-9").status == 404, "loaded: an unknown id is unknown again")
     }
 }
