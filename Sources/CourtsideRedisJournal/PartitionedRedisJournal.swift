@@ -19,8 +19,8 @@ public final class PartitionedRedisJournal: SharedGameJournal {
 
     /// Claims (or checks) each journal's place in the list (`courtside:partition`), so that two nodes never disagree
     /// on where a game lives. Blocks: start-up only. Throws naming the first server out of place; the journals are
-    /// left open (the caller closes them). A partition other than 0 whose server did not answer at start (made with
-    /// `startsWhileUnreachable`) waits (`waiting`); partition 0 holds the courts and the demo lease and must answer.
+    /// left open (the caller closes them). A partition whose server did not answer at start (made with
+    /// `startsWhileUnreachable`) waits (`waiting`).
     public init(partitions: [RedisJournal]) throws(RedisPartitionError) {
         precondition(!partitions.isEmpty, "a partitioned journal needs at least one Redis")
         var seen: Set<String> = []
@@ -30,12 +30,9 @@ public final class PartitionedRedisJournal: SharedGameJournal {
         }
         var loaded: [Bool] = []
         for (index, journal) in partitions.enumerated() {
-            guard journal.isPrepared || index == 0 else {
+            guard journal.isPrepared else {
                 loaded.append(false)
                 continue
-            }
-            guard journal.isPrepared else {
-                throw .unavailable(url: journal.url.description, reason: "partition 0 (the courts) does not answer")
             }
             try journal.claimPartition(index: index, size: partitions.count)
             loaded.append(true)

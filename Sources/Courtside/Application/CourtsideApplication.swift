@@ -116,6 +116,8 @@ public final class CourtsideApplication: Sendable {
             throw error
         }
         let storedCourts: [StoredCourt]
+        // Courts live in partition 0: when it did not answer at start they are loaded once it does.
+        let courtsWaiting = (journal as? PartitionedRedisJournal)?.waiting.contains(0) ?? false
         do {
             contents = try journal.loadContents()
         } catch {
@@ -125,7 +127,7 @@ public final class CourtsideApplication: Sendable {
         }
         do {
             // After the feed's end is marked, as the games: a court changed meanwhile is loaded and delivered too.
-            storedCourts = try courtStore.loadStoredCourts()
+            storedCourts = courtsWaiting ? [] : try courtStore.loadStoredCourts()
         } catch {
             tailer?.stop()
             loops.shutdown()
@@ -138,7 +140,7 @@ public final class CourtsideApplication: Sendable {
         let metrics = ServerMetrics()
         self.metrics = metrics
         let lobby = Self.startLobby(on: loops, metrics: metrics)
-        let courtDirectory = CourtDirectory()
+        let courtDirectory = CourtDirectory(waiting: courtsWaiting)
         let courts = Self.startCourts(
             on: loops, store: courtStore, restoring: storedCourts, directory: courtDirectory, metrics: metrics,
             clock: clock)
@@ -172,7 +174,7 @@ public final class CourtsideApplication: Sendable {
         probe?.start(on: loops.loops[0])
         if let tailer, let shared {
             let router = SharedFeedRouter(core: core, journal: shared, loop: loops.loops[0])
-            tailer.start(router: router, games: stored, logger: logger)
+            tailer.start(router: router, games: stored, courts: courtStore, logger: logger)
         }
         url = server.url
         metrics.observeConnections(of: server)

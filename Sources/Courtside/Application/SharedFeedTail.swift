@@ -13,7 +13,7 @@ import Synchronization
 /// A partition that did not answer at start (`PartitionedRedisJournal.waiting`) is tried again every
 /// `retryInterval` off the loops: once it answers, its feed's end is marked, its games are listed and loaded
 /// through the router (as games another node created), and its tailer starts, in that order, so a write made
-/// meanwhile is both loaded and delivered, never neither.
+/// meanwhile is both loaded and delivered, never neither. Partition 0's courts are loaded the same way.
 final class SharedFeedTail: Sendable {
     private let tailers: [RedisFeedTailer]
     private let router = RouterSlot()
@@ -63,7 +63,7 @@ final class SharedFeedTail: Sendable {
 
     /// Starts delivering to `router`; `games` (loaded from the journal) are known up to their last event, each by
     /// its own partition's tailer. Waiting partitions are tried again until they answer.
-    func start(router: SharedFeedRouter, games: [JournaledGame], logger: Logger) {
+    func start(router: SharedFeedRouter, games: [JournaledGame], courts: any CourtStore, logger: Logger) {
         self.router.router.withLock { $0 = router }
         for game in games {
             let index = GamePartitions.partition(of: game.id, count: tailers.count) ?? 0
@@ -71,26 +71,30 @@ final class SharedFeedTail: Sendable {
         }
         let waiting = partitioned?.waiting ?? []
         for (index, tailer) in tailers.enumerated() where !waiting.contains(index) { tailer.start() }
-        for index in waiting { recover(index, logger: logger) }
+        for index in waiting { recover(index, courts: courts, logger: logger) }
     }
 
     /// Tries the waiting partition `index` again after `retryInterval`, and again until it answers or the node
     /// stops (one try in flight per partition, so nothing piles up).
-    private func recover(_ index: Int, logger: Logger) {
+    private func recover(_ index: Int, courts: any CourtStore, logger: Logger) {
         guard let partitioned else { return }
         let delay = DispatchTimeInterval.milliseconds(Int(retryInterval / .milliseconds(1)))
         recovery.asyncAfter(deadline: .now() + delay) { [self] in
             if stopped.withLock({ $0 }) { return }
             let ids: [GameID]
+            var stored: [StoredCourt] = []
             do {
                 try tailers[index].markEnd()
                 ids = try partitioned.recover(index)
+                // Partition 0 holds the courts (`RedisCourtStore`): loaded after its feed's end is marked.
+                if index == 0 { stored = try courts.loadStoredCourts() }
             } catch {
-                return recover(index, logger: logger)
+                return recover(index, courts: courts, logger: logger)
             }
             partitioned.markLoaded(index)
             if let router = router.current {
                 for id in ids { router.created(id) }
+                if index == 0 { router.courtsLoaded(stored) }
             }
             tailers[index].start()
             logger.notice(

@@ -67,6 +67,15 @@ final class SharedFeedRouter: Sendable {
         core.courts.run { $0.apply(court) }
     }
 
+    /// The courts, loaded once their partition answered after a start without it: shown, then served.
+    func courtsLoaded(_ courts: [StoredCourt]) {
+        let directory = core.courtDirectory
+        core.courts.run { owner in
+            for court in courts { owner.apply(court) }
+            directory.loaded()
+        }
+    }
+
     private func archive(_ handle: GameHandle) {
         let core = self.core
         handle.withOwner(from: nil) { owner in core.archive(owner, at: core.services.clock()) }

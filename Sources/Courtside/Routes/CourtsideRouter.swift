@@ -181,6 +181,7 @@ struct CourtsideRouter: HTTPRouter {
         // `"court":ID` puts the new game on a court (protocol.md): an unknown court is refused before the game exists.
         let court = json["court"].flatMap { $0 == .null ? nil : $0 }
         if let court {
+            if core.courtDirectory.isWaiting { return .respond(Self.courtsWaiting) }
             guard let id = court.stringValue, core.courtDirectory.contains(CourtID(id)) else {
                 return .respond(APIResponse.error(.badRequest, "unknown_court", "no court \(court)"))
             }

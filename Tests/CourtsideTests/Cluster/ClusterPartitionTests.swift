@@ -156,4 +156,36 @@ struct ClusterPartitionTests {
         #expect(try scorer.nextAnswer()["seq"] == 2)
         #expect(try node.request("GET", "/api/games/game-1-9").status == 404, "loaded: an unknown id is unknown again")
     }
+
+    @Test(
+        "a node started while partition 0 is down serves partition 1's games; the courts answer unavailable, then load")
+    func startWithCourtsPartitionDown() throws {
+        let servers = [try RedisServer(), try RedisServer()]
+        var games: [(id: String, token: String)] = []
+        do {
+            let first = try Self.node("A", on: servers)
+            games = [try first.createGame(), try first.createGame()]
+            _ = try first.createCourt("Park")
+        }
+        #expect(games.map(\.id) == ["game-1", "game-1-1"])
+        servers[0].kill9()
+        let node = try Self.node("B", on: servers)
+        #expect(try node.request("GET", "/api/games/game-1-1").status == 200)
+        #expect(try node.request("GET", "/api/games/game-1").json["code"] == "unavailable")
+        for path in ["/api/courts", "/api/courts/court-1"] {
+            let waiting = try node.request("GET", path)
+            #expect(waiting.status == 503, "\(path)")
+            #expect(try waiting.json["code"] == "unavailable", "\(path): \(waiting.text)")
+        }
+        #expect(try node.createGame().id == "game-1-2", "new games go to the partition that answers")
+
+        try servers[0].restart()
+        #expect(
+            try eventually {
+                try node.request("GET", "/api/courts/court-1").status == 200
+            })
+        #expect(try node.request("GET", "/api/courts/court-1").json["name"] == "Park")
+        _ = try node.waitForGame("game-1")
+        #expect(try node.createCourt("Hall").id == "court-2")
+    }
 }
