@@ -26,6 +26,17 @@ struct ClusterPartitionTests {
         return try TestApp(journal: try PartitionedRedisJournal(partitions: partitions))
     }
 
+    /// A node A on `servers` makes a game on each partition (`game-1`, `game-1-1`), then `more` with them, and stops.
+    static func seed(
+        _ servers: [RedisServer], more: (TestApp, [(id: String, token: String)]) throws -> Void
+    ) throws -> [(id: String, token: String)] {
+        let first = try node("A", on: servers)
+        let games = [try first.createGame(), try first.createGame()]
+        #expect(games.map(\.id) == ["game-1", "game-1-1"])
+        try more(first, games)
+        return games
+    }
+
     @Test("games land on both partitions, every node serves them, malformed ids are 404, ids survive a restart")
     func gamesOnBothPartitions() throws {
         let servers = [try RedisServer(), try RedisServer()]
@@ -123,15 +134,11 @@ struct ClusterPartitionTests {
     )
     func startWithPartitionDown() throws {
         let servers = [try RedisServer(), try RedisServer()]
-        var games: [(id: String, token: String)] = []
-        do {
-            let first = try Self.node("A", on: servers)
-            games = [try first.createGame(), try first.createGame()]
+        let games = try Self.seed(servers) { first, games in
             let scorer = try first.scorer(games[1])
             try scorer.send(json: command("c1"))
             #expect(try scorer.nextAnswer()["seq"] == 1)
         }
-        #expect(games.map(\.id) == ["game-1", "game-1-1"])
         servers[1].kill9()
         let node = try Self.node("B", on: servers)
         #expect(try node.request("GET", "/api/games/game-1").status == 200)
@@ -161,13 +168,7 @@ struct ClusterPartitionTests {
         "a node started while partition 0 is down serves partition 1's games; the courts answer unavailable, then load")
     func startWithCourtsPartitionDown() throws {
         let servers = [try RedisServer(), try RedisServer()]
-        var games: [(id: String, token: String)] = []
-        do {
-            let first = try Self.node("A", on: servers)
-            games = [try first.createGame(), try first.createGame()]
-            _ = try first.createCourt("Park")
-        }
-        #expect(games.map(\.id) == ["game-1", "game-1-1"])
+        _ = try Self.seed(servers) { first, _ in _ = try first.createCourt("Park") }
         servers[0].kill9()
         let node = try Self.node("B", on: servers)
         #expect(try node.request("GET", "/api/games/game-1-1").status == 200)
