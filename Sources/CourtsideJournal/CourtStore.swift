@@ -10,7 +10,42 @@ public protocol CourtStore: Sendable {
     func loadCourts() throws(CourtStoreError) -> [Court]
     /// Stores `court` (replacing the stored value of its id); `completion` runs once it is durable, on any thread.
     func save(_ court: Court, completion: @escaping @Sendable (Result<Void, CourtStoreError>) -> Void)
+    /// Every stored court with its version, in creation order.
+    func loadStoredCourts() throws(CourtStoreError) -> [StoredCourt]
+    /// Stores `court` only if its stored version is still `version` (0: no such court yet), so two nodes sharing a
+    /// store never overwrite each other's change: `completion` gets the new version, or `.conflict` with the stored
+    /// court to start again from, or `.full` when a new court would pass `limit` courts. A store that only one
+    /// server writes (SQLite, memory) has no other writer: it stores and counts on its own (the default).
+    func save(
+        _ court: Court, over version: Int, limit: Int,
+        completion: @escaping @Sendable (Result<Int, CourtStoreError>) -> Void)
     func close()
+}
+
+/// A court as stored, with the number of changes stored for it (its first version is 1).
+public struct StoredCourt: Sendable, Hashable {
+    public let court: Court
+    public let version: Int
+
+    public init(court: Court, version: Int) {
+        self.court = court
+        self.version = version
+    }
+}
+
+extension CourtStore {
+    /// One writer: the loaded courts are current, each at version 0 (nothing to compare with).
+    public func loadStoredCourts() throws(CourtStoreError) -> [StoredCourt] {
+        try loadCourts().map { StoredCourt(court: $0, version: 0) }
+    }
+
+    /// One writer: nothing can have changed the court meanwhile, and the server counts its courts itself.
+    public func save(
+        _ court: Court, over version: Int, limit: Int,
+        completion: @escaping @Sendable (Result<Int, CourtStoreError>) -> Void
+    ) {
+        save(court) { result in completion(result.map { version + 1 }) }
+    }
 }
 
 /// Why the court store failed.
@@ -19,6 +54,10 @@ public enum CourtStoreError: Error, Sendable, Hashable {
     case storage(JournalError)
     /// A stored court could not be read back.
     case corruptCourt(id: String, reason: String)
+    /// Another server changed the court since the version the save started from: `current` is what is stored.
+    case conflict(current: StoredCourt)
+    /// A new court was refused: the store already holds `limit` courts.
+    case full(limit: Int)
 }
 
 /// Courts in memory: for tests and for servers whose games are in memory too.

@@ -41,11 +41,10 @@ public final class SQLiteCourtStore: CourtStore {
             var failure: CourtStoreError?
             do throws(JournalError) {
                 try confined.select.query { row in
-                    let id = row.text(0)
-                    do {
-                        courts.append(try JSONDecoder().decode(Court.self, from: Data(row.text(1).utf8)))
+                    do throws(CourtStoreError) {
+                        courts.append(try CourtJSON.decode(Array(row.text(1).utf8), id: row.text(0)))
                     } catch {
-                        failure = failure ?? .corruptCourt(id: id, reason: "\(error)")
+                        failure = failure ?? error
                     }
                 }
             } catch {
@@ -58,12 +57,7 @@ public final class SQLiteCourtStore: CourtStore {
 
     public func save(_ court: Court, completion: @escaping @Sendable (Result<Void, CourtStoreError>) -> Void) {
         queue.async { [confined] in
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            guard let data = try? encoder.encode(court) else {
-                // A court is strings and integers: JSONEncoder cannot fail on it.
-                preconditionFailure("Invalid state: court \(court.id) did not encode")
-            }
+            let data = CourtJSON.encode(court)
             do throws(JournalError) {
                 try confined.upsert.run([.text(court.id.rawValue), .text(String(decoding: data, as: UTF8.self))])
                 completion(.success(()))

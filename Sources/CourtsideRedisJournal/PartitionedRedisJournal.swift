@@ -13,10 +13,14 @@ import Synchronization
 public final class PartitionedRedisJournal: SharedGameJournal {
     /// The partitions, in the configured order: index P holds the ids `GamePartitions` maps to P.
     public let partitions: [RedisJournal]
+    /// Per partition: its place is checked and its games are this node's (false: it did not answer at start, and
+    /// its games answer `unavailable` until `recover` succeeds).
+    private let loaded: Mutex<[Bool]>
 
     /// Claims (or checks) each journal's place in the list (`courtside:partition`), so that two nodes never disagree
     /// on where a game lives. Blocks: start-up only. Throws naming the first server out of place; the journals are
-    /// left open (the caller closes them).
+    /// left open (the caller closes them). A partition whose server did not answer at start (made with
+    /// `startsWhileUnreachable`) waits (`waiting`).
     public init(partitions: [RedisJournal]) throws(RedisPartitionError) {
         precondition(!partitions.isEmpty, "a partitioned journal needs at least one Redis")
         var seen: Set<String> = []
@@ -24,10 +28,50 @@ public final class PartitionedRedisJournal: SharedGameJournal {
             let place = "\(journal.url.host):\(journal.url.port)/\(journal.url.database)"
             guard seen.insert(place).inserted else { throw .duplicate(url: journal.url.description) }
         }
+        var loaded: [Bool] = []
         for (index, journal) in partitions.enumerated() {
+            guard journal.isPrepared else {
+                loaded.append(false)
+                continue
+            }
             try journal.claimPartition(index: index, size: partitions.count)
+            loaded.append(true)
         }
         self.partitions = partitions
+        self.loaded = Mutex(loaded)
+    }
+
+    /// The partitions that did not answer at start and have not been recovered yet.
+    public var waiting: [Int] {
+        loaded.withLock { loaded in loaded.indices.filter { !loaded[$0] } }
+    }
+
+    /// Whether `id` lives in a partition that is waiting: its game answers `unavailable`, not "unknown".
+    public func isWaiting(for id: GameID) -> Bool {
+        guard let index = GamePartitions.partition(of: id, count: partitions.count) else { return false }
+        return loaded.withLock { !$0[index] }
+    }
+
+    /// Tries a waiting partition again: loads its library, checks its place, and answers the ids of its games (the
+    /// caller loads them, then calls `markLoaded`). Blocks: not on an event loop.
+    public func recover(_ index: Int) throws(RedisPartitionError) -> [GameID] {
+        let journal = partitions[index]
+        do throws(JournalError) {
+            try journal.prepare()
+        } catch {
+            throw .unavailable(url: journal.url.description, reason: "\(error)")
+        }
+        try journal.claimPartition(index: index, size: partitions.count)
+        do throws(JournalError) {
+            return try journal.gameIDs()
+        } catch {
+            throw .unavailable(url: journal.url.description, reason: "\(error)")
+        }
+    }
+
+    /// The partition's games are this node's from now on (new games may go there too).
+    public func markLoaded(_ index: Int) {
+        loaded.withLock { $0[index] = true }
     }
 
     /// The journal that holds `id`, or nil when no partition can (`GamePartitions`).
@@ -53,7 +97,8 @@ public final class PartitionedRedisJournal: SharedGameJournal {
     /// there by hand) is quarantined: no write could reach it.
     public func loadContents() throws(JournalError) -> JournalContents {
         var contents = JournalContents(games: [])
-        for (index, journal) in partitions.enumerated() {
+        let waiting = self.waiting
+        for (index, journal) in partitions.enumerated() where !waiting.contains(index) {
             let loaded = try journal.loadContents()
             contents.quarantined += loaded.quarantined
             for game in loaded.games {
@@ -145,8 +190,10 @@ public final class PartitionedRedisJournal: SharedGameJournal {
         guard partitions.count > 1 else {
             return partitions[0].nextGameID(prefix: GamePartitions.idPrefix(forPartition: 0), completion: completion)
         }
+        let waiting = self.waiting
         let gather = Gather<Result<Int, JournalError>>(count: partitions.count) { answers in
-            let counts = answers.map { try? $0.get() }
+            // A waiting partition's games are not this node's yet: no new game goes there meanwhile.
+            let counts = answers.enumerated().map { waiting.contains($0.offset) ? nil : try? $0.element.get() }
             guard let index = GamePartitions.partitionForNewGame(counts: counts) else {
                 if case .failure(let error) = answers[0] { return completion(.failure(error)) }
                 return completion(.failure(.unavailable(reason: "no partition answered")))

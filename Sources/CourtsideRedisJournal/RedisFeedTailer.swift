@@ -19,12 +19,16 @@ public final class RedisFeedTailer: Sendable {
     public typealias Created = @Sendable (GameID) -> Void
     /// Called with a game another node archived, in feed order with `deliver`.
     public typealias Archived = @Sendable (GameID) -> Void
+    /// Called with a court as a node stored it (`RedisCourtStore`; this node's own changes too, so a change whose
+    /// reply was lost is still shown), in feed order with `deliver`.
+    public typealias CourtChanged = @Sendable (StoredCourt) -> Void
 
     /// One feed entry as read: an event, or a game's creation.
     enum Item {
         case event(RedisFeedEntry)
         case created(GameID, node: String)
         case archived(GameID, node: String)
+        case court(StoredCourt)
         /// Not a whole batch (a corrupted entry): passed over, the cursor repairs the gap it leaves.
         case unreadable
     }
@@ -49,6 +53,7 @@ public final class RedisFeedTailer: Sendable {
     private let deliver: Deliver
     private let created: Created?
     private let archived: Archived?
+    private let courtChanged: CourtChanged?
     private let state: Mutex<State>
 
     private struct State {
@@ -64,6 +69,7 @@ public final class RedisFeedTailer: Sendable {
     public init(
         url: RedisURL, loop: EventLoop, node: String, configuration: Configuration = Configuration(),
         scheduler: (any LoopScheduler)? = nil, created: Created? = nil, archived: Archived? = nil,
+        courtChanged: CourtChanged? = nil,
         deliver: @escaping Deliver
     ) throws(RedisClientError) {
         var clientConfiguration = configuration.client
@@ -74,6 +80,7 @@ public final class RedisFeedTailer: Sendable {
         self.deliver = deliver
         self.created = created
         self.archived = archived
+        self.courtChanged = courtChanged
         state = Mutex(State(cursor: RedisFeedCursor(node: node, after: "0-0")))
     }
 
@@ -180,6 +187,14 @@ public final class RedisFeedTailer: Sendable {
                     archived(game)
                 }
                 continue
+            case .court(let court):
+                state.withLock { $0.cursor.move(after: id) }
+                if let courtChanged {
+                    if !ready.isEmpty { deliver(ready) }
+                    ready = []
+                    courtChanged(court)
+                }
+                continue
             case .unreadable:
                 state.withLock { $0.cursor.move(after: id) }
                 continue
@@ -231,7 +246,8 @@ public final class RedisFeedTailer: Sendable {
     }
 
     /// One feed entry's fields, in order: `g`, `s` (the batch's first sequence), `n`, `k` (the batch's size), then
-    /// `p` and `e` per event; a creation has no `e`; an archive is `g`, `a`, `n`. An entry of a library before
+    /// `p` and `e` per event; a creation has no `e`; an archive is `g`, `a`, `n`; a court's change is `c` (its id),
+    /// `v` (its version), `r` (its JSON), `n`. An entry of a library before
     /// version 8 (`g`, `s`, `p`, `n`, `e`: one per event) reads as a batch of one. Nil for an entry that is not
     /// whole: its size differs from `k`, an event does not decode or is out of order (the cursor then repairs the
     /// gap from the game's stream).
@@ -243,6 +259,7 @@ public final class RedisFeedTailer: Sendable {
         var node = ""
         var presentation: Int?
         var archivedAt: Int?
+        var court: (id: String, version: Int?, record: [UInt8]?)?
         var bodies: [(presentation: Int, body: [UInt8])] = []
         for index in stride(from: 0, to: values.count - 1, by: 2) {
             let value = values[index + 1]
@@ -254,11 +271,20 @@ public final class RedisFeedTailer: Sendable {
             case "k": size = Int(text())
             case "p": presentation = Int(text())
             case "a": archivedAt = Int(text())
+            case "c": court = (text(), court?.version, court?.record)
+            case "v": court = (court?.id ?? "", Int(text()), court?.record)
+            case "r": court = (court?.id ?? "", court?.version, value)
             case "e":
                 guard let presentation else { return nil }
                 bodies.append((presentation, value))
             default: continue
             }
+        }
+        if let court {
+            guard let version = court.version, let record = court.record,
+                let value = try? CourtJSON.decode(record, id: court.id), value.id.rawValue == court.id
+            else { return nil }
+            return .court(StoredCourt(court: value, version: version))
         }
         guard let game else { return nil }
         if archivedAt != nil { return .archived(game, node: node) }

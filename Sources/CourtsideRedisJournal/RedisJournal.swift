@@ -33,6 +33,10 @@ public final class RedisJournal: GameJournal {
         /// Names this node in the feed entries it writes (field `n`), so its own feed tailer can skip them. Random
         /// by default: unique per process.
         public var nodeID = (0..<8).map { _ in String(UInt8.random(in: 0...255), radix: 16) }.joined()
+        /// A partition of several (docs/cluster.md, "Past one Redis"): when the server does not answer at start, the
+        /// journal is made anyway (`isPrepared` false) and its owner calls `prepare()` again until it answers, so a
+        /// node serves the other partitions meanwhile. False: an unreachable server fails the start.
+        public var startsWhileUnreachable = false
 
         public init() {}
     }
@@ -46,6 +50,8 @@ public final class RedisJournal: GameJournal {
     private let drained = DispatchSemaphore(value: 0)
 
     private struct State {
+        /// The library is loaded and its version checked.
+        var prepared = false
         var outstanding = 0
         var isClosed = false
         var closeWaits = false
@@ -87,6 +93,21 @@ public final class RedisJournal: GameJournal {
         } catch {
             throw .unavailable(reason: "\(error)")
         }
+        do throws(JournalError) {
+            try prepare()
+        } catch {
+            // An unreachable server (not one that refused): a partition may wait for it.
+            if configuration.startsWhileUnreachable, case .unavailable = error { return }
+            client.close()
+            throw error
+        }
+    }
+
+    /// Whether the library was loaded (at start, or by a later `prepare()`).
+    public var isPrepared: Bool { state.withLock { $0.prepared } }
+
+    /// Loads the library (replacing an older version) and checks its version. Blocks: not on an event loop.
+    public func prepare() throws(JournalError) {
         do {
             _ = try client.sendAndWait(Self.loadLibrary)
             let version = try client.sendAndWait(RESPCommand("FCALL", "courtside_version", 0))
@@ -94,9 +115,9 @@ public final class RedisJournal: GameJournal {
                 throw RedisError.server("the loaded library reports version \(version)")
             }
         } catch {
-            client.close()
             throw Self.journalError(error, gameID: nil)
         }
+        state.withLock { $0.prepared = true }
     }
 
     deinit {
@@ -154,6 +175,12 @@ public final class RedisJournal: GameJournal {
         if state.withLock({ $0.isClosed }) { throw .closed }
         let loader = RedisJournalLoader(client: client, pageSize: configuration.loadPageSize)
         return try loader.loadGames()
+    }
+
+    /// The ids of the stored games, in creation order. Blocks: not on an event loop.
+    public func gameIDs() throws(JournalError) -> [GameID] {
+        if state.withLock({ $0.isClosed }) { throw .closed }
+        return try RedisJournalLoader(client: client, pageSize: configuration.loadPageSize).gameIDs()
     }
 
     public func close() {

@@ -21,7 +21,10 @@
 /// - `courtside:lease:NAME`: a lease (`courtside_lease`), the holding node's id with an expiry (the demo runner's);
 /// - `courtside:partition`: hash `index`, `size`: which partition of how many this Redis is (`courtside_partition`);
 /// - `courtside:reach:NODE`, `courtside:reach`: each node's last success per partition (expiring), and the set of
-///   those hashes (`courtside_reach`, docs/cluster.md "Past one Redis").
+///   those hashes (`courtside_reach`, docs/cluster.md "Past one Redis");
+/// - `courtside:courts`: list of court ids in creation order; `courtside:court:{ID}`: hash `version`, `record` (the
+///   court's JSON), written by `courtside_court_save` only, which also puts an entry `c` (the court), `v`, `r`, `n`
+///   in the feed (partition 0's: courts live there).
 ///
 /// Refusals are error replies whose first word is a code the journal maps to `JournalError` (`UNKNOWNGAME`,
 /// `DUPGAME`, `ARCHIVED`, `SEQUENCE expected got`, `PRESENTATION seq previous got`, `DUPCID index`). The checks and
@@ -32,7 +35,7 @@
 enum RedisJournalLibrary {
     static let name = "courtside"
     /// Bumped with every change of the code below (the journal checks it at start-up).
-    static let version = 8
+    static let version = 9
 
     static let source = """
         #!lua name=courtside
@@ -252,6 +255,26 @@ enum RedisJournalLibrary {
             latest[partition] = math.max(latest[partition] or 0, tonumber(at))
           end)
           return pairs_reply(latest, function(partition, at) return tonumber(partition), math.max(now - at, 0) end)
+        end)
+
+        -- Courts (protocol.md "Courts"), kept apart from the games' functions above. keys: court, courts, feed.
+        -- args: id, the version the change started from (0: a new court), the court's JSON, the most courts, feed
+        -- length, node. Stores the court only if its version is still the one given, so two nodes never overwrite
+        -- each other's change: `{'OK', version}`, or `{'CONFLICT', version, json}` (what is stored, to start again
+        -- from), or `{'FULL', limit}` for a new court past the limit. A stored change is an entry `c`, `v`, `r`, `n`
+        -- in the feed, so every node's court pages follow it within a read.
+        redis.register_function('courtside_court_save', function(keys, args)
+          local stored = redis.call('HMGET', keys[1], 'version', 'record')
+          local version = tonumber(stored[1] or '0')
+          if version ~= tonumber(args[2]) then return {'CONFLICT', version, stored[2] or ''} end
+          if version == 0 then
+            if redis.call('LLEN', keys[2]) >= tonumber(args[4]) then return {'FULL', tonumber(args[4])} end
+            redis.call('RPUSH', keys[2], args[1])
+          end
+          redis.call('HSET', keys[1], 'version', version + 1, 'record', args[3])
+          redis.call('XADD', keys[3], 'MAXLEN', '~', args[5], '*', 'c', args[1], 'v', version + 1, 'r', args[3],
+            'n', args[6])
+          return {'OK', version + 1}
         end)
 
         redis.register_function{function_name = 'courtside_version', callback = function() return \(version) end,

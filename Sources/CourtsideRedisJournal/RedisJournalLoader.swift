@@ -16,11 +16,16 @@ struct RedisJournalLoader {
     }
 
     func loadGames() throws(JournalError) -> [JournaledGame] {
+        try gameIDs().map { id throws(JournalError) in try loadGame(id) }
+    }
+
+    /// The ids of the stored games, in creation order.
+    func gameIDs() throws(JournalError) -> [GameID] {
         let list = try call(RESPCommand("LRANGE", .string(RedisJournalKeys.games), 0, -1), game: nil)
         guard let ids = list.elements?.compactMap(\.string) else {
             throw .storageFailure(reason: "\(RedisJournalKeys.games) is not a list")
         }
-        return try ids.map { id throws(JournalError) in try loadGame(GameID(id)) }
+        return ids.map { GameID($0) }
     }
 
     func loadGame(_ id: GameID) throws(JournalError) -> JournaledGame {

@@ -10,8 +10,10 @@ a, b and c (c reaches Redis through the test's PartitionProxy), and Caddy in fro
    b and c (half with permessage-deflate) and an event stream reader through Caddy, in step and equal to
    GET /api/games/{id} on every node, patches byte-identical;
 2. two scorers on a and b racing on one game: one history, each id applied once;
-3. a partition of c from Redis (phase_faults.py): `unavailable`, /healthz 503, drained, nothing acked lost, healed;
-4. 20 node kills and 10 Redis kills while a scorer retries unacked ids: every acked move present exactly once,
+3. courts and the pickup queue (phase_courts.py): a court made on a, teams joining on every node at once, a court
+   display on b following a game put on through c, each seen everywhere within a second;
+4. a partition of c from Redis (phase_faults.py): `unavailable`, /healthz 503, drained, nothing acked lost, healed;
+5. 20 node kills and 10 Redis kills while a scorer retries unacked ids: every acked move present exactly once,
    every follower back in step after resuming with since=N.
 
 Bounded everywhere (counts and deadlines, `--budget` for the kills, `--total` for the run); exits 1 when any check
@@ -30,6 +32,7 @@ sys.path[:0] = [os.path.join(HERE, "..", "e2e"), os.path.join(HERE, "..", "..", 
 from cluster_processes import Balancer, Node, RedisProcess  # noqa: E402
 from cluster_state import Cluster, cluster_parser, run_checks, run_cluster  # noqa: E402
 from partition_proxy import PartitionProxy  # noqa: E402
+import phase_courts  # noqa: E402
 import phase_fanout  # noqa: E402
 import phase_faults  # noqa: E402
 
@@ -63,6 +66,7 @@ async def run(args, checks):
     async def phases(cluster):
         if await phase_fanout.fanout(cluster, args.spectators, args.commands):
             await phase_fanout.race(cluster, own=40, shared=20)
+            await phase_courts.courts(cluster)
             await phase_faults.partition(cluster)
             await phase_faults.kills(cluster, args.node_kills, args.redis_kills, args.budget)
 

@@ -13,6 +13,8 @@ and checks (cluster_processes, cluster_clients, cluster_state, partition_proxy),
 - `redis-kill/*`: r1 is killed (`kill -9`) for a few seconds: its game's commands are answered `unavailable` and
   none is acked, while r0's game keeps being acked; no node's /healthz fails meanwhile (polled every 0.25 s); r1
   restarted on its AOF, the refused ids are acked on retry;
+- `down-at-start/*`: while r1 is still down, a node e starts with the right list: it serves r0's game and answers
+  `unavailable` for r1's; once r1 is back, e serves r1's game (loaded from r1);
 - `cut/*`: the proxy stops forwarding between c and r1 without closing anything: c's /healthz turns 503 naming the
   partition, a's and b's stay 200, Caddy drains c; a scorer on c is refused `unavailable` for r1's game but still
   acked for r0's; new scorers through Caddy are acked on both games; healed, c is healthy again;
@@ -36,6 +38,7 @@ from cluster_clients import FeedBytes, Follower, Ledger, Scorer, percentile  # n
 from cluster_processes import Balancer, Node, RedisProcess  # noqa: E402
 from cluster_state import Cluster, cluster_parser, expected_counts, run_checks, run_cluster, short  # noqa: E402
 from counted_moves import count_problems  # noqa: E402
+from courtside_client import http_call  # noqa: E402
 from partition_proxy import PartitionProxy  # noqa: E402
 from phase_faults import caddy_health, health_turns, ms, until  # noqa: E402
 
@@ -183,7 +186,7 @@ def scorer(cluster, game, prefix, url, rate, window=4):
                   window=window, rate=rate, one_points=game.one_points)
 
 
-async def redis_kill(cluster, games, running, hold):
+async def redis_kill(cluster, games, running, hold, args):
     """kill -9 of r1 for `hold` seconds while both games' scorers run through Caddy."""
     checks = cluster.checks
     zero, one = games
@@ -211,8 +214,10 @@ async def redis_kill(cluster, games, running, hold):
     checks.report("redis-kill/healthz", not watch.failures and watch.polls > 0,
                   f"{watch.polls} /healthz polls of a, b and c while r1 was down, "
                   f"{len(watch.failures)} not 200: {short(watch.failures)}")
+    late = await start_while_down(cluster, games, args)
     await cluster.redises[1].start()
     restarted_at = time.monotonic()
+    await loaded_when_back(cluster, late, one)
     before = len(one_ledger.acks)
     back = await until(lambda: acked_more(one_ledger, before), cluster.within(15), 0.1)
     checks.report("redis-kill/back", back is not None,
@@ -220,6 +225,42 @@ async def redis_kill(cluster, games, running, hold):
                   else f"{game_label(one)} acked nothing within 15 s of r1's restart "
                   f"(last error: {running[1].last_error})")
     return time.monotonic() - restarted_at
+
+
+async def start_while_down(cluster, games, args):
+    """Node e starts while r1 is down: it serves r0's game and answers `unavailable` for r1's."""
+    zero, one = games
+    node = Node("e", args.courtside, args.work, cluster.admin_token,
+                f"{cluster.redises[0].url()},{cluster.redises[1].url()}", os.path.join(args.work, "public"))
+    try:
+        took = await node.start(deadline=20)
+    except RuntimeError as error:
+        cluster.checks.report("down-at-start/serves", False, f"node e did not start while r1 was down: {error}")
+        node.stop(grace=5)
+        return None
+    served = await http_call(node.url, "GET", f"/api/games/{zero.id}", timeout=5)
+    waiting = await http_call(node.url, "GET", f"/api/games/{one.id}", timeout=5)
+    code = waiting.json().get("code") if waiting.status == 503 else None
+    cluster.checks.report("down-at-start/serves", served.status == 200 and code == "unavailable",
+                          f"node e started in {took:.1f} s while r1 was down: {game_label(zero)} {served.status}, "
+                          f"{game_label(one)} {waiting.status} {code}")
+    return node
+
+
+async def loaded_when_back(cluster, node, game):
+    """Once r1 answers again, node e (started while it was down) loads r1's games."""
+    if node is None:
+        return
+    try:
+        async def serves():
+            return (await http_call(node.url, "GET", f"/api/games/{game.id}", timeout=5)).status == 200
+
+        loaded = await until(serves, cluster.within(15), 0.1)
+        cluster.checks.report("down-at-start/loaded", loaded is not None,
+                              f"r1 restarted: node e serves {game_label(game)} {loaded:.1f} s later"
+                              if loaded is not None else f"node e does not serve {game.id} 15 s after r1's restart")
+    finally:
+        node.stop(grace=5)
 
 
 async def acked_more(ledger, count):
@@ -331,7 +372,7 @@ async def phases(cluster, args):
     running = [scorer(cluster, game, "caddy", lambda: cluster.balancer.url, rate=args.rate) for game in games]
     tasks = [asyncio.create_task(s.run(stop, cluster.within(args.total))) for s in running]
     await asyncio.sleep(1.5)
-    await redis_kill(cluster, games, running, args.hold)
+    await redis_kill(cluster, games, running, args.hold, args)
     await asyncio.sleep(1.0)
     await cut(cluster, games, running, args.hold)
     for s in running:

@@ -4,7 +4,8 @@
 # directory, Debian's redis-server (AOF with appendfsync always, a password), three release `courtside serve --redis`
 # nodes and Caddy in front with active health checks on /healthz, then checks: game ids across nodes; a scorer on
 # node a with 25 spectators on each of b and c (half permessage-deflate) and an event stream through Caddy, all in
-# step and equal to GET /api/games/{id} on every node; two scorers racing on one game from two nodes; node c cut off
+# step and equal to GET /api/games/{id} on every node; two scorers racing on one game from two nodes; courts and the
+# pickup queue made on one node, joined on all three and followed by a court socket on another; node c cut off
 # from Redis by a test-owned proxy (unavailable, /healthz 503, drained, nothing acked lost, healed); then 20 node
 # kills and 10 Redis kills (kill -9, restart) while a scorer retries unacked ids: every acked move present once,
 # every spectator back in step. One line per check with figures; exits 1 on any failure. CLUSTER_SEED replays a run.

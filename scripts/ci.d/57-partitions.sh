@@ -4,7 +4,8 @@
 # redis-servers (AOF with appendfsync always, a password), three release `courtside serve --redis R0,R1` nodes (c
 # reaching r1 through a test-owned proxy) and Caddy in front with active health checks on /healthz, then checks: a
 # node given the list in another order is refused; games land on both partitions; a kill -9 of one Redis answers
-# `unavailable` only for its game while the other keeps being acked and no /healthz fails; the proxy cut between c
+# `unavailable` only for its game while the other keeps being acked and no /healthz fails; a node started while
+# that Redis is down serves the other partition and answers `unavailable` for its game, then loads it; the proxy cut between c
 # and r1 drains c only; every acked move present exactly once, every spectator in step. 18-22 s of checks; bounded
 # at 90 s.
 # With CI=true a missing redis-server or caddy fails; elsewhere the step says what is missing and skips.

@@ -1,6 +1,7 @@
 import CourtsideJournal
 import CourtsideModel
 import CourtsideNet
+import CourtsideRedisJournal
 import CourtsideViewModels
 import Synchronization
 
@@ -251,6 +252,12 @@ final class ApplicationCore: Sendable {
         return handle
     }
 
+    /// Whether `id` lives on a Redis partition that has not answered since the start (docs/cluster.md, "Past one
+    /// Redis"): not unknown, only unreachable for now.
+    func isWaitingForPartition(of id: GameID) -> Bool {
+        (services.shared as? PartitionedRedisJournal)?.isWaiting(for: id) ?? false
+    }
+
     /// Applies a command to a game, as the scorer socket does; `completion` gets the ack or error JSON, on the
     /// game's loop, after the command's event is durable.
     func submit(
@@ -258,6 +265,13 @@ final class ApplicationCore: Sendable {
         completion: @escaping @Sendable (CommandReply) -> Void
     ) {
         guard let handle = registry.handle(id) else {
+            if isWaitingForPartition(of: id) {
+                metrics.commandRejected(code: WireErrorCode.unavailable.rawValue)
+                completion(
+                    .refusal(
+                        .unavailable, "game \(id) is on a Redis partition that has not answered yet", bytes: command))
+                return
+            }
             metrics.commandRejected(code: WireErrorCode.unknownGame.rawValue)
             completion(.refusal(.unknownGame, "no game \"\(id)\"", bytes: command))
             return

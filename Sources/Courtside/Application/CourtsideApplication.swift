@@ -30,7 +30,7 @@ public final class CourtsideApplication: Sendable {
     /// Follows the other nodes' writes when the journal is shared (Redis). Internal: tests stop it to hold a node
     /// behind the others.
     let tailer: SharedFeedTail?
-    private let courtStore: (any CourtStore)?
+    private let courtStore: any CourtStore
     /// Publishes this node's spectator counts and reads every node's (a shared journal).
     private let markerPath: String
     private let isShutDown = Mutex(false)
@@ -44,7 +44,7 @@ public final class CourtsideApplication: Sendable {
         throws(ApplicationError)
     {
         let journal: any GameJournal
-        // Courts live in the data directory's SQLite; with Redis they are refused (not stored on one node only).
+        // Courts live in the data directory's SQLite, or with the games in Redis (nil: the journal's own store).
         var courtStore: (any CourtStore)?
         if !configuration.redisURLs.isEmpty {
             journal = try Self.openPartitions(configuration)
@@ -65,11 +65,11 @@ public final class CourtsideApplication: Sendable {
             courtStore: courtStore)
     }
 
-    /// The same with another journal (tests wrap the in-memory one), a court store (nil: courts refused) and a wall
-    /// clock (Unix milliseconds).
+    /// The same with another journal (tests wrap the in-memory one), a court store (nil: the journal's own, shared
+    /// by every node in Redis, else in memory) and a wall clock (Unix milliseconds).
     public init(
         configuration: ServerConfiguration, adminToken: String, logger nodeLogger: Logger, journal: any GameJournal,
-        courtStore: (any CourtStore)? = InMemoryCourtStore(),
+        courtStore: (any CourtStore)? = nil,
         clock: @escaping @Sendable () -> Timestamp = CourtsideApplication.wallClock,
         socketScheduler: (@Sendable (LoopContext) -> any LoopScheduler)? = nil
     ) throws(ApplicationError) {
@@ -77,13 +77,10 @@ public final class CourtsideApplication: Sendable {
         // Every line names the node when several share one Redis (their logs are usually read together).
         let logger = shared.map { nodeLogger.with(["node": $0.nodeID]) } ?? nodeLogger
         self.journal = journal
+        let courtStore: any CourtStore =
+            courtStore ?? Self.redisPartitions(of: journal).map { RedisCourtStore(journal: $0[0]) }
+            ?? InMemoryCourtStore()
         self.courtStore = courtStore
-        let storedCourts: [Court]
-        do {
-            storedCourts = try courtStore?.loadCourts() ?? []
-        } catch {
-            throw .courts(directory: configuration.dataDirectory, error)
-        }
         let webhooks = try Self.startWebhooks(
             journal: journal, node: shared?.nodeID ?? "", configuration: configuration, logger: logger)
         markerPath = (configuration.dataDirectory as NSString).appendingPathComponent(Self.cleanShutdownMarker)
@@ -101,18 +98,30 @@ public final class CourtsideApplication: Sendable {
             // delivered (the owner skips what it holds), never neither.
             tailer = try Self.redisPartitions(of: journal).map { partitions throws(ApplicationError) in
                 try SharedFeedTail(
-                    partitions: partitions, loop: loops.loops[0], scheduler: loops.loops[0].makeScheduler())
+                    partitions: partitions, partitioned: journal as? PartitionedRedisJournal, loop: loops.loops[0],
+                    scheduler: loops.loops[0].makeScheduler())
             }
         } catch {
             loops.shutdown()
             throw error
         }
+        let storedCourts: [StoredCourt]
+        // Courts live in partition 0: when it did not answer at start they are loaded once it does.
+        let courtsWaiting = (journal as? PartitionedRedisJournal)?.waiting.contains(0) ?? false
         do {
             contents = try journal.loadContents()
         } catch {
             tailer?.stop()
             loops.shutdown()
             throw .journal(directory: configuration.dataDirectory, error)
+        }
+        do {
+            // After the feed's end is marked, as the games: a court changed meanwhile is loaded and delivered too.
+            storedCourts = courtsWaiting ? [] : try courtStore.loadStoredCourts()
+        } catch {
+            tailer?.stop()
+            loops.shutdown()
+            throw .courts(directory: configuration.dataDirectory, error)
         }
         let stored = contents.games
         // Nothing stored: nothing was published either (a first start), so there are no numbers to skip. On a shared
@@ -121,7 +130,7 @@ public final class CourtsideApplication: Sendable {
         let metrics = ServerMetrics()
         self.metrics = metrics
         let lobby = Self.startLobby(on: loops, metrics: metrics)
-        let courtDirectory = CourtDirectory()
+        let courtDirectory = CourtDirectory(waiting: courtsWaiting)
         let courts = Self.startCourts(
             on: loops, store: courtStore, restoring: storedCourts, directory: courtDirectory, metrics: metrics,
             clock: clock)
@@ -155,7 +164,7 @@ public final class CourtsideApplication: Sendable {
         probe?.start(on: loops.loops[0])
         if let tailer, let shared {
             let router = SharedFeedRouter(core: core, journal: shared, scheduler: loops.loops[0].makeScheduler())
-            tailer.start(router: router, games: stored)
+            tailer.start(router: router, games: stored, courts: courtStore, logger: logger)
         }
         url = server.url
         metrics.observeConnections(of: server)
@@ -205,6 +214,9 @@ public final class CourtsideApplication: Sendable {
         var redis = RedisJournal.Configuration()
         redis.client.tlsCAFile = configuration.redisCAFile
         redis.nodeID = configuration.effectiveNodeID
+        // With several partitions, one that is down at start waits (its games answer `unavailable` until it
+        // answers); a single Redis holds everything, so without it there is nothing to serve.
+        redis.startsWhileUnreachable = configuration.redisURLs.count > 1
         var partitions: [RedisJournal] = []
         for url in configuration.redisURLs {
             do {
@@ -262,7 +274,7 @@ public final class CourtsideApplication: Sendable {
         core.webhooks?.shutdown()
         stopOwners()
         journal.close()
-        courtStore?.close()
+        courtStore.close()
         if !core.anyGameFailed {
             // Every published number is stored: the next start may reuse the numbering exactly (docs/server.md).
             let descriptor = open(markerPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
@@ -290,7 +302,7 @@ public final class CourtsideApplication: Sendable {
 
     /// The courts, on the lobby's loop (both are small documents changed by people, not by games).
     private static func startCourts(
-        on group: EventLoopGroup, store: (any CourtStore)?, restoring courts: [Court], directory: CourtDirectory,
+        on group: EventLoopGroup, store: any CourtStore, restoring courts: [StoredCourt], directory: CourtDirectory,
         metrics: ServerMetrics, clock: @escaping @Sendable () -> Timestamp
     ) -> LoopBound<CourtsOwner> {
         let loop = group.loops[0]

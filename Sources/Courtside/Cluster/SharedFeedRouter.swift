@@ -65,6 +65,20 @@ final class SharedFeedRouter: Sendable {
         }
     }
 
+    /// A court as a node stored it: every node's court pages follow it.
+    func courtChanged(_ court: StoredCourt) {
+        core.courts.run { $0.apply(court) }
+    }
+
+    /// The courts, loaded once their partition answered after a start without it: shown, then served.
+    func courtsLoaded(_ courts: [StoredCourt]) {
+        let directory = core.courtDirectory
+        core.courts.run { owner in
+            for court in courts { owner.apply(court) }
+            directory.loaded()
+        }
+    }
+
     private func archive(_ handle: GameHandle) {
         let core = self.core
         handle.withOwner(from: nil) { owner in core.archive(owner, at: core.services.clock()) }

@@ -19,8 +19,20 @@ final class CourtDirectory: Sendable {
     }
 
     private let contents = Mutex(Contents())
+    private let waiting: Mutex<Bool>
 
-    init() {}
+    /// `waiting`: the courts are in a Redis partition that did not answer at start; court requests answer
+    /// `unavailable` until `loaded()`.
+    init(waiting: Bool = false) {
+        self.waiting = Mutex(waiting)
+    }
+
+    var isWaiting: Bool { waiting.withLock { $0 } }
+
+    /// The stored courts are shown (after a start while their partition was down).
+    func loaded() {
+        waiting.withLock { $0 = false }
+    }
 
     func contains(_ id: CourtID) -> Bool {
         contents.withLock { $0.ids.contains(id) }

@@ -8,8 +8,6 @@ enum CourtRequestError: Error, Sendable, Equatable {
     case invalid(CourtError)
     case invalidTeam(GameSetupError, message: String)
     case unknownGame(GameID)
-    /// Courts are not stored in Redis yet (`--redis`): refused rather than kept on one node only.
-    case notStoredInRedis
     case storage(CourtStoreError)
     /// "Next game" while the court's game is not finished, or with no game on the court.
     case gameNotFinished(CourtID)
@@ -58,10 +56,10 @@ enum CourtRequestError: Error, Sendable, Equatable {
                 .badRequest, "invalid_team", "invalid field \(error.field)", fields: [error.field: .string(message)])
         case .unknownGame(let id):
             return APIResponse.error(.badRequest, "unknown_game", "no game \"\(id)\"")
-        case .notStoredInRedis:
+        case .storage(.storage(.unavailable(let reason))):
             return APIResponse.error(
-                .notImplemented, "courts_unavailable",
-                "courts are not stored in Redis yet: run without --redis to use courts")
+                .serviceUnavailable, "unavailable", "the court could not be stored, the store is unreachable: \(reason)"
+            )
         case .storage(let error):
             return APIResponse.error(.internalServerError, "storage_failed", "the court could not be stored: \(error)")
         case .gameNotFinished(let id):

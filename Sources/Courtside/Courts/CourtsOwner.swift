@@ -9,7 +9,14 @@ import CourtsideViewModels
 /// A change is stored before it is shown: the new court value goes to the store, and only once it is durable does
 /// the presenter publish it and the request get its answer. Changes to one court made while an earlier one is
 /// being stored start from the value being stored (`pending`), and the store keeps their order (one queue), so no
-/// change is lost. Without a store (`--redis`) every change is refused. Loop-confined.
+/// change is lost. Loop-confined.
+///
+/// Under `--redis` every node shares the courts (`RedisCourtStore`): a change is stored over the version it started
+/// from, and when another node stored one meanwhile (`.conflict`) the stored court is shown and the change is made
+/// again from it (at most `maxAttempts` times), so a change is never made from a stale court nor lost. Other nodes'
+/// changes arrive from the shared feed (`apply`) and are shown only when newer than what is shown (`versions`), so a
+/// change read from the feed before this node's own reply is never replaced by an older one. With one server
+/// (SQLite, memory) there is no other writer: versions only count, and nothing conflicts.
 ///
 /// Reads do not come here: each published version of a court is encoded once into the `CourtDirectory`, which any
 /// loop answers from. A court weighs at most `Court.maxDocumentBytes` and there are at most `maxCourts`, so what the
@@ -17,14 +24,20 @@ import CourtsideViewModels
 final class CourtsOwner {
     /// Courts a server keeps: more than a venue has, few enough that the list stays small (2 MiB at most).
     static let maxCourts = 64
+    /// Tries of one change against other nodes' changes to the same court: people change a court, so two at once
+    /// is rare and eight in a row means the store misbehaves.
+    static let maxAttempts = 8
     let context: LoopContext
-    private let store: (any CourtStore)?
+    private let store: any CourtStore
     private let group: EventLoopGroup
     private let metrics: ServerMetrics
     private let clock: @Sendable () -> Timestamp
     private var courts: [CourtID: CourtEntry] = [:]
     private var order: [CourtID] = []
     private var pending: [CourtID: Court] = [:]
+    /// The stored version of each court as shown, and of the value being stored (`pending`).
+    private var versions: [CourtID: Int] = [:]
+    private var pendingVersions: [CourtID: Int] = [:]
     private var nextNumber = 1
     /// Courts whose "next game" is being made (between the check and the new game on the court): another "next"
     /// for them is refused, so one finished game makes one next game.
@@ -44,7 +57,7 @@ final class CourtsOwner {
     let directory: CourtDirectory
 
     init(
-        context: LoopContext, store: (any CourtStore)?, restoring stored: [Court], directory: CourtDirectory,
+        context: LoopContext, store: any CourtStore, restoring stored: [StoredCourt], directory: CourtDirectory,
         group: EventLoopGroup, metrics: ServerMetrics, clock: @escaping @Sendable () -> Timestamp
     ) {
         self.context = context
@@ -53,7 +66,7 @@ final class CourtsOwner {
         self.group = group
         self.metrics = metrics
         self.clock = clock
-        for court in stored { add(court) }
+        for court in stored { show(court) }
     }
 
     var bound: LoopBound<CourtsOwner> { LoopBound(self, loop: context.loop) }
@@ -94,12 +107,12 @@ final class CourtsOwner {
     }
 
     /// Creates a court named `name` whose displays show the join code with the key of digest `displayKeySHA256`
-    /// (nil: teams join through the admin); `completion` runs on this loop once it is stored.
+    /// (nil: teams join through the admin); `completion` runs on this loop once it is stored. Another node's court
+    /// stored under the same id meanwhile is shown, and the court takes the next number.
     func create(
-        name: String, joining: QueueJoining, displayKeySHA256: String?,
+        name: String, joining: QueueJoining, displayKeySHA256: String?, attempt: Int = 1,
         completion: @escaping (Result<Court, CourtRequestError>) -> Void
     ) {
-        guard store != nil else { return completion(.failure(.notStoredInRedis)) }
         guard order.count + pending.keys.filter({ courts[$0] == nil }).count < Self.maxCourts else {
             return completion(.failure(.tooManyCourts(limit: Self.maxCourts)))
         }
@@ -111,19 +124,28 @@ final class CourtsOwner {
             return completion(.failure(.invalid(error)))
         }
         nextNumber += 1
-        pending[id] = court
         save(court) { [unowned self] result in
-            if case .success = result { add(court) }
-            completion(result.map { court })
+            switch result {
+            case .success(let version):
+                show(StoredCourt(court: court, version: version))
+                completion(.success(court))
+            case .failure(.storage(.conflict)) where attempt < Self.maxAttempts:
+                create(
+                    name: name, joining: joining, displayKeySHA256: displayKeySHA256, attempt: attempt + 1,
+                    completion: completion)
+            case .failure(.storage(.full(let limit))):
+                completion(.failure(.tooManyCourts(limit: limit)))
+            case .failure(let error):
+                completion(.failure(error))
+            }
         }
     }
 
     /// Changes the court with `id` by `change` (which may refuse), stores the result, then publishes it.
     func change(
-        _ id: CourtID, _ change: (inout Court) throws(CourtRequestError) -> Void,
+        _ id: CourtID, _ change: @escaping (inout Court) throws(CourtRequestError) -> Void, attempt: Int = 1,
         completion: @escaping (Result<Court, CourtRequestError>) -> Void
     ) {
-        guard store != nil else { return completion(.failure(.notStoredInRedis)) }
         guard var court = pending[id] ?? courts[id]?.presenter.court else {
             return completion(.failure(.unknownCourt(id)))
         }
@@ -132,14 +154,22 @@ final class CourtsOwner {
         } catch {
             return completion(.failure(error))
         }
-        pending[id] = court
         save(court) { [unowned self] result in
-            if case .success = result, let entry = courts[id], let patch = entry.presenter.update(court) {
-                entry.feed.publish(EncodedMessage(patch), context: context)
-                publishBytes(entry.presenter)
+            switch result {
+            case .success(let version):
+                show(StoredCourt(court: court, version: version))
+                completion(.success(court))
+            case .failure(.storage(.conflict)) where attempt < Self.maxAttempts:
+                self.change(id, change, attempt: attempt + 1, completion: completion)
+            case .failure(let error):
+                completion(.failure(error))
             }
-            completion(result.map { court })
         }
+    }
+
+    /// A court as some node stored it (read from the shared feed): shown when newer than what is shown.
+    func apply(_ stored: StoredCourt) {
+        show(stored)
     }
 
     /// Sends the subscriber the court's snapshot, then every later patch; false when there is no such court.
@@ -154,6 +184,22 @@ final class CourtsOwner {
             }
         }
         return true
+    }
+
+    /// Shows `stored`: a court not shown yet is added, a shown one updated when `stored` is newer.
+    private func show(_ stored: StoredCourt) {
+        let court = stored.court
+        guard let entry = courts[court.id] else {
+            versions[court.id] = stored.version
+            add(court)
+            return
+        }
+        guard stored.version > versions[court.id] ?? 0 else { return }
+        versions[court.id] = stored.version
+        if let patch = entry.presenter.update(court) {
+            entry.feed.publish(EncodedMessage(patch), context: context)
+            publishBytes(entry.presenter)
+        }
     }
 
     private func add(_ court: Court) {
@@ -173,14 +219,28 @@ final class CourtsOwner {
             listed: Self.listed(presenter).canonicalBytes)
     }
 
-    private func save(_ court: Court, then: @escaping (Result<Void, CourtRequestError>) -> Void) {
-        guard let store else { return then(.failure(.notStoredInRedis)) }
+    /// Stores `court` over the version the change started from; `then` gets the new version on this loop. A
+    /// conflict shows what is stored and forgets the values being stored (each of their saves conflicts too, and
+    /// starts again from what is shown).
+    private func save(_ court: Court, then: @escaping (Result<Int, CourtRequestError>) -> Void) {
+        let id = court.id
+        let over = pendingVersions[id] ?? versions[id] ?? 0
+        pending[id] = court
+        pendingVersions[id] = over + 1
         let owner = bound
         let then = LoopBound(then, loop: context.loop)
-        store.save(court) { result in
+        store.save(court, over: over, limit: Self.maxCourts) { result in
             owner.loop.execute { _ in
                 let owner = owner.value
-                if owner.pending[court.id] == court { owner.pending[court.id] = nil }
+                if owner.pending[id] == court, owner.pendingVersions[id] == over + 1 {
+                    owner.pending[id] = nil
+                    owner.pendingVersions[id] = nil
+                }
+                if case .failure(.conflict(let current)) = result {
+                    owner.pending[id] = nil
+                    owner.pendingVersions[id] = nil
+                    owner.show(current)
+                }
                 then.value(result.mapError { .storage($0) })
             }
         }

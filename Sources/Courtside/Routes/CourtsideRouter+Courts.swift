@@ -8,6 +8,7 @@ import CourtsideViewModels
 extension CourtsideRouter {
     func courtsAPI(_ request: HTTPRequest, segments: [Substring], context: RouteContext) -> Route {
         let head = request.head
+        if core.courtDirectory.isWaiting { return .respond(Self.courtsWaiting) }
         switch (segments.count, head.method) {
         case (0, .GET), (0, .HEAD):
             // From the bytes encoded once per change, on this loop: anonymous reads never reach the lobby's loop.
@@ -310,10 +311,16 @@ extension CourtsideRouter {
         }
     }
 
+    /// The answer to every court request while the courts' Redis partition has not answered since the start.
+    static let courtsWaiting = APIResponse.error(
+        .serviceUnavailable, "unavailable",
+        "the courts are on a Redis partition that has not answered since this server started: retry later")
+
     /// `WS /ws/courts/{id}`: the court's document, snapshot then patches.
     func courtSocket(_ head: HTTPRequestHead, segments: [Substring], context: RouteContext) -> Route {
         guard segments.count == 1 else { return .respond(APIResponse.notFound("no route \(head.path)")) }
         let id = CourtID(String(segments[0]))
+        if core.courtDirectory.isWaiting { return .respond(Self.courtsWaiting) }
         guard core.courtDirectory.contains(id) else { return .respond(CourtRequestError.unknownCourt(id).response) }
         if case .failure(let error) = WebSocketHandshake.validate(head) { return .respond(error.response) }
         if let refusal = spectatorOriginRefusal(head) { return .respond(refusal) }

@@ -181,6 +181,7 @@ struct CourtsideRouter: HTTPRouter {
         // `"court":ID` puts the new game on a court (protocol.md): an unknown court is refused before the game exists.
         let court = json["court"].flatMap { $0 == .null ? nil : $0 }
         if let court {
+            if core.courtDirectory.isWaiting { return .respond(Self.courtsWaiting) }
             guard let id = court.stringValue, core.courtDirectory.contains(CourtID(id)) else {
                 return .respond(APIResponse.error(.badRequest, "unknown_court", "no court \(court)"))
             }
@@ -361,9 +362,15 @@ struct CourtsideRouter: HTTPRouter {
         return APIResponse.json(problems.isEmpty ? .ok : .serviceUnavailable, .object(body))
     }
 
-    /// The answer for a game id that has no owner: quarantined (naming the problem), or unknown.
+    /// The answer for a game id that has no owner: quarantined (naming the problem), on a Redis partition that has
+    /// not answered since the start (`unavailable` until it does), or unknown.
     private func missingGame(_ id: GameID) -> HTTPResponse {
         if let problem = core.quarantineProblem(id) { return APIResponse.quarantined(id, problem: problem) }
+        if core.isWaitingForPartition(of: id) {
+            return APIResponse.error(
+                .serviceUnavailable, "unavailable",
+                "game \(id) is on a Redis partition that has not answered since this server started: retry later")
+        }
         return APIResponse.unknownGame(id.rawValue)
     }
 

@@ -19,10 +19,22 @@ struct ClusterPartitionTests {
         var configuration = RedisJournal.Configuration()
         configuration.nodeID = name
         configuration.client.requestTimeout = .seconds(1)
+        configuration.startsWhileUnreachable = true
         let partitions = try servers.map { server in
             try RedisJournal(url: RedisURL(parsing: server.url()), configuration: configuration)
         }
         return try TestApp(journal: try PartitionedRedisJournal(partitions: partitions))
+    }
+
+    /// A node A on `servers` makes a game on each partition (`game-1`, `game-1-1`), then `more` with them, and stops.
+    static func seed(
+        _ servers: [RedisServer], more: (TestApp, [(id: String, token: String)]) throws -> Void
+    ) throws -> [(id: String, token: String)] {
+        let first = try node("A", on: servers)
+        let games = [try first.createGame(), try first.createGame()]
+        #expect(games.map(\.id) == ["game-1", "game-1-1"])
+        try more(first, games)
+        return games
     }
 
     @Test("games land on both partitions, every node serves them, malformed ids are 404, ids survive a restart")
@@ -115,5 +127,66 @@ struct ClusterPartitionTests {
             })
         #expect(ack["seq"] == 1)
         #expect(try nodeA.waitForGame(victim.id, seq: 1) == (try nodeB.snapshot(victim.id)))
+    }
+
+    @Test(
+        "a node started while partition 1 is down serves partition 0; partition 1's games answer unavailable, then load"
+    )
+    func startWithPartitionDown() throws {
+        let servers = [try RedisServer(), try RedisServer()]
+        let games = try Self.seed(servers) { first, games in
+            let scorer = try first.scorer(games[1])
+            try scorer.send(json: command("c1"))
+            #expect(try scorer.nextAnswer()["seq"] == 1)
+        }
+        servers[1].kill9()
+        let node = try Self.node("B", on: servers)
+        #expect(try node.request("GET", "/api/games/game-1").status == 200)
+        let waiting = try node.request("GET", "/api/games/game-1-1")
+        #expect(waiting.status == 503)
+        #expect(try waiting.json["code"] == "unavailable", "\(waiting.text)")
+        let refused = try node.request(
+            "POST", "/api/games/game-1-1/commands", headers: ["Authorization": "Bearer \(games[1].token)"],
+            json: command("c2"))
+        #expect(try refused.json["code"] == "unavailable", "\(refused.text)")
+        #expect(try node.request("GET", "/api/games/game-1-9").status == 503, "any id of the partition waits")
+        #expect(try node.request("GET", "/api/games/game-2-1").status == 404, "no such partition")
+        // New games go to the partition that answers.
+        #expect(try node.createGame().id == "game-2")
+        #expect(try node.request("GET", "/healthz").status == 200)
+
+        try servers[1].restart()
+        let loaded = try node.waitForGame("game-1-1", seq: 1)
+        #expect(loaded["state"]?["homeScore"] == 2)
+        let scorer = try node.scorer(games[1])
+        try scorer.send(json: command("c2"))
+        #expect(try scorer.nextAnswer()["seq"] == 2)
+        #expect(try node.request("GET", "/api/games/game-1-9").status == 404, "loaded: an unknown id is unknown again")
+    }
+
+    @Test(
+        "a node started while partition 0 is down serves partition 1's games; the courts answer unavailable, then load")
+    func startWithCourtsPartitionDown() throws {
+        let servers = [try RedisServer(), try RedisServer()]
+        _ = try Self.seed(servers) { first, _ in _ = try first.createCourt("Park") }
+        servers[0].kill9()
+        let node = try Self.node("B", on: servers)
+        #expect(try node.request("GET", "/api/games/game-1-1").status == 200)
+        #expect(try node.request("GET", "/api/games/game-1").json["code"] == "unavailable")
+        for path in ["/api/courts", "/api/courts/court-1"] {
+            let waiting = try node.request("GET", path)
+            #expect(waiting.status == 503, "\(path)")
+            #expect(try waiting.json["code"] == "unavailable", "\(path): \(waiting.text)")
+        }
+        #expect(try node.createGame().id == "game-1-2", "new games go to the partition that answers")
+
+        try servers[0].restart()
+        #expect(
+            try eventually {
+                try node.request("GET", "/api/courts/court-1").status == 200
+            })
+        #expect(try node.request("GET", "/api/courts/court-1").json["name"] == "Park")
+        _ = try node.waitForGame("game-1")
+        #expect(try node.createCourt("Hall").id == "court-2")
     }
 }
