@@ -22,7 +22,14 @@ public final class RedisJournalFollower: JournalFollower {
     public func games() throws(JournalError) -> [FollowedGame] {
         var games: [FollowedGame] = []
         for journal in partitions {
-            let list = try Self.call(journal.client, RESPCommand("LRANGE", .string(RedisJournalKeys.games), 0, -1))
+            // A partition that does not answer (down, or not reachable since the start) is left out until it does:
+            // its games wait, the other partitions' are delivered (docs/cluster.md, "Past one Redis").
+            let list: RESPValue
+            do throws(JournalError) {
+                list = try Self.call(journal.client, RESPCommand("LRANGE", .string(RedisJournalKeys.games), 0, -1))
+            } catch .unavailable {
+                continue
+            }
             let ids = list.elements?.compactMap(\.string) ?? []
             // One round trip for every game's hash: the commands are pipelined on the connection.
             let replies = try Self.pipelined(
@@ -65,9 +72,14 @@ public final class RedisJournalFollower: JournalFollower {
     public func changeMarker() throws(JournalError) -> String {
         var marker = ""
         for journal in partitions {
-            let last = try Self.call(
-                journal.client, RESPCommand("XREVRANGE", .string(RedisJournalKeys.feed), "+", "-", "COUNT", 1))
-            marker += (last.elements?.first?.elements?.first?.string ?? "-") + ","
+            // A partition away marks itself so: its return changes the marker, and its games are read again.
+            do throws(JournalError) {
+                let last = try Self.call(
+                    journal.client, RESPCommand("XREVRANGE", .string(RedisJournalKeys.feed), "+", "-", "COUNT", 1))
+                marker += (last.elements?.first?.elements?.first?.string ?? "-") + ","
+            } catch .unavailable {
+                marker += "away,"
+            }
         }
         return marker
     }

@@ -25,10 +25,15 @@ public final class RedisWebhookStore: WebhookStore {
     /// Loads the library into `journal`'s Redis (replacing an older version). Blocks: start-up only.
     public init(journal: RedisJournal) throws(JournalError) {
         client = journal.client
-        _ = try call(Self.loadLibrary)
-        let version = try call(RESPCommand("FCALL", "courtside_webhooks_version", 0))
-        guard version.integer == Int64(RedisWebhookLibrary.version) else {
-            throw .storageFailure(reason: "the webhook library reports version \(version)")
+        do throws(JournalError) {
+            _ = try call(Self.loadLibrary)
+            let version = try call(RESPCommand("FCALL", "courtside_webhooks_version", 0))
+            guard version.integer == Int64(RedisWebhookLibrary.version) else {
+                throw .storageFailure(reason: "the webhook library reports version \(version)")
+            }
+        } catch .unavailable {
+            // The partition is down at start (a node starts without it): the first call after it returns finds the
+            // library missing and loads it (`call`).
         }
     }
 

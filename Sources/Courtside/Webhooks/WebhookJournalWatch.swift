@@ -22,12 +22,14 @@ final class WebhookJournalWatch: Sendable {
     /// The store's marker before the service read its webhooks, so a change made meanwhile is seen.
     private let firstWebhooksMarker: String
 
-    init(reader: any JournalFollower, store: any WebhookStore, logger: Logger) throws(JournalError) {
+    init(reader: any JournalFollower, store: any WebhookStore, logger: Logger) {
         self.reader = reader
         self.store = store
         self.logger = logger
-        firstWebhooksMarker = try store.changeMarker()
-        let first = try reader.games()
+        // A store or journal away at start (a Redis partition down) is read by the first round that reaches it: an
+        // empty marker differs from any the store gives, so the webhooks are read then too.
+        firstWebhooksMarker = (try? store.changeMarker()) ?? ""
+        let first = (try? reader.games()) ?? []
         games.withLock { $0 = first }
     }
 

@@ -49,7 +49,7 @@ final class WebhookService: Sendable {
         allowsPrivateAddresses: Bool, tls: TLSContext?, logger: Logger,
         clock: @escaping @Sendable () -> Int64 = WebhookService.wallClock
     ) throws(JournalError) {
-        let watch = try WebhookJournalWatch(reader: reader, store: store, logger: logger)
+        let watch = WebhookJournalWatch(reader: reader, store: store, logger: logger)
         self.watch = watch
         let leases =
             store.isShared ? WebhookLeases(store: store, node: node, durationMs: leaseMs, logger: logger) : nil
@@ -57,7 +57,13 @@ final class WebhookService: Sendable {
             store: store, reader: reader, games: { watch.current }, leases: leases,
             client: WebhookHTTPClient(policy: WebhookAddressPolicy(allowsPrivate: allowsPrivateAddresses), tls: tls),
             clock: clock, logger: logger)
-        reconcile(with: try store.loadAll())
+        do throws(JournalError) {
+            reconcile(with: try store.loadAll())
+        } catch .unavailable(let reason) {
+            // The store is away at start (a Redis partition down): the watch's first round that reaches it says the
+            // webhooks changed, and they are read then.
+            logger.error("webhooks wait for their store", ["error": reason])
+        }
         // Weak: the watch and the leases live as long as the service, not the other way round.
         watch.listen { [weak self] webhooksChanged in
             guard let self else { return }
