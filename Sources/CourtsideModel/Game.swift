@@ -97,6 +97,8 @@ public struct Game: Sendable, Hashable {
     var plusMinus: [PlayerID: Int] = [:]
     /// The sequence of the event recording each accepted command id: the idempotency record.
     var acceptedCommands: [CommandID: Int] = [:]
+    /// The numbers of the plays waiting for the other scorer, ascending (so their windows end in this order too).
+    var awaiting: [Int] = []
 
     /// A new game: 0 - 0, clock stopped at 0, no events.
     public init(setup: GameSetup) {
@@ -137,8 +139,8 @@ public struct Game: Sendable, Hashable {
     public var isOvertime: Bool { isOvertimePeriod && winner == nil }
     /// The score when regulation ended (adjusted when a move from before it is corrected), or nil before.
     public var scoreAtTimeLimit: ScoreLine? { decidingEnds.first?.score }
-    /// Whether there is a move that `undo` would revert.
-    public var canUndo: Bool { !undoable.isEmpty }
+    /// Whether there is a move that `undo` would revert (for the game's scorer token, with dual confirmation).
+    public var canUndo: Bool { undoTarget(by: nil) != nil }
     /// When the latest event happened, or nil before the first.
     public var lastEventTime: Timestamp? { events.last?.at }
     /// The game-clock length of the current period, or nil when it is untimed.

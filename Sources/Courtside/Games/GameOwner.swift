@@ -238,7 +238,8 @@ final class GameOwner {
     private func propose(_ work: GameOwnerWork) -> GameOwnerProposal {
         switch work {
         case .tick(let deadline):
-            return viewModel.proposedTick(at: deadline).map { .append([$0], acknowledging: nil) } ?? .nothing
+            let events = viewModel.proposedTick(at: deadline)
+            return events.isEmpty ? .nothing : .append(events, acknowledging: nil)
         case .command(let request):
             let now = services.clock()
             if let administration = request.administration {

@@ -168,6 +168,9 @@ public final class GamePresenter {
         }
         writePlays(viewModel.plays)
         viewModel.changedPlays.bind(writePlays).store(in: bindings)
+        if viewModel.rules.dualConfirmation != nil {
+            bind(viewModel.conflicts, to: GameDocument.conflicts) { .array($0.map(GameDocument.conflictJSON)) }
+        }
         for (key, players) in [("homePlayers", viewModel.homePlayers), ("awayPlayers", viewModel.awayPlayers)] {
             for (index, player) in players.enumerated() {
                 let path = JSONPointer(tokens: [key, String(index)])

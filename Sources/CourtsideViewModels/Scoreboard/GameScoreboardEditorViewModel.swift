@@ -49,6 +49,8 @@ public final class GameScoreboardEditorViewModel {
     /// presenter writes, so a long
     /// game's play-by-play costs one write per play and command, not one per play already recorded.
     public var changedPlays: Dynamic<[PlayRow]> { mutableChangedPlays }
+    /// The plays the two scorers disagree on, not yet resolved (always empty without dual confirmation).
+    public var conflicts: Dynamic<[Play]> { mutableConflicts }
     /// One line for the lobby.
     public var summary: Dynamic<GameSummary> { mutableSummary }
     /// The number of batches that changed something (see the type's documentation).
@@ -72,6 +74,7 @@ public final class GameScoreboardEditorViewModel {
     private let mutableStats: MutableDynamic<StatsData>
     private let mutableChangedPlays: MutableDynamic<[PlayRow]>
     private let mutableSummary: MutableDynamic<GameSummary>
+    private let mutableConflicts: MutableDynamic<[Play]>
     private let mutableRevision: MutableDynamic<Int>
     private let now: () -> Timestamp
     /// The revision after each accepted command, so that a repeated id is answered with the same `seq`.
@@ -109,6 +112,7 @@ public final class GameScoreboardEditorViewModel {
         self.plays = Self.playRows(of: game, seqs: acceptedRevisions, nextSeq: nil)
         self.mutableChangedPlays = MutableDynamic(plays)
         self.mutableSummary = MutableDynamic(GameSummary(game: game))
+        self.mutableConflicts = MutableDynamic(game.conflicts)
         self.mutableRevision = MutableDynamic(revision)
         self.homePlayers = game.homeTeam.players.map(playerViewModel)
         self.awayPlayers = game.awayTeam.players.map(playerViewModel)
@@ -208,10 +212,11 @@ public final class GameScoreboardEditorViewModel {
         }
     }
 
-    /// The event a tick at `now` would store (the time limit reached), computed on a copy; nil when none is due.
-    public func proposedTick(at now: Timestamp) -> GameEvent? {
+    /// The events a tick at `now` would store (the time limit reached, windows to confirm that closed), computed on
+    /// a copy; empty when none is due.
+    public func proposedTick(at now: Timestamp) -> [GameEvent] {
         var next = game
-        return next.advance(to: now)
+        return next.catchUp(to: now)
     }
 
     /// Reopens a game a scorer confirmed final (an administrator's decision) at `now`; one batch, like a command.
@@ -274,10 +279,11 @@ public final class GameScoreboardEditorViewModel {
         return acceptedRevisions[id] ?? mutableRevision.value
     }
 
-    /// Lets time pass up to `now`: records the time limit when the clock reached it, and refreshes ``time``.
+    /// Lets time pass up to `now`: records the time limit when the clock reached it and the windows to confirm that
+    /// closed, and refreshes ``time``.
     @discardableResult
     public func tick(now: Timestamp) -> ScoreboardBatch {
-        let events = game.advance(to: now).map { [$0] } ?? []
+        let events = game.catchUp(to: now)
         publishBatch(events: events, now: now)
         return ScoreboardBatch(events: events, reply: nil)
     }
@@ -327,6 +333,7 @@ public final class GameScoreboardEditorViewModel {
             changed = player.refresh(from: game.moveCounts(for: player.playerID) ?? MoveCounts()) || changed
         }
         changed = mutableSummary.update(GameSummary(game: game)) || changed
+        changed = mutableConflicts.update(game.conflicts) || changed
         if let revision {
             // A stored batch keeps its stored number even when it changes nothing shown (a repeated reading).
             if revision > mutableRevision.value { mutableRevision.value = revision }
@@ -360,7 +367,12 @@ public final class GameScoreboardEditorViewModel {
     /// a long game costs no rebuild of its whole play-by-play per command. Returns whether any changed.
     private func refreshPlays(after events: [GameEvent]) -> Bool {
         var touched: [Int] = []
-        for event in events {
+        if game.rules.dualConfirmation != nil {
+            // A scorer's entry may add a play or confirm, or conflict with, an earlier one: compare the rows (a
+            // value comparison per play, far cheaper than writing them) and take the new plays.
+            touched = plays.indices.filter { plays[$0].play != game.plays[$0] } + Array(plays.count..<game.plays.count)
+        }
+        for event in events where game.rules.dualConfirmation == nil {
             switch event.kind {
             case .move: touched.append(plays.count + touched.filter { $0 >= plays.count }.count)
             case .editPlay(let play, _, _), .deletePlay(let play): touched.append(play - 1)
