@@ -111,6 +111,34 @@ struct DualConfirmationSocketTests {
         #expect(plays.map { $0["awayScore"] } == [0, 0, 0])
     }
 
+    @Test("POST commands takes a crew member's token with its role: a second scorer confirms over HTTP")
+    func memberCommandsOverHTTP() throws {
+        let app = try TestApp()
+        let game = try app.createGame([
+            "homeTeam": "Lakers", "homePlayers": ["Ann", "Bo", "Cy"], "awayTeam": "Celtics",
+            "awayPlayers": ["Di", "Ed", "Flo"], "rules": ["preset": "pickup", "confirmation": "dual"],
+        ])
+        let second = try CrewSocketTests.addMember(app, game, role: "scorer", label: "Check sheet")
+        let stats = try CrewSocketTests.addMember(app, game, role: "stats", label: "Stats")
+        func post(_ token: String, _ body: JSONValue) throws -> ClientResponse {
+            try app.request(
+                "POST", "/api/games/\(game.id)/commands", headers: ["Authorization": "Bearer \(token)"], json: body)
+        }
+        #expect(try post(game.token, command("h1", move: "onePoint")).status == 200)
+        let confirmed = try post(second.token, command("h2", move: "onePoint"))
+        #expect(confirmed.status == 200)
+        #expect(try confirmed.json["type"] == "ack")
+        #expect(try app.snapshot(game.id)["state"]?["homeScore"] == 1)
+        let refused = try post(stats.token, command("h3", move: "twoPoints"))
+        #expect(refused.status == 403)
+        #expect(try refused.json["code"] == "not_allowed_for_role")
+        #expect(try post(stats.token, command("h4", move: "rebound")).status == 200)
+        #expect(try post("0123456789abcdef0123456789abcdef", command("h5")).status == 403)
+        let plays = try app.request("GET", "/api/games/\(game.id)/plays").json["plays"]?.arrayValue ?? []
+        #expect(plays.map { $0["confirmedBy"] } == ["m1", nil])
+        #expect(plays.map { $0["enteredBy"] } == ["scorer", "m2"])
+    }
+
     @Test("a game without dual confirmation counts a crew scorer's move at once, as before")
     func singleByDefault() throws {
         let app = try TestApp()
