@@ -29,6 +29,8 @@
 /// - The game clock starts the shot clock with it and stops it with it; the shot clock can also run on its own.
 /// - The record of accepted command ids is part of the game, rebuilt from the events (each event carries its
 ///   command id). Rejected commands leave no trace, so retrying one is evaluated again.
+/// - With two scorers who confirm each other (`Rules.dualConfirmation`), a scorer's points and fouls wait for the
+///   other scorer's same entry before they count; the rules of that are in `Game+Confirmation.swift`.
 /// - Time never runs backwards for a game: a command dated before the game's latest event is recorded at that
 ///   latest instant, which keeps the log ordered whatever the caller's clock does.
 public struct Game: Sendable, Hashable {
