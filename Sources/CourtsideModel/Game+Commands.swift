@@ -17,32 +17,47 @@ extension Game {
     ) throws(GameError) -> CommandOutcome {
         if let sequence = acceptedCommands[command.id] {
             let accepted = events[sequence - 1]
-            guard accepted.records(command) else { throw .commandIDReused(command.id, accepted: accepted) }
+            // With two scorers the same entry from the other scorer is a confirmation, never a retry: an id the
+            // other scorer used is refused rather than answered with their event.
+            guard accepted.records(command), rules.dualConfirmation == nil || accepted.member == member else {
+                throw .commandIDReused(command.id, accepted: accepted)
+            }
             return CommandOutcome(event: accepted, newEvents: [])
         }
         if let error = crewRejection(of: command.action, by: member) { throw error }
         let at = effectiveTime(now)
-        guard let instant = pendingTimeLimit(at: at) else {
-            if let error = rejection(of: command.action, at: at) { throw error }
+        guard dueDeadline(at: at) != nil else {
+            if let error = rejection(of: command.action, by: member, at: at) { throw error }
             let event = perform(command, by: member, at: at)
             return CommandOutcome(event: event, newEvents: [event])
         }
-        // Judge the command after the period end on a copy, so that a refusal leaves this game untouched.
+        // Judge the command after the period end (or the windows that closed) on a copy, so that a refusal leaves
+        // this game untouched.
         var next = self
-        let limitEvent = next.reachTimeLimit(at: instant)
-        if let error = next.rejection(of: command.action, at: at) { throw error }
+        let passed = next.catchUp(to: at)
+        if let error = next.rejection(of: command.action, by: member, at: at) { throw error }
         let event = next.perform(command, by: member, at: at)
         self = next
-        return CommandOutcome(event: event, newEvents: [limitEvent, event])
+        return CommandOutcome(event: event, newEvents: passed + [event])
     }
 
-    /// Lets game time pass up to `now`: when the running clock has reached the end of the period, records
-    /// `timeLimitReached` at the exact instant of the end (the clocks stop; the next period begins, the team ahead
-    /// wins, or overtime begins) and returns it. Returns nil when nothing happened.
+    /// Lets game time pass up to `now`, recording the first thing time alone changed and returning it (nil when
+    /// nothing did): when the running clock reached the end of the period, `timeLimitReached` at the exact instant
+    /// of the end (the clocks stop; the next period begins, the team ahead wins, or overtime begins); when a window
+    /// to confirm a play closed, `confirmationExpired`. `catchUp(to:)` records everything due.
     @discardableResult
     public mutating func advance(to now: Timestamp) -> GameEvent? {
-        guard let instant = pendingTimeLimit(at: effectiveTime(now)) else { return nil }
-        return reachTimeLimit(at: instant)
+        guard let due = dueDeadline(at: effectiveTime(now)) else { return nil }
+        return record(due)
+    }
+
+    /// Lets game time pass up to `now`, recording everything time alone changed by then, oldest first.
+    @discardableResult
+    public mutating func catchUp(to now: Timestamp) -> [GameEvent] {
+        var recorded: [GameEvent] = []
+        let at = effectiveTime(now)
+        while let due = dueDeadline(at: at) { recorded.append(record(due)) }
+        return recorded
     }
 
     /// Reopens a game a scorer confirmed final (an administrator's decision): records `reopened` and returns it.
@@ -65,8 +80,9 @@ extension Game {
         return deadline
     }
 
-    /// Why `action` would be refused at `at` (with no period end pending), or nil when it would be accepted.
-    func rejection(of action: GameCommand.Action, at: Timestamp) -> GameError? {
+    /// Why `action` from `member` would be refused at `at` (with nothing due, see `dueDeadline`), or nil when it
+    /// would be accepted.
+    func rejection(of action: GameCommand.Action, by member: CrewMemberID?, at: Timestamp) -> GameError? {
         if isLocked { return .gameLocked }
         switch action {
         case .move(let player, let move):
@@ -91,7 +107,7 @@ extension Game {
         case .clock(.pause):
             if !clock.isRunning { return .clockNotRunning }
         case .undo:
-            if undoable.isEmpty { return .nothingToUndo }
+            if undoTarget(by: member) == nil { return .nothingToUndo }
         case .timeout(let side):
             guard rules.timeouts != nil else { return .notInRules(.timeouts) }
             if let winner { return .afterFinish(winner: winner) }
@@ -115,12 +131,21 @@ extension Game {
             if !isEligible(playerIn) { return .playerNotEligible(playerIn) }
         case .editPlay(let number, let player, let move):
             if let error = playRejection(number) { return error }
+            // A conflict is settled by `resolve` alone, so both scorers see one answer to it.
+            if plays[number - 1].hasConflict { return .playInConflict(number) }
             if setup.side(of: player) == nil { return .unknownPlayer(player) }
             if !rules.allows(move) { return .moveNotInRules(move) }
         case .deletePlay(let number):
-            return playRejection(number)
+            if let error = playRejection(number) { return error }
+            if plays[number - 1].hasConflict { return .playInConflict(number) }
+        case .resolve(let number, let keep):
+            return resolveRejection(play: number, keep: keep)
         case .final:
-            break
+            // A locked game takes nothing, a resolve included: the scorers settle every play before they sign.
+            let conflicts = plays.count(where: \.hasConflict)
+            if !awaiting.isEmpty || conflicts > 0 {
+                return .unconfirmedPlays(pending: awaiting.count, conflicts: conflicts)
+            }
         }
         return nil
     }
@@ -151,7 +176,7 @@ extension Game {
         return nil
     }
 
-    private func playRejection(_ number: Int) -> GameError? {
+    func playRejection(_ number: Int) -> GameError? {
         guard plays.indices.contains(number - 1) else { return .unknownPlay(number) }
         return plays[number - 1].isDeleted ? .playDeleted(number) : nil
     }
@@ -165,7 +190,7 @@ extension Game {
         let id = command.id
         switch command.action {
         case .move(let player, let move):
-            return recordPlay(player: player, move: move, commandID: id, at: at)
+            return enter(player: player, move: move, commandID: id, at: at)
         case .clock(let action):
             if action == .start {
                 clock.start(at: at)
@@ -175,7 +200,7 @@ extension Game {
             }
             return append(.clock(action), commandID: id, at: at)
         case .undo:
-            let sequence = undoLatest()
+            let sequence = undoLatest(by: member)
             decideWinner(at: at)
             return append(.undo(undoes: sequence), commandID: id, at: at)
         case .teamMove(let team, let move):
@@ -208,6 +233,8 @@ extension Game {
         case .final:
             isLocked = true
             stopClocks(at: at)
+        case .resolve(let number, let keep):
+            resolve(play: number, keep: keep, commandID: id, at: at)
         case .review(let action):
             // A review is watched on a stopped clock (FIBA art. 46.12, the instant replay system).
             isUnderReview = action == .start

@@ -14,7 +14,7 @@ extension Game {
 
     /// Adds a member with `role`, whose token's SHA-256 is `tokenSHA256`, and records `crewMemberAdded`.
     /// A locked or finished game takes members too: the crew is not the score. Like a command, a period end the
-    /// running clock passed before `now` is recorded first, so the log stays in time order.
+    /// running clock passed before `now` (or a window that closed) is recorded first, so the log stays in time order.
     @discardableResult
     public mutating func addCrewMember(
         role: CrewRole, label: String, tokenSHA256: String, at now: Timestamp
@@ -22,9 +22,9 @@ extension Game {
         if let error = crewAdditionRejection(label: label) { throw error }
         let member = CrewMember(id: nextCrewMemberID, role: role, label: label, tokenSHA256: tokenSHA256)
         let at = effectiveTime(now)
-        let limit = pendingTimeLimit(at: at).map { reachTimeLimit(at: $0) }
+        let passed = catchUp(to: at)
         let event = recordCrewMember(member, at: at)
-        return CommandOutcome(event: event, newEvents: (limit.map { [$0] } ?? []) + [event])
+        return CommandOutcome(event: event, newEvents: passed + [event])
     }
 
     /// Revokes member `id` and records `crewMemberRevoked` (after a period end it passed, as `addCrewMember`);
@@ -35,10 +35,10 @@ extension Game {
             throw .unknownMember(id)
         }
         let at = effectiveTime(now)
-        let limit = pendingTimeLimit(at: at).map { reachTimeLimit(at: $0) }
+        let passed = catchUp(to: at)
         crew[index].isRevoked = true
         let event = append(.crewMemberRevoked(id), commandID: nil, at: at)
-        return CommandOutcome(event: event, newEvents: (limit.map { [$0] } ?? []) + [event])
+        return CommandOutcome(event: event, newEvents: passed + [event])
     }
 
     /// Why a member could not be added now, or nil.

@@ -1,24 +1,38 @@
 extension Game {
-    /// Records a move as a new play and counts it.
-    mutating func recordPlay(player: PlayerID, move: PlayerMove, commandID: CommandID, at: Timestamp) -> GameEvent {
+    /// Records a move as a new play and counts it, or, when `pendingUntil` is given, keeps it waiting for the
+    /// other scorer until then, counting nothing.
+    mutating func recordPlay(
+        player: PlayerID, move: PlayerMove, commandID: CommandID, at: Timestamp, pendingUntil: Timestamp? = nil
+    ) -> GameEvent {
         // `rejection(of:at:)` refused unknown players.
         guard let side = setup.side(of: player) else { preconditionFailure("Invalid state: no \(player)") }
         let sequence = events.count + 1
-        let play = Play(
+        var play = Play(
             number: plays.count + 1, sequence: sequence, commandID: commandID, period: period,
             elapsedMs: elapsedMs(at: at), at: at, lineup: TeamPair(home: lineup(.home), away: lineup(.away)),
             enteredBy: issuer, player: player, team: side, move: move)
+        if let pendingUntil {
+            play.check = .pending(confirmBy: pendingUntil)
+            awaiting.append(play.number)
+        }
         plays.append(play)
         undoable.append(.play(play.number))
+        if pendingUntil == nil { countIn(play: play.number, at: at) }
+        return append(.move(player: player, move: move), commandID: commandID, at: at)
+    }
+
+    /// Counts a play that was just recorded or confirmed, with what its counting sets off: the possession a 10th
+    /// team foul gives in 3x3, and the winner.
+    mutating func countIn(play number: Int, at: Timestamp) {
+        let play = plays[number - 1]
         count(play, sign: 1)
         // FIBA 3x3 rule 15.3: from the 10th team foul the other team also gets the ball.
-        if move.isPlayerFoul, rules.tracksPossession, let from = rules.teamFouls?.possessionFrom,
-            teamFouls[side] >= from
+        if play.move.isPlayerFoul, rules.tracksPossession, let from = rules.teamFouls?.possessionFrom,
+            teamFouls[play.team] >= from
         {
-            possession = side.opponent
+            possession = play.team.opponent
         }
         decideWinner(at: at)
-        return append(.move(player: player, move: move), commandID: commandID, at: at)
     }
 
     /// Records a team move and counts it.
@@ -31,16 +45,32 @@ extension Game {
         return append(.teamMove(team: team, move: move), commandID: commandID, at: at)
     }
 
-    /// Reverts the latest undoable move (an undo) and returns the sequence of the event that recorded it.
-    mutating func undoLatest() -> Int {
+    /// The move an undo by `member` (nil: the scorer token) reverts: the latest undoable move; with dual
+    /// confirmation, the latest that `member` entered or confirmed, so that one scorer's undo never takes back
+    /// what only the other scorer entered.
+    func undoTarget(by member: CrewMemberID?) -> Undoable? {
+        guard rules.dualConfirmation != nil else { return undoable.last }
+        return undoable.last { undoable in
+            switch undoable {
+            case .play(let number):
+                let play = plays[number - 1]
+                return play.enteredBy == member || play.check == .confirmed(by: member)
+            case .teamAction(let index):
+                return events[teamActions[index].sequence - 1].member == member
+            }
+        }
+    }
+
+    /// Reverts the move an undo by `member` takes back and returns the sequence of the event that recorded it.
+    mutating func undoLatest(by member: CrewMemberID?) -> Int {
         // `rejection(of:at:)` refused an undo with nothing left to undo.
-        guard let latest = undoable.last else { preconditionFailure("Invalid state: undo with no move") }
+        guard let latest = undoTarget(by: member) else { preconditionFailure("Invalid state: undo with no move") }
         let sequence = sequence(of: latest)
         switch latest {
         case .play(let number):
             strike(play: number)
         case .teamAction(let index):
-            undoable.removeLast()
+            undoable.removeAll { $0 == latest }
             teamActions[index].isDeleted = true
             teamMoveCounts[teamActions[index].team][teamActions[index].move] -= 1
         }
@@ -49,21 +79,25 @@ extension Game {
 
     /// Takes a play out of the record (an undo or a deletion).
     mutating func strike(play number: Int) {
-        count(plays[number - 1], sign: -1)
+        if plays[number - 1].isCounted { count(plays[number - 1], sign: -1) }
         plays[number - 1].isDeleted = true
         undoable.removeAll { $0 == .play(number) }
+        // A pending play taken back waits no more: the other scorer's entry, if any comes, starts a new play.
+        awaiting.removeAll { $0 == number }
     }
 
     /// Rewrites a play: its old effect goes, its new one comes, in one step.
     mutating func correct(play number: Int, player: PlayerID, move: PlayerMove) {
         // `rejection(of:at:)` refused unknown players.
         guard let side = setup.side(of: player) else { preconditionFailure("Invalid state: no \(player)") }
-        count(plays[number - 1], sign: -1)
+        // A pending play is corrected without counting: it counts once confirmed, as corrected.
+        let counted = plays[number - 1].isCounted
+        if counted { count(plays[number - 1], sign: -1) }
         plays[number - 1].player = player
         plays[number - 1].team = side
         plays[number - 1].move = move
         plays[number - 1].isEdited = true
-        count(plays[number - 1], sign: 1)
+        if counted { count(plays[number - 1], sign: 1) }
     }
 
     /// The players of `side` on court now: those the substitutions left there, or the whole roster when the rules
@@ -75,7 +109,7 @@ extension Game {
     /// Adds (`sign` 1) or removes (-1) everything `play` counts for: the score, the period's score, the player's
     /// count, the plus-minus of those on court, the scores at the ends of later deciding periods, and the team
     /// fouls of the current foul window.
-    private mutating func count(_ play: Play, sign: Int) {
+    mutating func count(_ play: Play, sign: Int) {
         let points = play.move.points * sign
         score[play.team] += points
         periodScores[play.period - 1][play.team] += points

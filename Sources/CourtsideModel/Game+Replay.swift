@@ -20,15 +20,17 @@ extension Game {
             // The events without a command: a period end at its exact instant, and an administrator's reopen.
             guard event.commandID == nil else { throw .inconsistent(event) }
             switch event.kind {
-            case .timeLimitReached where pendingTimeLimit(at: event.at) == event.at:
+            case .timeLimitReached where dueDeadline(at: event.at) == .timeLimit(event.at):
                 _ = reachTimeLimit(at: event.at)
-            case .reopened where isLocked && pendingTimeLimit(at: event.at) == nil:
+            case .confirmationExpired(let play) where dueDeadline(at: event.at) == .confirmation(play: play, event.at):
+                _ = record(.confirmation(play: play, event.at))
+            case .reopened where isLocked && dueDeadline(at: event.at) == nil:
                 _ = try? reopen(at: event.at)
             case .crewMemberAdded(let member)
             where member.id == nextCrewMemberID && crewAdditionRejection(label: member.label) == nil
-                && pendingTimeLimit(at: event.at) == nil:
+                && dueDeadline(at: event.at) == nil:
                 _ = recordCrewMember(member, at: event.at)
-            case .crewMemberRevoked(let id) where activeMember(id) != nil && pendingTimeLimit(at: event.at) == nil:
+            case .crewMemberRevoked(let id) where activeMember(id) != nil && dueDeadline(at: event.at) == nil:
                 _ = try? revokeCrewMember(id, at: event.at)
             default:
                 throw .inconsistent(event)
@@ -36,10 +38,10 @@ extension Game {
             return
         }
         if acceptedCommands[command.id] != nil { throw .duplicateCommandID(event) }
-        if pendingTimeLimit(at: event.at) != nil { throw .missingTimeLimit(event) }
+        if dueDeadline(at: event.at) != nil { throw .missingTimeLimit(event) }
         if let error = crewRejection(of: command.action, by: event.member) { throw .rejected(event, error) }
-        if let error = rejection(of: command.action, at: event.at) { throw .rejected(event, error) }
-        if case .undo(let undoes) = event.kind, undoable.last.map(sequence(of:)) != undoes {
+        if let error = rejection(of: command.action, by: event.member, at: event.at) { throw .rejected(event, error) }
+        if case .undo(let undoes) = event.kind, undoTarget(by: event.member).map(sequence(of:)) != undoes {
             throw .inconsistent(event)
         }
         let recorded = perform(command, by: event.member, at: event.at)

@@ -29,6 +29,8 @@
 /// - The game clock starts the shot clock with it and stops it with it; the shot clock can also run on its own.
 /// - The record of accepted command ids is part of the game, rebuilt from the events (each event carries its
 ///   command id). Rejected commands leave no trace, so retrying one is evaluated again.
+/// - With two scorers who confirm each other (`Rules.dualConfirmation`), a scorer's points and fouls wait for the
+///   other scorer's same entry before they count; the rules of that are in `Game+Confirmation.swift`.
 /// - Time never runs backwards for a game: a command dated before the game's latest event is recorded at that
 ///   latest instant, which keeps the log ordered whatever the caller's clock does.
 public struct Game: Sendable, Hashable {
@@ -97,6 +99,8 @@ public struct Game: Sendable, Hashable {
     var plusMinus: [PlayerID: Int] = [:]
     /// The sequence of the event recording each accepted command id: the idempotency record.
     var acceptedCommands: [CommandID: Int] = [:]
+    /// The numbers of the plays waiting for the other scorer, ascending (so their windows end in this order too).
+    var awaiting: [Int] = []
 
     /// A new game: 0 - 0, clock stopped at 0, no events.
     public init(setup: GameSetup) {
@@ -137,8 +141,8 @@ public struct Game: Sendable, Hashable {
     public var isOvertime: Bool { isOvertimePeriod && winner == nil }
     /// The score when regulation ended (adjusted when a move from before it is corrected), or nil before.
     public var scoreAtTimeLimit: ScoreLine? { decidingEnds.first?.score }
-    /// Whether there is a move that `undo` would revert.
-    public var canUndo: Bool { !undoable.isEmpty }
+    /// Whether there is a move that `undo` would revert (for the game's scorer token, with dual confirmation).
+    public var canUndo: Bool { undoTarget(by: nil) != nil }
     /// When the latest event happened, or nil before the first.
     public var lastEventTime: Timestamp? { events.last?.at }
     /// The game-clock length of the current period, or nil when it is untimed.

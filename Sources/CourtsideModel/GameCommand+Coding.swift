@@ -2,7 +2,7 @@
 /// it spell their fields the same way.
 enum WireKey: String, CodingKey {
     case seq, at, commandId, id, type, player, move, action, undoes, team, ms, elapsedMs, out, play
-    case by, member, role, label, tokenSHA256
+    case by, member, role, label, tokenSHA256, keep
     case playerIn = "in"
 }
 
@@ -24,6 +24,7 @@ extension GameCommand.Action {
         case .teamMove: "teamMove"
         case .endPeriod: "endPeriod"
         case .review: "review"
+        case .resolve: "resolve"
         }
     }
 
@@ -74,6 +75,10 @@ extension GameCommand.Action {
             self = .endPeriod
         case "review":
             self = .review(try container.decode(ReviewAction.self, forKey: .action))
+        case "resolve":
+            self = .resolve(
+                play: try container.decode(Int.self, forKey: .play),
+                keep: try container.decode(ConflictResolution.self, forKey: .keep))
         default:
             return nil
         }
@@ -103,6 +108,9 @@ extension GameCommand.Action {
             try container.encode(playerIn, forKey: .playerIn)
         case .deletePlay(let play):
             try container.encode(play, forKey: .play)
+        case .resolve(let play, let keep):
+            try container.encode(play, forKey: .play)
+            try container.encode(keep, forKey: .keep)
         case .teamMove(let team, let move):
             try container.encode(team, forKey: .team)
             try container.encode(move, forKey: .move)

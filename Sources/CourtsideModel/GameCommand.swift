@@ -6,7 +6,8 @@
 /// "team":"away"}`, `{"type":"setClock","id":CID,"elapsedMs":N}`, `{"type":"substitute","id":CID,"team":"home",
 /// "out":PID,"in":PID}`, `{"type":"editPlay","id":CID,"play":P,"player":PID,"move":M}`, `{"type":"deletePlay",
 /// "id":CID,"play":P}`, `{"type":"final","id":CID}`, `{"type":"teamMove","id":CID,"team":"home","move":M}`,
-/// `{"type":"endPeriod","id":CID}`, `{"type":"review","id":CID,"action":"start"}`.
+/// `{"type":"endPeriod","id":CID}`, `{"type":"review","id":CID,"action":"start"}`, `{"type":"resolve","id":CID,
+/// "play":P,"keep":"first"}`.
 public struct GameCommand: Sendable, Hashable {
     /// What the command asks for.
     public enum Action: Sendable, Hashable {
@@ -38,6 +39,8 @@ public struct GameCommand: Sendable, Hashable {
         case endPeriod
         /// Start or end a review: while one runs the game clock cannot start.
         case review(ReviewAction)
+        /// Settle the two scorers' conflict over play number `play` (dual confirmation).
+        case resolve(play: Int, keep: ConflictResolution)
     }
 
     public let id: CommandID

@@ -72,6 +72,14 @@ public enum GameError: Error, Sendable, Hashable {
     case underReview
     /// A review end with no review running.
     case notUnderReview
+    /// A resolve of a play the scorers do not disagree on (or that was resolved already).
+    case notInConflict(Int)
+    /// A resolve keeping the second entry (or both) of a play whose window closed with no second entry.
+    case noSecondEntry(Int)
+    /// A correction of a play the scorers disagree on: only a resolve settles it.
+    case playInConflict(Int)
+    /// A `final` while plays wait for the other scorer (`pending`) or for a resolve (`conflicts`).
+    case unconfirmedPlays(pending: Int, conflicts: Int)
 
     /// The stable code the wire carries for this error.
     public var code: ModelErrorCode {
@@ -104,6 +112,10 @@ public enum GameError: Error, Sendable, Hashable {
         case .invalidCrewLabel: return .invalidCrewMember
         case .underReview: return .underReview
         case .notUnderReview: return .notUnderReview
+        case .notInConflict: return .notInConflict
+        case .noSecondEntry: return .noSecondEntry
+        case .playInConflict: return .playInConflict
+        case .unconfirmedPlays: return .unconfirmedPlays
         }
     }
 }

@@ -13,6 +13,10 @@
 /// commands are recorded with the members of their wire form (`GameCommand`), plus `"by":"m1"` when a table-crew
 /// member sent them. The crew: `{"seq":5,"at":MS,"type":"crewMemberAdded","member":"m1","role":"clock",
 /// "label":"Table laptop","tokenSHA256":HEX}` and `{"seq":6,"at":MS,"type":"crewMemberRevoked","member":"m1"}`.
+/// Two scorers who confirm each other: their entries are `move` events (whether one is pending, confirms or
+/// conflicts is derived, as a score is), a closed window is `{"seq":7,"at":MS,"type":"confirmationExpired",
+/// "play":3}` (no command causes it) and a resolution `{"seq":8,"at":MS,"commandId":CID,"type":"resolve","play":3,
+/// "keep":"first","by":"m2"}`.
 public struct GameEvent: Sendable, Hashable {
     /// What happened.
     public enum Kind: Sendable, Hashable {
@@ -44,6 +48,10 @@ public struct GameEvent: Sendable, Hashable {
         case crewMemberAdded(CrewMember)
         /// A table-crew member was revoked: their token is refused from then on.
         case crewMemberRevoked(CrewMemberID)
+        /// A scorer settled the conflict over play `play`.
+        case resolve(play: Int, keep: ConflictResolution)
+        /// The window to confirm play `play` closed with no answer from the other scorer: it is a conflict now.
+        case confirmationExpired(play: Int)
 
         /// The kind recording `action` (an undo records which move it reverted, so it is not made here).
         public init(recording action: GameCommand.Action, undoes: Int? = nil) {
@@ -65,6 +73,7 @@ public struct GameEvent: Sendable, Hashable {
             case .teamMove(let team, let move): self = .teamMove(team: team, move: move)
             case .endPeriod: self = .endPeriod
             case .review(let action): self = .review(action)
+            case .resolve(let play, let keep): self = .resolve(play: play, keep: keep)
             }
         }
 
@@ -74,7 +83,7 @@ public struct GameEvent: Sendable, Hashable {
             case .move(let player, let move): .move(player: player, move: move)
             case .clock(let action): .clock(action)
             case .undo: .undo
-            case .timeLimitReached, .reopened, .crewMemberAdded, .crewMemberRevoked: nil
+            case .timeLimitReached, .reopened, .crewMemberAdded, .crewMemberRevoked, .confirmationExpired: nil
             case .timeout(let team): .timeout(team)
             case .shotClock(let action): .shotClock(action)
             case .possession(let team): .possession(team)
@@ -87,6 +96,7 @@ public struct GameEvent: Sendable, Hashable {
             case .teamMove(let team, let move): .teamMove(team: team, move: move)
             case .endPeriod: .endPeriod
             case .review(let action): .review(action)
+            case .resolve(let play, let keep): .resolve(play: play, keep: keep)
             }
         }
     }
@@ -139,6 +149,7 @@ extension GameEvent: Codable {
                     label: try container.decode(String.self, forKey: .label),
                     tokenSHA256: try container.decode(String.self, forKey: .tokenSHA256)))
         case "crewMemberRevoked": kind = .crewMemberRevoked(try container.decode(CrewMemberID.self, forKey: .member))
+        case "confirmationExpired": kind = .confirmationExpired(play: try container.decode(Int.self, forKey: .play))
         default:
             guard let action = try GameCommand.Action(type: type, from: container) else {
                 throw DecodingError.dataCorruptedError(
@@ -176,6 +187,9 @@ extension GameEvent: Codable {
         case .crewMemberRevoked(let member):
             try container.encode("crewMemberRevoked", forKey: .type)
             try container.encode(member, forKey: .member)
+        case .confirmationExpired(let play):
+            try container.encode("confirmationExpired", forKey: .type)
+            try container.encode(play, forKey: .play)
         default:
             // Every other kind records an action.
             guard let action = kind.action else { preconditionFailure("Invalid state: \(kind) has no action") }

@@ -7,7 +7,8 @@ public enum GameReplayError: Error, Sendable, Hashable {
     case timeWentBackwards(GameEvent, previous: Timestamp)
     /// The event's command id was already used by an earlier event.
     case duplicateCommandID(GameEvent)
-    /// The clock had passed the end of the period before this event, but no `timeLimitReached` precedes it.
+    /// The clock had passed the end of the period (or a window to confirm a play had closed) before this event, but
+    /// no `timeLimitReached` (or `confirmationExpired`) precedes it.
     case missingTimeLimit(GameEvent)
     /// The game would have refused the event's command.
     case rejected(GameEvent, GameError)

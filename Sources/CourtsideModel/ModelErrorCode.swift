@@ -33,4 +33,8 @@ public enum ModelErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
     case invalidCrewMember = "invalid_crew_member"
     case underReview = "under_review"
     case notUnderReview = "not_under_review"
+    case notInConflict = "not_in_conflict"
+    case noSecondEntry = "no_second_entry"
+    case playInConflict = "play_in_conflict"
+    case unconfirmedPlays = "unconfirmed_plays"
 }

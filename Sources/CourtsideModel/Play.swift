@@ -27,4 +27,22 @@ public struct Play: Sendable, Hashable {
     public internal(set) var isEdited = false
     /// Whether it was deleted (or undone): it no longer counts.
     public internal(set) var isDeleted = false
+    /// Where it stands when two scorers confirm each other; nil when it needed no confirmation (every play of a
+    /// game without dual confirmation, and moves that score nothing and are not fouls).
+    public internal(set) var check: PlayCheck?
+
+    /// Whether it counts in the score, the fouls and the counts: not deleted, and confirmed when it had to be.
+    public var isCounted: Bool { !isDeleted && (check?.counts ?? true) }
+
+    /// Whether it waits for the other scorer.
+    public var isPending: Bool {
+        if case .pending = check { return !isDeleted }
+        return false
+    }
+
+    /// Whether the scorers disagree on it and nobody resolved it yet.
+    public var hasConflict: Bool {
+        if case .conflict = check { return !isDeleted }
+        return false
+    }
 }

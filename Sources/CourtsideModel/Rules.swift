@@ -51,6 +51,8 @@ public struct Rules: Sendable, Hashable {
     public let scoresOnesAndTwos: Bool
     /// Foul-outs and disqualifications, or nil when fouls never put a player out (pickup, custom).
     public let playerFouls: PlayerFoulRules?
+    /// Two scorers who confirm each other's scoring moves, or nil (the default: one scorer's entry counts at once).
+    public internal(set) var dualConfirmation: DualConfirmation?
 
     private init(
         preset: Preset, targetScore: Int?, winBy: Int, timeLimitMs: Int64?, periodCount: Int = 1,

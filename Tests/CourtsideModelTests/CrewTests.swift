@@ -18,7 +18,7 @@ struct CrewTests {
         .clock(.pause), .undo, .timeout(.home), .shotClock(.reset(ms: nil)), .possession(.away),
         .setClock(elapsedMs: 1_000), .substitute(team: .home, playerOut: homeAce, playerIn: homeTwo),
         .editPlay(play: 1, player: homeAce, move: .onePoint), .deletePlay(play: 1), .final, .endPeriod,
-        .review(.start),
+        .review(.start), .resolve(play: 1, keep: .first),
     ]
 
     /// The wire types each role may send (moves are judged separately, by what they score).

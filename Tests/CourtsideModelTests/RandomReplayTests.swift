@@ -12,20 +12,7 @@ struct RandomReplayTests {
         "thousands of random command sequences rebuild to equal games and keep the invariants",
         arguments: [1, 2, 3, 0xC0FFEE] as [UInt64])
     func randomSequences(seed: UInt64) throws {
-        var rng = SeededGenerator(seed: seed)
-        var coverage = Coverage()
-        for sequenceIndex in 0..<Self.sequencesPerSeed {
-            let game = try Self.randomGame(&rng, coverage: &coverage)
-            let rebuilt = try game.rebuilt()
-            guard rebuilt == game else {
-                Issue.record("seed \(seed), sequence \(sequenceIndex): rebuilt game differs")
-                return
-            }
-            if sequenceIndex % 25 == 0 {
-                let decoded = try JSONDecoder().decode([GameEvent].self, from: JSONEncoder().encode(game.events))
-                #expect(try Game(setup: game.setup, replaying: decoded) == game)
-            }
-        }
+        let coverage = try Self.playSequences(seed: seed, count: Self.sequencesPerSeed, dual: false)
         // The generator must reach the interesting states, or the property proves little.
         #expect(coverage.finished > 50)
         #expect(coverage.timeLimits > 50)
@@ -44,6 +31,38 @@ struct RandomReplayTests {
         #expect(coverage.revokedRefusals > 5)
         #expect(coverage.revocations > 20)
         #expect(coverage.reviews > 20)
+    }
+
+    @Test(
+        "with two scorers confirming each other, random sequences rebuild to equal games and confirmed points are the score",
+        arguments: [5, 6] as [UInt64])
+    func randomDualSequences(seed: UInt64) throws {
+        let coverage = try Self.playSequences(seed: seed, count: 300, dual: true)
+        #expect(coverage.confirmations > 100)
+        #expect(coverage.conflicts > 50)
+        #expect(coverage.expiries > 20)
+        #expect(coverage.resolutions > 20)
+        #expect(coverage.memberCommands > 100)
+    }
+
+    /// Plays `count` random sequences from `seed`, checking that each rebuilds (some through JSON) to an equal game,
+    /// and returns how often they reached the states worth testing.
+    static func playSequences(seed: UInt64, count: Int, dual: Bool) throws -> Coverage {
+        var rng = SeededGenerator(seed: seed)
+        var coverage = Coverage()
+        for sequenceIndex in 0..<count {
+            let game = try randomGame(&rng, coverage: &coverage, dual: dual)
+            let rebuilt = try game.rebuilt()
+            guard rebuilt == game else {
+                Issue.record("seed \(seed), sequence \(sequenceIndex): rebuilt game differs")
+                return coverage
+            }
+            if sequenceIndex % 25 == 0 {
+                let decoded = try JSONDecoder().decode([GameEvent].self, from: JSONEncoder().encode(game.events))
+                #expect(try Game(setup: game.setup, replaying: decoded) == game)
+            }
+        }
+        return coverage
     }
 
     /// How often the random sequences reached the states worth testing.
@@ -65,22 +84,30 @@ struct RandomReplayTests {
         var revokedRefusals = 0
         var revocations = 0
         var reviews = 0
+        var confirmations = 0
+        var conflicts = 0
+        var expiries = 0
+        var resolutions = 0
     }
 
     /// Plays one random sequence, checking after each step that a replica fed the new events stays equal,
     /// that refusals change nothing, and the invariants.
-    static func randomGame(_ rng: inout SeededGenerator, coverage: inout Coverage) throws -> Game {
+    /// With `dual`, the rules have two scorers confirm each other, the crew's first member is a second scorer, and
+    /// the commands include answers to pending plays and resolutions.
+    static func randomGame(_ rng: inout SeededGenerator, coverage: inout Coverage, dual: Bool = false) throws -> Game {
         let names = ["A", "B", "C", "D", "E", "F"]
+        var rules = try randomRules(&rng)
+        if dual { rules = try rules.confirmedByTwoScorers(windowMs: Int64.random(in: 1_000...6_000, using: &rng)) }
         var game = Game(
             setup: try GameSetup(
                 id: "g1", homeTeam: "Hawks", homePlayers: names, awayTeam: "Owls", awayPlayers: names,
-                rules: try randomRules(&rng)))
+                rules: rules))
         var replica = Game(setup: game.setup)
         var now = Int64.random(in: 0...1_000, using: &rng)
         var usedIDs: [CommandID] = []
         // A table crew of up to four members with random roles, from the game's own log like any event.
-        for _ in 0..<Int.random(in: 0...4, using: &rng) {
-            let role = CrewRole.allCases.randomElement(using: &rng)!
+        for index in 0..<Int.random(in: dual ? 1...4 : 0...4, using: &rng) {
+            let role = dual && index == 0 ? .scorer : CrewRole.allCases.randomElement(using: &rng)!
             let outcome = try game.addCrewMember(
                 role: role, label: role.rawValue, tokenSHA256: String(repeating: "0", count: 64), at: at(now))
             try replica.replay(outcome.event)
@@ -91,7 +118,7 @@ struct RandomReplayTests {
                 Int64.random(in: -300...0, using: &rng), Int64.random(in: 0...4_000, using: &rng), 30_000, 700_000,
             ].randomElement(using: &rng)!
             if Int.random(in: 0..<10, using: &rng) == 0 {
-                if let event = game.advance(to: at(now)) {
+                for event in dual ? game.catchUp(to: at(now)) : game.advance(to: at(now)).map({ [$0] }) ?? [] {
                     try replica.replay(event)
                 }
             } else if !game.activeCrew.isEmpty, Int.random(in: 0..<40, using: &rng) == 0 {
@@ -104,15 +131,30 @@ struct RandomReplayTests {
             } else {
                 let reuse = !usedIDs.isEmpty && Int.random(in: 0..<10, using: &rng) == 0
                 let id = reuse ? usedIDs.randomElement(using: &rng)! : CommandID("r\(step)")
-                let command = GameCommand(id: id, action: randomAction(&rng))
+                var command = GameCommand(id: id, action: randomAction(&rng, dual: dual))
                 // Half the commands come from a crew member (revoked ones included), the others from the scorer
                 // token.
-                let issuer = Bool.random(using: &rng) ? game.crew.randomElement(using: &rng)?.id : nil
+                var issuer = Bool.random(using: &rng) ? game.crew.randomElement(using: &rng)?.id : nil
+                if dual, let pending = game.pendingPlays.randomElement(using: &rng), Bool.random(using: &rng) {
+                    // The other scorer answers a pending play: mostly the same entry, sometimes another player.
+                    let player =
+                        Int.random(in: 0..<4, using: &rng) == 0
+                        ? PlayerID(side: pending.team, index: 1)
+                        : pending.player
+                    command = GameCommand(id: id, action: .move(player: player, move: pending.move))
+                    issuer = pending.enteredBy == nil ? game.crew[0].id : nil
+                }
+                let conflictsBefore = game.conflicts.count
                 let before = game
                 do {
                     let outcome = try game.apply(command, by: issuer, at: at(now))
                     if issuer != nil, !outcome.isDuplicate { coverage.memberCommands += 1 }
                     if case .review = command.action, !outcome.isDuplicate { coverage.reviews += 1 }
+                    if !outcome.isDuplicate {
+                        if case .resolve = command.action { coverage.resolutions += 1 }
+                        coverage.expiries += outcome.newEvents.filter { $0.isExpiry }.count
+                        if game.conflicts.count > conflictsBefore { coverage.conflicts += 1 }
+                    }
                     if outcome.isDuplicate {
                         coverage.duplicates += 1
                         try expect(game == before, "a duplicate changed the game")
@@ -143,6 +185,11 @@ struct RandomReplayTests {
             try expect(replica == game, "replica differs after step \(step)")
             try checkInvariants(game, now: now)
         }
+        coverage.confirmations +=
+            game.plays.filter {
+                if case .confirmed = $0.check { return true }
+                return false
+            }.count
         if game.isFinished { coverage.finished += 1 }
         if game.period > 2 { coverage.periods += 1 }
         if game.scoreAtTimeLimit != nil { coverage.timeLimits += 1 }
@@ -162,7 +209,11 @@ struct RandomReplayTests {
         }
     }
 
-    static func randomAction(_ rng: inout SeededGenerator) -> GameCommand.Action {
+    static func randomAction(_ rng: inout SeededGenerator, dual: Bool = false) -> GameCommand.Action {
+        if dual, Int.random(in: 0..<8, using: &rng) == 0 {
+            return .resolve(
+                play: Int.random(in: 1...8, using: &rng), keep: ConflictResolution.allCases.randomElement(using: &rng)!)
+        }
         let side = TeamSide.allCases.randomElement(using: &rng)!
         // One player in twenty is one the game does not have (rosters here have 3 or 6 players).
         let player = PlayerID(
@@ -212,7 +263,8 @@ struct RandomReplayTests {
         try expect(!game.isFinished || game.isPaused, "a finished game's clock is stopped")
         try expect(!game.isLocked || game.isPaused, "a locked game's clock is stopped")
         try expect(!game.isUnderReview || game.isPaused, "the clock does not run during a review")
-        let livePlays = game.plays.filter { !$0.isDeleted }
+        // Confirmed points equal the score: pending and conflicting plays count nothing.
+        let livePlays = game.plays.filter(\.isCounted)
         for side in TeamSide.allCases {
             let points = livePlays.filter { $0.team == side }.reduce(0) { $0 + $1.move.points }
             try expect(points == game.score(for: side), "score equals the live plays' points")
@@ -264,5 +316,13 @@ struct RandomReplayTests {
             Issue.record(Comment(rawValue: message()))
             throw Failure(description: message())
         }
+    }
+}
+
+extension GameEvent {
+    /// Whether the event closed a window to confirm a play.
+    fileprivate var isExpiry: Bool {
+        if case .confirmationExpired = kind { return true }
+        return false
     }
 }

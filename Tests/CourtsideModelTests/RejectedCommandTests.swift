@@ -125,6 +125,7 @@ struct RejectedCommandTests {
                 "out_of_range", "unknown_play", "play_deleted", "wrong_team", "not_on_court", "already_on_court",
                 "not_locked", "move_not_in_rules", "player_not_eligible", "not_allowed_for_role", "member_revoked",
                 "unknown_member", "crew_full", "invalid_crew_member", "under_review", "not_under_review",
+                "not_in_conflict", "no_second_entry", "play_in_conflict", "unconfirmed_plays",
             ])
     }
 }

@@ -14,16 +14,34 @@ struct PatchStreamPropertyTests {
     func patchesReproduceSnapshots() throws {
         var random = SeededGenerator(seed: 0x00C0_FFEE)
         var totalMessages = 0
+        var conflicts = 0
         for sequence in 0..<Self.sequenceCount {
-            totalMessages += try runSequence(number: sequence, random: &random)
+            totalMessages += try runSequence(number: sequence, random: &random, conflicts: &conflicts)
         }
+        #expect(conflicts == 0, "no conflicts without dual confirmation")
         // Guards against a generator so weak that nothing happens.
         #expect(totalMessages > Self.sequenceCount * 5)
     }
 
-    /// Runs one random sequence and checks it; returns the number of patch messages.
-    private func runSequence(number: Int, random: inout SeededGenerator) throws -> Int {
-        let rules: Rules =
+    @Test("with two scorers confirming each other: patches carry snapshots forward, replay gives the same document")
+    func dualPatchesReproduceSnapshots() throws {
+        var random = SeededGenerator(seed: 0x0D0A_1500)
+        var totalMessages = 0
+        var conflicts = 0
+        for sequence in 0..<300 {
+            totalMessages += try runSequence(number: sequence, random: &random, dual: true, conflicts: &conflicts)
+        }
+        #expect(totalMessages > 300 * 5)
+        #expect(conflicts > 30, "the sequences reach conflicts")
+    }
+
+    /// Runs one random sequence and checks it; returns the number of patch messages. With `dual`, the rules have two
+    /// scorers confirm each other (the scorer token and member m1), whose answers to pending plays and resolutions
+    /// join the commands; `conflicts` counts the batches that showed a conflict.
+    private func runSequence(
+        number: Int, random: inout SeededGenerator, dual: Bool = false, conflicts: inout Int
+    ) throws -> Int {
+        var rules: Rules =
             switch Int.random(in: 0..<4, using: &random) {
             case 0: .pickup
             case 1: .fiba3x3
@@ -33,9 +51,14 @@ struct PatchStreamPropertyTests {
         let created = Timestamp(milliseconds: 1_700_000_000_000)
         var now = created
         var lastBatch = now
+        if dual { rules = try rules.confirmedByTwoScorers(windowMs: 2_000) }
         let setup = Fixtures.setup(id: GameID("game-\(number)"), rules: rules, playersPerTeam: 6)
-        let viewModel = GameScoreboardEditorViewModel(
-            game: Game(setup: setup), now: now, clock: { Timestamp(milliseconds: 0) })
+        var game = Game(setup: setup)
+        if dual {
+            try game.addCrewMember(
+                role: .scorer, label: "Check sheet", tokenSHA256: String(repeating: "e", count: 64), at: now)
+        }
+        let viewModel = GameScoreboardEditorViewModel(game: game, now: now, clock: { Timestamp(milliseconds: 0) })
         let presenter = GamePresenter(viewModel: viewModel)
         let recorder = PresenterRecorder(presenter)
         // The published document per seq (cheap: copy-on-write values); snapshots are checked against it below.
@@ -72,12 +95,21 @@ struct PatchStreamPropertyTests {
                 }
                 #expect(presenter.document["homeScore"] == document["homeScore"])
             } else {
-                let command = randomCommand(step: step, previous: commands, random: &random)
+                var command = randomCommand(step: step, previous: commands, random: &random, dual: dual)
+                var answerer: CrewMemberID??
+                if dual, let pending = viewModel.game.pendingPlays.randomElement(using: &random),
+                    Bool.random(using: &random)
+                {
+                    // The other scorer answers a pending play: mostly the same entry, sometimes another player.
+                    let player = Bool.random(using: &random) ? pending.player : PlayerID(side: pending.team, index: 1)
+                    command = GameCommand(id: CommandID("a\(step)"), action: .move(player: player, move: pending.move))
+                    answerer = .some(pending.enteredBy == nil ? "m1" : nil)
+                }
                 commands.append(command)
                 // Some commands come from a crew member (its role may refuse them), the others from the scorer; a
                 // retry comes from whoever sent the command first.
                 let member =
-                    issuers[command.id]
+                    issuers[command.id] ?? answerer
                     ?? (Bool.random(using: &random) ? viewModel.game.crew.randomElement(using: &random)?.id : nil)
                 if issuers[command.id] == nil { issuers[command.id] = .some(member) }
                 let reply = recorder.handle(command, by: member, now: now)
@@ -91,6 +123,7 @@ struct PatchStreamPropertyTests {
             #expect(recorder.messages.count - before == viewModel.revision.value - revisionBefore)
             #expect(recorder.messages.count <= before + 1)
             documents[presenter.seq] = presenter.document
+            if !(presenter.document["conflicts"]?.arrayValue ?? []).isEmpty { conflicts += 1 }
             // The box score's points always equal the score, and the periods' points add up to it.
             for side in ["home", "away"] {
                 let score = presenter.document["\(side)Score"]?.intValue
@@ -147,8 +180,13 @@ struct PatchStreamPropertyTests {
     }
 
     func randomCommand(
-        step: Int, previous: [GameCommand], random: inout SeededGenerator
+        step: Int, previous: [GameCommand], random: inout SeededGenerator, dual: Bool = false
     ) -> GameCommand {
+        if dual, Int.random(in: 0..<6, using: &random) == 0 {
+            let keep = ConflictResolution.allCases.randomElement(using: &random)!
+            return GameCommand(
+                id: CommandID("r\(step)"), action: .resolve(play: Int.random(in: 1...6, using: &random), keep: keep))
+        }
         if !previous.isEmpty, Int.random(in: 0..<8, using: &random) == 0 {
             return previous.randomElement(using: &random)!  // a retry
         }

@@ -49,6 +49,7 @@ struct ProtocolDocumentTests {
         "command-move-three": .move("home-2", .threePoints, id: "f3"),
         "command-team-move": GameCommand(id: "f4", action: .teamMove(team: .away, move: .defensiveRebound)),
         "command-end-period": GameCommand(id: "f6", action: .endPeriod),
+        "command-resolve": GameCommand(id: "d3", action: .resolve(play: 1, keep: .first)),
     ]
 
     @Test("every server message in the document is exactly what the code produces, and every one is shown")

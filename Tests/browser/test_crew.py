@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.by import By
 
-from harness import console_errors, make_driver, set_viewport, wait_until
+from harness import console_errors, make_driver, scorer_command, set_viewport, wait_until
 from pages import click_move, open_display, open_scorer, press, text, wait_live
 
 try:
@@ -300,3 +300,33 @@ def test_pending_plays_count_down_and_a_conflict_resolves_in_one_tap(server, bro
     assert text(driver, '#conflicts [data-conflict="3"] .conflict-what') == "Play 3: first scorer Ann 1PT made; second scorer Cy 1PT made"
     press(driver, driver.find_element(By.CSS_SELECTOR, '#conflicts [data-resolve="second"][data-play="3"]'))
     assert driver.execute_script("return window.sent") == [{"type": "resolve", "play": 3, "keep": "second"}]
+
+
+def test_two_scorer_panels_see_a_conflict_and_one_resolves_it(server, browsers, second_device):
+    """Two scorers who confirm each other, end to end: the scorer's panel and a second scorer's (a crew member with
+    the role `scorer`) on a game with `"confirmation":"dual"`. Their entries disagree (Bears' two points by Ann for one,
+    by Bo for the other), so both panels show the conflict with both versions; one tap on the second panel keeps the
+    second scorer's version, the conflict leaves both panels and the two points count once, for Bo."""
+    game = server.create_game(home="Bears", away="Wolves", rules={"preset": "pickup", "confirmation": "dual", "confirmWindowMs": 60000})
+    gid = game["id"]
+    member = add_member(server, gid, "scorer", "Check sheet")
+    first = browsers["scorer"]
+    open_scorer(first, server.base, gid, game["scorerToken"])
+    open_member(second_device, server.base, gid, member["token"])
+    # Each scorer enters the basket from its own device (the second over HTTP with its own token).
+    scorer_command(server, game, {"type": "move", "id": "dual-1", "player": "home-0", "move": "twoPoints"})
+    status, answer = server.request("POST", f"/api/games/{gid}/commands", {"type": "move", "id": "dual-2", "player": "home-1", "move": "twoPoints"}, token=member["token"])
+    assert status == 200 and answer["type"] == "ack", f"second scorer's entry: {status} {answer}"
+    for driver in (first, second_device):
+        wait_until(lambda: driver.find_element(By.ID, "conflicts").is_displayed(), 5, what="the conflict on a panel")
+        assert text(driver, '#conflicts [data-conflict="1"] .conflict-what') == "Play 1: first scorer Ann 2PT made; second scorer Bo 2PT made"
+    assert server.snapshot(gid)["state"]["homeScore"] == 0, "a conflict counts nothing"
+    press(second_device, second_device.find_element(By.CSS_SELECTOR, '#conflicts [data-resolve="second"][data-play="1"]'))
+    for driver in (first, second_device):
+        wait_until(lambda: not driver.find_element(By.ID, "conflicts").is_displayed(), 5, what="the conflict leaving a panel")
+    state = server.snapshot(gid)["state"]
+    assert state["homeScore"] == 2 and state["conflicts"] == []
+    assert [(p["player"], p.get("pending")) for p in state["plays"]] == [("home-1", None)]
+    status, report = server.request("GET", f"/api/games/{gid}/plays")
+    assert status == 200 and report["plays"][0]["resolvedBy"] == member["member"] and report["plays"][0]["kept"] == "second"
+    assert browsers.console_errors() == {} and console_errors(second_device) == []

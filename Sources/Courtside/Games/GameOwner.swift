@@ -253,8 +253,9 @@ final class GameOwner {
     private func propose(_ work: GameOwnerWork) -> GameOwnerProposal {
         switch work {
         case .tick(let deadline):
-            return viewModel.proposedTick(at: deadline).map { .append([$0.event], acknowledging: nil, making: $0.game) }
-                ?? .nothing
+            return viewModel.proposedTick(at: deadline).map {
+                .append($0.events, acknowledging: nil, making: $0.game)
+            } ?? .nothing
         case .command(let request):
             let now = services.clock()
             if let administration = request.administration {

@@ -98,6 +98,8 @@ enum APIResponse {
             case .badJSON, .badCommand: return .badRequest
             case .rateLimited: return .tooManyRequests
             case .unavailable: return .serviceUnavailable
+            // A crew member's token is valid but does not reach this command (docs/protocol.md, "The table crew").
+            case WireErrorCode(.notAllowedForRole), WireErrorCode(.memberRevoked): return .forbidden
             default: return .conflict
             }
         }

@@ -237,6 +237,9 @@ struct CourtsideRouter: HTTPRouter {
     private func command(_ request: HTTPRequest, game: GameHandle, context: RouteContext) -> Route {
         let client = clientAddress(request.head, context).address
         let now = context.loopContext.now
+        if let token = BearerToken.from(request.head.headers), !game.acceptsScorerToken(token) {
+            return memberCommand(request, token: token, game: game, context: context)
+        }
         if let refusal = core.authenticate(
             BearerToken.from(request.head.headers), for: .game(game.id), client: client, route: request.head.path,
             now: now, accepts: game.acceptsScorerToken)
@@ -244,23 +247,57 @@ struct CourtsideRouter: HTTPRouter {
             return .respond(APIResponse.refusal(refusal, for: .game(game.id)))
         }
         let body = request.body
-        // Per address (a script or button box reconnects freely), checked after the token so a stranger cannot
-        // spend a scorer's allowance.
-        guard core.addressCommandRates.take(client, now: now) else {
-            core.metrics.commandRejected(code: WireErrorCode.rateLimited.rawValue)
-            let reply = CommandReply.refusal(
-                .rateLimited,
-                "too many commands from \(client) (limit: \(core.addressCommandRates.limitDescription));"
-                    + " retry later", bytes: body)
-            var response = APIResponse.json(.tooManyRequests, bytes: reply.bytes)
-            response.headers.add(name: "Retry-After", value: "1")
-            return .respond(response)
-        }
+        if let refusal = commandRateRefusal(client: client, now: now, body: body) { return .respond(refusal) }
         return later(context) { respond in
             core.submit(command: body, toGame: game.id, from: nil) { reply in
                 respond(APIResponse.json(APIResponse.status(for: reply), bytes: reply.bytes))
             }
         }
+    }
+
+    /// A command with a token other than the game's scorer token: a table-crew member's (docs/protocol.md, "The
+    /// table crew"), judged against the crew on the owner's loop, where it lives; the command then goes through the
+    /// member's role exactly as on the scorer socket.
+    private func memberCommand(_ request: HTTPRequest, token: String, game: GameHandle, context: RouteContext)
+        -> Route
+    {
+        let client = clientAddress(request.head, context).address
+        let path = request.head.path
+        let now = context.loopContext.now
+        let body = request.body
+        return later(context) { respond in
+            game.withOwner(from: nil) { owner in
+                let crew = owner.viewModel.game.activeCrew
+                var member: CrewMember?
+                let refusal = core.authenticate(token, for: .game(game.id), client: client, route: path, now: now) {
+                    token in
+                    member = CrewCredentials.member(withToken: token, in: crew)
+                    return member != nil
+                }
+                if let refusal { return respond(APIResponse.refusal(refusal, for: .game(game.id))) }
+                if let refusal = commandRateRefusal(client: client, now: now, body: body) { return respond(refusal) }
+                owner.submit(
+                    CommandRequest(
+                        bytes: body, receivedAt: now,
+                        reply: { reply in respond(APIResponse.json(APIResponse.status(for: reply), bytes: reply.bytes))
+                        },
+                        issuer: member?.id))
+            }
+        }
+    }
+
+    /// The 429 answer when `client` sent too many commands (per address: a script or button box reconnects freely;
+    /// checked after the token so a stranger cannot spend a scorer's allowance), or nil.
+    private func commandRateRefusal(client: String, now: ContinuousClock.Instant, body: [UInt8]) -> HTTPResponse? {
+        guard !core.addressCommandRates.take(client, now: now) else { return nil }
+        core.metrics.commandRejected(code: WireErrorCode.rateLimited.rawValue)
+        let reply = CommandReply.refusal(
+            .rateLimited,
+            "too many commands from \(client) (limit: \(core.addressCommandRates.limitDescription)); retry later",
+            bytes: body)
+        var response = APIResponse.json(.tooManyRequests, bytes: reply.bytes)
+        response.headers.add(name: "Retry-After", value: "1")
+        return response
     }
 
     private func report(_ report: GameReport, of game: GameHandle, _ context: RouteContext) -> Route {

@@ -119,6 +119,12 @@ public struct CommandDecoder: Sendable {
         case "deletePlay":
             try onlyFields(["type", "id", "play"], in: members)
             return .deletePlay(play: try integer("play", in: members))
+        case "resolve":
+            try onlyFields(["type", "id", "play", "keep"], in: members)
+            let play = try integer("play", in: members)
+            let keepName = try string("keep", in: members)
+            guard let keep = ConflictResolution(rawValue: keepName) else { throw .unknownResolution(keepName) }
+            return .resolve(play: play, keep: keep)
         case "final", "endPeriod":
             try onlyFields(["type", "id"], in: members)
             return type == "final" ? .final : .endPeriod

@@ -23,6 +23,8 @@ public enum CommandDecodingError: Error, Equatable, Sendable {
     case unknownClockAction(String)
     /// A review's action is neither `start` nor `end`.
     case unknownReviewAction(String)
+    /// A resolve's `keep` is not `first`, `second`, `both` or `neither`.
+    case unknownResolution(String)
     /// `action` names no shot clock action.
     case unknownShotClockAction(String)
     /// `team` is neither `home` nor `away`.
@@ -44,7 +46,7 @@ public enum CommandDecodingError: Error, Equatable, Sendable {
         case .wrongType(let field, let expected): "\"\(field)\" must be \(expected)"
         case .unknownType(let type):
             "unknown command type \"\(type)\" (expected move, clock, undo, timeout, shotClock, possession, setClock, "
-                + "substitute, editPlay, deletePlay, final, teamMove or endPeriod)"
+                + "substitute, editPlay, deletePlay, final, teamMove, endPeriod, review or resolve)"
         case .unknownShotClockAction(let action):
             "unknown shot clock action \"\(action)\" (expected \(ShotClockAction.names.joined(separator: ", ")))"
         case .unknownTeam(let team): "unknown team \"\(team)\" (expected home or away)"
@@ -54,6 +56,7 @@ public enum CommandDecodingError: Error, Equatable, Sendable {
             "unknown team move \"\(move)\" (expected \(TeamMove.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .unknownClockAction(let action): "unknown clock action \"\(action)\" (expected start or pause)"
         case .unknownReviewAction(let action): "unknown review action \"\(action)\" (expected start or end)"
+        case .unknownResolution(let keep): "unknown resolution \"\(keep)\" (expected first, second, both or neither)"
         case .invalidCommandID(let length, let limit): "\"id\" must have 1 to \(limit) characters, not \(length)"
         case .invalidCommandIDCharacters: "\"id\" may only contain letters, digits, \"-\", \"_\", \".\" and \":\""
         case .unexpectedField(let field): "unexpected member \"\(field)\""

@@ -82,6 +82,11 @@ public struct CommandFailure: Error, Equatable, Sendable {
         case .invalidCrewLabel: "a crew member's label has 1 to \(CrewMember.maxLabelLength) characters"
         case .underReview: "a review is running: end it first"
         case .notUnderReview: "no review is running"
+        case .notInConflict(let play): "the scorers do not disagree on play \(play)"
+        case .noSecondEntry(let play): "play \(play) has no second entry: keep first or neither"
+        case .playInConflict(let play): "the scorers disagree on play \(play): resolve it first"
+        case .unconfirmedPlays(let pending, let conflicts):
+            "\(pending) plays wait for the other scorer and \(conflicts) for a resolve: settle them first"
         }
     }
 }

@@ -34,6 +34,9 @@ extension GameCommand {
             members["move"] = .string(move.rawValue)
         case .deletePlay(let play):
             members["play"] = .int(play)
+        case .resolve(let play, let keep):
+            members["play"] = .int(play)
+            members["keep"] = .string(keep.rawValue)
         }
         return .object(members)
     }

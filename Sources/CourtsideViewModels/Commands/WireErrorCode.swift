@@ -29,7 +29,7 @@ public struct WireErrorCode: RawRepresentable, Hashable, Sendable, CustomStringC
         switch error {
         case .tooLarge, .malformedJSON: self = .badJSON
         case .notAnObject, .missingField, .wrongType, .unknownType, .unknownMove, .unknownTeamMove, .unknownClockAction,
-            .unknownReviewAction,
+            .unknownReviewAction, .unknownResolution,
             .unknownShotClockAction, .unknownTeam,
             .invalidCommandID, .invalidCommandIDCharacters, .unexpectedField:
             self = .badCommand

@@ -19,6 +19,9 @@ public enum GameCreatorField: Hashable, Sendable, CustomStringConvertible {
     case targetScore
     case winBy
     case timeLimit
+    /// `rules.confirmation` and `rules.confirmWindowMs` (two scorers who confirm each other).
+    case confirmation
+    case confirmWindowMs
 
     public var description: String {
         switch self {
@@ -33,6 +36,8 @@ public enum GameCreatorField: Hashable, Sendable, CustomStringConvertible {
         case .targetScore: "targetScore"
         case .winBy: "winBy"
         case .timeLimit: "timeLimit"
+        case .confirmation: "confirmation"
+        case .confirmWindowMs: "confirmWindowMs"
         }
     }
 }

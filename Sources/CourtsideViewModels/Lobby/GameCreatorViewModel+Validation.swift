@@ -102,6 +102,10 @@ extension GameCreatorViewModel {
         case .targetScoreOutOfRange: "Enter a target from 1 to \(Rules.maxScore)"
         case .winByOutOfRange: "Enter a margin from 1 to \(Rules.maxScore)"
         case .timeLimitOutOfRange: "Enter a limit above 0:00 and at most \(Rules.maxTimeLimitMs / 3_600_000) hours"
+        case .unknownConfirmation: "Choose single or dual"
+        case .confirmWindowOutOfRange:
+            "Enter a window from \(DualConfirmation.windowRange.lowerBound) to \(DualConfirmation.windowRange.upperBound) ms"
+        case .confirmWindowWithoutDual: "Give a window only with dual confirmation"
         }
     }
 

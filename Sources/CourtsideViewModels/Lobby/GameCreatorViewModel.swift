@@ -34,6 +34,10 @@ public final class GameCreatorViewModel {
     public let winBy = MutableDynamic("1")
     /// Game-clock limit as minutes (`"10"`) or minutes and seconds (`"7:30"`); empty means untimed.
     public let timeLimit = MutableDynamic("")
+    /// `"dual"` for two scorers who confirm each other, empty or `"single"` for one (any preset).
+    public let confirmation = MutableDynamic("")
+    /// The window to confirm in, in milliseconds, a whole number; empty means the default (dual only).
+    public let confirmWindowMs = MutableDynamic("")
 
     /// The error of each field that has one.
     public var errors: Dynamic<[GameCreatorField: String]> { mutableErrors }
@@ -48,6 +52,7 @@ public final class GameCreatorViewModel {
         let onChange: (Any) -> Void = { [weak self] _ in self?.revalidate() }
         for input in [
             homeTeamName, awayTeamName, homeColor, awayColor, homeShort, awayShort, targetScore, winBy, timeLimit,
+            confirmation, confirmWindowMs,
         ] {
             input.bind(onChange).store(in: bindings)
         }
@@ -123,6 +128,8 @@ public final class GameCreatorViewModel {
         targetScore.value = text(rules?["targetScore"])
         winBy.value = rules?["winBy"] == nil ? "1" : text(rules?["winBy"])
         timeLimit.value = rules?["timeLimitMs"]?.intValue.map { Self.timeLimitText(milliseconds: $0) } ?? ""
+        confirmation.value = text(rules?["confirmation"])
+        confirmWindowMs.value = text(rules?["confirmWindowMs"])
     }
 
     /// The validated setup for a game with `id`, or every field's error.
@@ -169,7 +176,7 @@ public final class GameCreatorViewModel {
                 errors[.player(side, index)] = Self.numberError(input.value)
             }
         }
-        let (rules, ruleErrors) = validateRules()
+        let (rules, ruleErrors) = validateConfirmation(validateRules())
         errors.merge(ruleErrors) { first, _ in first }
         // What depends on several fields (the roster's size for the rules, numbers worn twice) is checked last,
         // by the model itself.
@@ -193,6 +200,26 @@ public final class GameCreatorViewModel {
             homeBranding: TeamBranding(color: homeColor.value, short: homeShort.value, side: .home),
             awayBranding: TeamBranding(color: awayColor.value, short: awayShort.value, side: .away),
             homeStarters: homeStarters.value, awayStarters: awayStarters.value)
+    }
+
+    /// The rules with the confirmation inputs applied, or their errors added.
+    private func validateConfirmation(
+        _ validated: (Rules?, [GameCreatorField: String])
+    ) -> (Rules?, [GameCreatorField: String]) {
+        var (rules, errors) = validated
+        let windowMs = Self.wholeNumber(
+            confirmWindowMs.value, field: .confirmWindowMs, required: false, errors: &errors)
+        if errors[.confirmWindowMs] != nil { return (nil, errors) }
+        do {
+            // Checked on presets' rules when the others failed, so the confirmation inputs get their own message.
+            let checked = try (rules ?? .pickup).withConfirmation(
+                confirmation.value.isEmpty ? nil : confirmation.value, windowMs: windowMs.map(Int64.init))
+            if rules != nil { rules = checked }
+        } catch {
+            errors[error.field == .confirmation ? .confirmation : .confirmWindowMs] = Self.message(for: error)
+            rules = nil
+        }
+        return (rules, errors)
     }
 
     private func validateRules() -> (Rules?, [GameCreatorField: String]) {

@@ -11,6 +11,7 @@ enum GameDocument {
     static let winner = JSONPointer(tokens: ["winner"])
     static let clock = JSONPointer(tokens: ["clock"])
     static let plays = JSONPointer(tokens: ["plays"])
+    static let conflicts = JSONPointer(tokens: ["conflicts"])
 
     /// PLAYER's count members (the tutorial's names) and the move each counts.
     static let countFields: [(String, PlayerMove)] = [
@@ -80,18 +81,45 @@ enum GameDocument {
     /// PLAY: `{"play","seq","period","elapsedMs","at","team","player","move","edited","deleted"}`.
     static func playJSON(_ row: PlayRow) -> JSONValue {
         let play = row.play
-        return [
+        let members: [String: JSONValue] = [
             "play": .int(play.number), "seq": row.seq.map { .int($0) } ?? .null,
             "period": row.period.map { .int($0) } ?? .null, "elapsedMs": .int(Int(play.elapsedMs)),
             "at": .int(Int(play.at.milliseconds)), "team": .string(play.team.rawValue),
             "player": .string(play.player.rawValue), "move": .string(play.move.rawValue),
             "edited": .bool(play.isEdited), "deleted": .bool(play.isDeleted),
         ]
+        return .object(members.merging(confirmationMembers(play)) { _, new in new })
+    }
+
+    /// With two scorers: `"pending":true` and `"confirmBy"` (server ms) while a play waits for the other scorer,
+    /// `"pending":true` and `"conflict":true` while they disagree (it counts nothing: pages for spectators leave
+    /// such plays out); nothing once it counts, so a game without dual confirmation shows the plays it always did.
+    static func confirmationMembers(_ play: Play) -> [String: JSONValue] {
+        switch play.check {
+        case .pending(let confirmBy)?: ["pending": true, "confirmBy": .int(Int(confirmBy.milliseconds))]
+        case .conflict?: ["pending": true, "conflict": true]
+        case .confirmed?, .resolved?, nil: [:]
+        }
+    }
+
+    /// CONFLICT: `{"play":P,"first":ENTRY,"second":ENTRY|null}`, ENTRY `{"team","player","move"}`: the play as the
+    /// first scorer entered it, and the other scorer's different entry (null when none came within the window).
+    static func conflictJSON(_ play: Play) -> JSONValue {
+        guard case .conflict(let second)? = play.check else {
+            preconditionFailure("Invalid state: play \(play.number) is not in conflict")
+        }
+        func entry(team: TeamSide, player: PlayerID, move: PlayerMove) -> JSONValue {
+            ["team": .string(team.rawValue), "player": .string(player.rawValue), "move": .string(move.rawValue)]
+        }
+        return [
+            "play": .int(play.number), "first": entry(team: play.team, player: play.player, move: play.move),
+            "second": second.map { entry(team: $0.team, player: $0.player, move: $0.move) } ?? .null,
+        ]
     }
 
     /// `{"preset":"fiba3x3","targetScore":21,"winBy":1,"timeLimitMs":600000}`; `timeLimitMs` is null when untimed.
     static func rulesJSON(_ rules: Rules) -> JSONValue {
-        [
+        let members: [String: JSONValue] = [
             "preset": .string(rules.preset.rawValue), "targetScore": rules.targetScore.map { .int($0) } ?? .null,
             "winBy": .int(rules.winBy),
             "timeLimitMs": rules.timeLimitMs.map { .int(Int($0)) } ?? .null,
@@ -102,5 +130,9 @@ enum GameDocument {
             "penaltyFrom": rules.teamFouls.map { .int($0.penaltyFrom) } ?? .null,
             "onCourt": rules.roster.onCourt.map { .int($0) } ?? .null,
         ]
+        // Only with two scorers, so that other games' documents stay as they were.
+        guard let dual = rules.dualConfirmation else { return .object(members) }
+        return .object(
+            members.merging(["confirmation": "dual", "confirmWindowMs": .int(Int(dual.windowMs))]) { _, new in new })
     }
 }

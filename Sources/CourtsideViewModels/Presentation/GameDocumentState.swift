@@ -120,5 +120,9 @@ public struct GameDocumentState: Sendable {
             }
             set(.int(counts.points), at: player.path.appending("points"))
         }
+        // Last, as the view model shows them: a resolution first recounts the plays, then clears its conflict.
+        if let conflicts = frame.conflicts, changed(\.conflicts) {
+            set(.array(conflicts.map(GameDocument.conflictJSON)), at: GameDocument.conflicts)
+        }
     }
 }

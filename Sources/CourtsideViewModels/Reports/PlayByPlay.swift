@@ -16,7 +16,7 @@ public struct PlayByPlay: Sendable, Equatable {
     var scoresAfter: [ScoreLine] {
         var score = ScoreLine()
         return rows.map { row in
-            if !row.play.isDeleted { score[row.play.team] += row.play.move.points }
+            if row.play.isCounted { score[row.play.team] += row.play.move.points }
             return score
         }
     }
@@ -33,9 +33,26 @@ public struct PlayByPlay: Sendable, Equatable {
             members["number"] = player?.number.map { .string($0) } ?? .null
             // Only plays a crew member entered name one: a game scored with its scorer token reports as before.
             if let member = row.play.enteredBy { members["enteredBy"] = .string(member.rawValue) }
+            if game.rules.dualConfirmation != nil { members.merge(Self.confirmation(of: row.play)) { _, new in new } }
             return .object(members)
         }
         return ["game": .string(game.id.rawValue), "plays": .array(plays)]
+    }
+
+    /// With two scorers, who entered the play and who confirmed it: `enteredBy` and `confirmedBy` name a crew
+    /// member, or `"scorer"` for the game's own scorer token; a resolved conflict has `resolvedBy` and `kept`
+    /// (`first`, `second`, `both`, `neither`) instead of `confirmedBy`.
+    static func confirmation(of play: Play) -> [String: JSONValue] {
+        func name(_ member: CrewMemberID?) -> JSONValue { .string(member?.rawValue ?? "scorer") }
+        var members: [String: JSONValue] = ["enteredBy": name(play.enteredBy)]
+        switch play.check {
+        case .confirmed(let by)?: members["confirmedBy"] = name(by)
+        case .resolved(let keep, let by, _)?:
+            members["resolvedBy"] = name(by)
+            members["kept"] = .string(keep.rawValue)
+        case .pending?, .conflict?, nil: break
+        }
+        return members
     }
 
     public var csv: CSVTable {

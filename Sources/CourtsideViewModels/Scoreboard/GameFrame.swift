@@ -16,6 +16,9 @@ public struct GameFrame: Equatable, Sendable {
     public let stats: StatsData
     /// Each player's counts, the home roster then the away roster, in roster order.
     public let moveCounts: [MoveCounts]
+    /// The plays two scorers disagree on, not yet resolved; nil when the game has no dual confirmation (its document
+    /// then has no `conflicts` member at all).
+    public let conflicts: [Play]?
 
     /// The frame of `game` shown as of `now`; `previousClock` keeps a stopped clock's reading (see
     /// `GameScoreboardEditorViewModel.clockData(of:now:previous:)`).
@@ -31,5 +34,6 @@ public struct GameFrame: Equatable, Sendable {
         status = GameStatus(game: game)
         stats = StatsData(game: game)
         moveCounts = (game.homeTeam.players + game.awayTeam.players).map { game.moveCounts(for: $0.id) ?? MoveCounts() }
+        conflicts = game.rules.dualConfirmation == nil ? nil : game.conflicts
     }
 }

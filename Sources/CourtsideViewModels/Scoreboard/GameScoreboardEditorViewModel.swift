@@ -49,6 +49,8 @@ public final class GameScoreboardEditorViewModel {
     /// presenter writes, so a long
     /// game's play-by-play costs one write per play and command, not one per play already recorded.
     public var changedPlays: Dynamic<[PlayRow]> { mutableChangedPlays }
+    /// The plays the two scorers disagree on, not yet resolved (always empty without dual confirmation).
+    public var conflicts: Dynamic<[Play]> { mutableConflicts }
     /// One line for the lobby.
     public var summary: Dynamic<GameSummary> { mutableSummary }
     /// The number of batches that changed something (see the type's documentation).
@@ -74,6 +76,7 @@ public final class GameScoreboardEditorViewModel {
     private let mutableStats: MutableDynamic<StatsData>
     private let mutableChangedPlays: MutableDynamic<[PlayRow]>
     private let mutableSummary: MutableDynamic<GameSummary>
+    private let mutableConflicts: MutableDynamic<[Play]>
     private let mutableRevision: MutableDynamic<Int>
     private let now: () -> Timestamp
     /// The revision after each accepted command, so that a repeated id is answered with the same `seq`.
@@ -115,6 +118,7 @@ public final class GameScoreboardEditorViewModel {
         self.mutableChangedPlays = MutableDynamic(plays)
         self.latestChangedPlays = plays
         self.mutableSummary = MutableDynamic(GameSummary(game: game))
+        self.mutableConflicts = MutableDynamic(game.conflicts)
         self.mutableRevision = MutableDynamic(revision)
         self.homePlayers = game.homeTeam.players.map(playerViewModel)
         self.awayPlayers = game.awayTeam.players.map(playerViewModel)
@@ -213,11 +217,12 @@ public final class GameScoreboardEditorViewModel {
         }
     }
 
-    /// The event a tick at `now` would store (the time limit reached) and the game it makes, computed on a copy; nil
-    /// when none is due.
-    public func proposedTick(at now: Timestamp) -> (event: GameEvent, game: Game)? {
+    /// The events a tick at `now` would store (the time limit reached, windows to confirm that closed) and the game
+    /// they make, computed on a copy; nil when none is due.
+    public func proposedTick(at now: Timestamp) -> (events: [GameEvent], game: Game)? {
         var next = game
-        return next.advance(to: now).map { ($0, next) }
+        let events = next.catchUp(to: now)
+        return events.isEmpty ? nil : (events, next)
     }
 
     /// Reopens a game a scorer confirmed final (an administrator's decision) at `now`; one batch, like a command.
@@ -303,10 +308,11 @@ public final class GameScoreboardEditorViewModel {
         return acceptedRevisions[id] ?? mutableRevision.value
     }
 
-    /// Lets time pass up to `now`: records the time limit when the clock reached it, and refreshes ``time``.
+    /// Lets time pass up to `now`: records the time limit when the clock reached it and the windows to confirm that
+    /// closed, and refreshes ``time``.
     @discardableResult
     public func tick(now: Timestamp) -> ScoreboardBatch {
-        let events = game.advance(to: now).map { [$0] } ?? []
+        let events = game.catchUp(to: now)
         publishBatch(events: events, now: now)
         return batch(events: events, reply: nil)
     }
@@ -373,6 +379,7 @@ public final class GameScoreboardEditorViewModel {
             changed = player.refresh(from: counts) || changed
         }
         changed = mutableSummary.update(GameSummary(game: game)) || changed
+        changed = mutableConflicts.update(frame.conflicts ?? []) || changed
         if let revision {
             // A stored batch keeps its stored number even when it changes nothing shown (a repeated reading).
             if revision > mutableRevision.value { mutableRevision.value = revision }
@@ -406,7 +413,12 @@ public final class GameScoreboardEditorViewModel {
     /// a long game costs no rebuild of its whole play-by-play per command. Returns whether any changed.
     private func refreshPlays(after events: [GameEvent]) -> Bool {
         var touched: [Int] = []
-        for event in events {
+        if game.rules.dualConfirmation != nil {
+            // A scorer's entry may add a play or confirm, or conflict with, an earlier one: compare the rows (a
+            // value comparison per play, far cheaper than writing them) and take the new plays.
+            touched = plays.indices.filter { plays[$0].play != game.plays[$0] } + Array(plays.count..<game.plays.count)
+        }
+        for event in events where game.rules.dualConfirmation == nil {
             switch event.kind {
             case .move: touched.append(plays.count + touched.filter { $0 >= plays.count }.count)
             case .editPlay(let play, _, _), .deletePlay(let play): touched.append(play - 1)

@@ -175,6 +175,25 @@ struct GameOwnerTraceTests {
         #expect(patches[0] == patches[1])
     }
 
+    @Test(
+        "two scorers: a pending play's window closes on the owner's own timer, stored and published in both modes",
+        arguments: Mode.allCases)
+    func confirmationWindow(mode: Mode) throws {
+        let harness = try OwnerHarness(mode, rules: try Rules.pickup.confirmedByTwoScorers(windowMs: 8_000))
+        harness.move("s1")
+        harness.run()
+        #expect(harness.scheduler.scheduledTimerCount == 1, "one tick for the window's end, the clock stopped")
+        harness.advance(by: 7_999)
+        #expect(harness.publishedSeqs == [1], "nothing before the window ends")
+        harness.advance(by: 1)
+        let last = try #require(try harness.storedEvents().last)
+        #expect(last.event.kind == .confirmationExpired(play: 1))
+        #expect(last.event.at == OwnerHarness.start.advanced(byMilliseconds: 8_000))
+        #expect(harness.publishedSeqs == [1, 2])
+        #expect(harness.owner.viewModel.game.conflicts.map(\.number) == [1])
+        #expect(harness.scheduler.scheduledTimerCount == 0, "nothing waits: no deadline")
+    }
+
     @Test("shared: three nodes tick at one deadline: one time limit is stored, every node publishes the same bytes")
     func oneTickWins() throws {
         let origin = try OwnerHarness(.shared, rules: .fiba3x3)

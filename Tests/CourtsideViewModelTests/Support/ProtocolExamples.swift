@@ -104,7 +104,34 @@ enum ProtocolExamples {
                     + #""rules":{"preset":"custom","targetScore":0,"winBy":2}}"#))
         examples["create-errors"] = GameCreatorErrors(fields: creator.errors.value).json
         try statisticsExamples(into: &examples)
+        try dualConfirmationExamples(into: &examples)
         return examples
+    }
+
+    /// Two scorers who confirm each other (the scorer token and crew member m1): a pending play, a conflict, and
+    /// its resolution.
+    static func dualConfirmationExamples(into examples: inout [String: JSONValue]) throws {
+        var game = Game(
+            setup: try GameSetup(
+                id: "game-3", homeTeam: "Lakers", homePlayers: ["Ann", "Bo", "Cy"], awayTeam: "Celtics",
+                awayPlayers: ["Di", "Ed", "Flo"], rules: try Rules.pickup.confirmedByTwoScorers()))
+        try game.addCrewMember(
+            role: .scorer, label: "Check sheet", tokenSHA256: String(repeating: "0", count: 64), at: start)
+        let viewModel = GameScoreboardEditorViewModel(game: game, now: start, clock: { start })
+        let recorder = PresenterRecorder(GamePresenter(viewModel: viewModel))
+        func handle(_ command: String, by member: CrewMemberID?, atMs offset: Int64) throws {
+            guard case .success(let decoded) = CommandDecoder().decode(Array(command.utf8)) else {
+                preconditionFailure("Invalid state: \(command) does not decode")
+            }
+            let reply = recorder.handle(decoded, by: member, now: start.advanced(byMilliseconds: offset))
+            precondition(reply.json["type"] == "ack", "Invalid state: \(reply)")
+        }
+        try handle(#"{"type":"move","id":"d1","player":"home-1","move":"twoPoints"}"#, by: nil, atMs: 1_000)
+        examples["patch-pending"] = try JSONValue(parsing: recorder.messages.last!.bytes)
+        try handle(#"{"type":"move","id":"d2","player":"home-2","move":"twoPoints"}"#, by: "m1", atMs: 3_000)
+        examples["patch-conflict"] = try JSONValue(parsing: recorder.messages.last!.bytes)
+        try handle(#"{"type":"resolve","id":"d3","play":1,"keep":"first"}"#, by: "m1", atMs: 4_000)
+        examples["patch-resolve"] = try JSONValue(parsing: recorder.messages.last!.bytes)
     }
 
     /// A FIBA 5x5 game with starters: a three-pointer, a team rebound, a foul-out and a period ended by hand.
