@@ -40,12 +40,15 @@ final class ApplicationCore: Sendable {
     let storeProbe: StoreProbe?
     /// The webhooks and their delivery threads; nil with a journal other than SQLite (under `--redis`).
     let webhooks: WebhookService?
+    /// The venues this node relays (docs/relay.md); nil with a journal other than SQLite (under `--redis`).
+    let venues: VenueDirectory?
 
     init(
         configuration: ServerConfiguration, adminToken: String, registry: GameRegistry, lobby: LoopBound<LobbyOwner>,
         courts: LoopBound<CourtsOwner>, courtDirectory: CourtDirectory, services: GameServices,
-        storeProbe: StoreProbe? = nil, webhooks: WebhookService? = nil
+        storeProbe: StoreProbe? = nil, webhooks: WebhookService? = nil, venues: VenueDirectory? = nil
     ) {
+        self.venues = venues
         self.storeProbe = storeProbe
         self.webhooks = webhooks
         self.configuration = configuration

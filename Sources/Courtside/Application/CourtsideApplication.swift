@@ -97,6 +97,15 @@ public final class CourtsideApplication: Sendable {
                 throw .journal(directory: configuration.dataDirectory, error)
             }
         }
+        // Venues live beside the SQLite journal like the webhooks; under --redis they are not offered yet.
+        var venues: VenueDirectory?
+        if journal is SQLiteJournal {
+            do {
+                venues = try VenueDirectory(directory: configuration.dataDirectory, clock: clock)
+            } catch {
+                throw .journal(directory: configuration.dataDirectory, error)
+            }
+        }
         markerPath = (configuration.dataDirectory as NSString).appendingPathComponent(Self.cleanShutdownMarker)
         let marked = unlink(markerPath) == 0
         let loops: EventLoopGroup
@@ -148,7 +157,7 @@ public final class CourtsideApplication: Sendable {
         let core = ApplicationCore(
             configuration: configuration, adminToken: adminToken, registry: registry, lobby: lobby, courts: courts,
             courtDirectory: courtDirectory, services: services, storeProbe: probe,
-            webhooks: webhooks)
+            webhooks: webhooks, venues: venues)
         failures.withLock { $0 = core }
         self.core = core
         do throws(ApplicationError) {
@@ -239,6 +248,7 @@ public final class CourtsideApplication: Sendable {
         core.storeProbe?.stop()
         server.shutdown()
         core.webhooks?.shutdown()
+        core.venues?.close()
         stopOwners()
         journal.close()
         courtStore?.close()

@@ -91,6 +91,9 @@ struct CourtsideRouter: HTTPRouter {
         if segments.first == "webhooks" {
             return webhooksAPI(request, segments: segments, context: context)
         }
+        if segments.first == "venues" {
+            return venuesAPI(request, segments: segments, context: context)
+        }
         if segments.first == "courts" {
             return courtsAPI(request, segments: Array(segments.dropFirst()), context: context)
         }
