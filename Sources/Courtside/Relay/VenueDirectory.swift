@@ -30,10 +30,12 @@ final class VenueDirectory: Sendable {
         venues.withLock { list in list.first { $0.id == id } }
     }
 
-    /// The venue whose id is `id` and whose token is `token`; nil when either is wrong (the comparison is in
+    /// The venue whose token is `token` (`<venue id>.<secret>`); nil when it is not one (the comparison is in
     /// constant time, as for every token).
-    func authenticate(id: String, token: String) -> RelayVenue? {
-        guard let venue = venue(id), SecretToken.matches(token, digest: venue.tokenSHA256) else { return nil }
+    func authenticate(token: String) -> RelayVenue? {
+        guard let id = RelayVenue.id(fromToken: token), let venue = venue(id),
+            SecretToken.matches(token, digest: venue.tokenSHA256)
+        else { return nil }
         return venue
     }
 
@@ -56,7 +58,8 @@ final class VenueDirectory: Sendable {
         guard venues.withLock({ $0.count }) < Self.maxVenues else { throw .tooMany(limit: Self.maxVenues) }
         var id = Self.newID()
         while venue(id) != nil { id = Self.newID() }
-        let token = SecretToken.generate()
+        // The id leads the token, so a venue node started with the token alone knows which venue it is.
+        let token = id + "." + SecretToken.generate()
         let venue = RelayVenue(id: id, name: name, tokenSHA256: SecretToken.sha256(token), createdAt: clock())
         do {
             try store.save(venue)

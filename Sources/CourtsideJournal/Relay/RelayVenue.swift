@@ -24,4 +24,13 @@ public struct RelayVenue: Sendable, Hashable {
         guard bytes.count == 9, bytes[0] == UInt8(ascii: "v") else { return false }
         return bytes.dropFirst().allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
     }
+
+    /// The venue id a venue token starts with (`<venue id>.<secret>`), or nil when it has not that shape. The
+    /// venue node is started with its token alone (`--upstream-token`) and names its games and its `hello` from
+    /// it; the public node still checks the whole token against the stored hash.
+    public static func id(fromToken token: String) -> String? {
+        guard let dot = token.firstIndex(of: "."), token.index(after: dot) < token.endIndex else { return nil }
+        let id = String(token[..<dot])
+        return isValidID(id) ? id : nil
+    }
 }

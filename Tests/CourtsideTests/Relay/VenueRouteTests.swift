@@ -37,7 +37,8 @@ struct VenueRouteTests {
             token = try #require(json["token"]?.stringValue)
             #expect(RelayVenue.isValidID(id))
             #expect(json["name"] == "Hall 2")
-            #expect(token.count == 32)
+            #expect(token.hasPrefix(id + ".") && token.count == id.count + 1 + 32)
+            #expect(RelayVenue.id(fromToken: token) == id)
             let other = try app.request("POST", "/api/venues", headers: admin, json: ["name": "Hall 3"])
             #expect(try other.json["id"]?.stringValue != id)
         }
@@ -58,8 +59,9 @@ struct VenueRouteTests {
             #expect(mode == 0o600, "\(path)")
         }
         let directoryOfVenues = try #require(app.app.core.venues)
-        #expect(directoryOfVenues.authenticate(id: id, token: token)?.name == "Hall 2")
-        #expect(directoryOfVenues.authenticate(id: id, token: token + "x") == nil)
+        #expect(directoryOfVenues.authenticate(token: token)?.name == "Hall 2")
+        #expect(directoryOfVenues.authenticate(token: token + "x") == nil)
+        #expect(directoryOfVenues.authenticate(token: String(token.dropFirst(id.count + 1))) == nil)
         #expect(directoryOfVenues.relaying(GameID("\(id).game-1"))?.id == id)
         #expect(directoryOfVenues.relaying("game-1") == nil)
     }
