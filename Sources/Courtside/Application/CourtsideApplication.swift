@@ -159,6 +159,7 @@ public final class CourtsideApplication: Sendable {
             courtDirectory: courtDirectory, services: services, storeProbe: probe,
             webhooks: webhooks, venues: venues)
         failures.withLock { $0 = core }
+        if venues != nil { core.relayHub.withLock { $0 = RelayHub(core: core, loop: loops.loops[0]) } }
         self.core = core
         do throws(ApplicationError) {
             for game in contents.quarantined { core.quarantine(game, logger: logger) }
@@ -320,8 +321,10 @@ public final class CourtsideApplication: Sendable {
         for journaled in stored {
             // One game that does not replay must not keep the others from being served.
             guard let game = core.replayOrQuarantine(journaled) else { continue }
-            let seq = journaled.lastPresentationSequence + (cleanStart ? 0 : limits.restartMargin)
-            if !cleanStart {
+            // A relayed game's numbers are the venue's: it publishes only what was stored, so it skips none.
+            let relayed = journaled.record.metadata[GameRecord.relayedFromKey] != nil
+            let seq = journaled.lastPresentationSequence + (cleanStart || relayed ? 0 : limits.restartMargin)
+            if !cleanStart, !relayed {
                 pending.enter()
                 core.services.journal.recordPresentationSequence(seq, forGame: journaled.id) { result in
                     if case .failure(let error) = result { writeFailure.withLock { $0 = error } }

@@ -7,10 +7,17 @@ final class GameHandle: Sendable {
     let id: GameID
     let loop: EventLoop
     let scorerTokenSHA256: [UInt8]
+    /// The venue a relayed game comes from (docs/relay.md), nil for a game of this node: a relayed game takes no
+    /// commands here.
+    let relayedFrom: String?
     private let registryKey: ObjectIdentifier
 
-    init(id: GameID, loop: EventLoop, scorerTokenSHA256: [UInt8], registryKey: ObjectIdentifier) {
+    init(
+        id: GameID, loop: EventLoop, scorerTokenSHA256: [UInt8], relayedFrom: String? = nil,
+        registryKey: ObjectIdentifier
+    ) {
         self.id = id
+        self.relayedFrom = relayedFrom
         self.loop = loop
         self.scorerTokenSHA256 = scorerTokenSHA256
         self.registryKey = registryKey

@@ -39,12 +39,13 @@ final class GameRegistry: Sendable {
     }
 
     /// A handle for a new game on the next loop in turn: games are spread evenly over the loops.
-    func makeHandle(id: GameID, scorerTokenSHA256: [UInt8]) -> GameHandle {
+    func makeHandle(id: GameID, scorerTokenSHA256: [UInt8], relayedFrom: String? = nil) -> GameHandle {
         let loop = state.withLock { state in
             defer { state.nextLoop = (state.nextLoop + 1) % loops.count }
             return loops[state.nextLoop]
         }
-        return GameHandle(id: id, loop: loop, scorerTokenSHA256: scorerTokenSHA256, registryKey: key)
+        return GameHandle(
+            id: id, loop: loop, scorerTokenSHA256: scorerTokenSHA256, relayedFrom: relayedFrom, registryKey: key)
     }
 
     /// Publishes a handle (after `install`).

@@ -58,6 +58,27 @@ extension CourtsideRouter {
         ]
     }
 
+    /// `WS /api/relay` (docs/relay.md): a venue node's relay connection. A bearer token, when given, must be a
+    /// venue's (401 before the upgrade); without one the token comes in `hello`.
+    func relaySocket(_ head: HTTPRequestHead, segments: [Substring]) -> Route {
+        guard segments.count == 1 else { return .respond(APIResponse.notFound("no route \(head.path)")) }
+        guard let hub = core.relayHub.withLock({ $0 }) else {
+            return .respond(
+                APIResponse.error(
+                    .notImplemented, "relay_unavailable",
+                    "the relay needs the SQLite journal; it is not available with --redis yet"))
+        }
+        if case .failure(let error) = WebSocketHandshake.validate(head) { return .respond(error.response) }
+        var headerVenue: RelayVenue?
+        if let token = BearerToken.from(head.headers) {
+            headerVenue = core.venues?.authenticate(token: token)
+            guard headerVenue != nil else {
+                return .respond(APIResponse.error(.unauthorized, "invalid_token", "not a venue token"))
+            }
+        }
+        return .webSocket(RelaySocket(hub: hub, headerVenue: headerVenue))
+    }
+
     /// The `name` of a `{"name": …}` body; any other field is refused, so a typo is not silently ignored.
     static func venueName(_ body: [UInt8]) throws(VenueRequestError) -> String {
         guard let json = try? JSONValue(parsing: body), let object = json.objectValue else {

@@ -94,6 +94,9 @@ struct CourtsideRouter: HTTPRouter {
         if segments.first == "venues" {
             return venuesAPI(request, segments: segments, context: context)
         }
+        if segments.first == "relay" {
+            return relaySocket(head, segments: segments)
+        }
         if segments.first == "courts" {
             return courtsAPI(request, segments: Array(segments.dropFirst()), context: context)
         }
@@ -235,6 +238,13 @@ struct CourtsideRouter: HTTPRouter {
     }
 
     private func command(_ request: HTTPRequest, game: GameHandle, context: RouteContext) -> Route {
+        if let venue = game.relayedFrom {
+            // No scorer token exists here: the venue's server is the game's authority (docs/relay.md).
+            let reply = CommandReply.refusal(
+                .relayedGame, "game \(game.id) is relayed from venue \(venue): commands go to the venue's own server",
+                bytes: request.body)
+            return .respond(APIResponse.json(.conflict, bytes: reply.bytes))
+        }
         let client = clientAddress(request.head, context).address
         let now = context.loopContext.now
         if let refusal = core.authenticate(

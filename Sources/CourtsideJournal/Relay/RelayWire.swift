@@ -4,9 +4,9 @@ import Foundation
 /// The relay's messages on the WebSocket (docs/relay.md, "The connection"): control messages as JSON text
 /// messages, `entries` as binary messages so the stored bytes travel unchanged (no re-encoding, no escaping).
 ///
-/// Binary `entries`: the byte `0x01`, the game id's length (1 byte) and UTF-8 bytes, the entry count (2 bytes,
-/// big-endian), then per entry `seq` (8 bytes), the event's length (4 bytes) and bytes, the patch's length
-/// (4 bytes) and bytes. Every length is checked against the bytes that remain before anything is read, and the
+/// Binary `entries`: the byte `0x02`, the game id's length (1 byte) and UTF-8 bytes, the entry count (2 bytes,
+/// big-endian), then per entry `seq` (8 bytes), the presentation sequence (8 bytes), the event's length (4 bytes)
+/// and bytes. (`0x01` was a first layout with patch bytes; a peer still sending it is refused as an unknown kind.) Every length is checked against the bytes that remain before anything is read, and the
 /// whole message against the limit first, so a hostile length cannot make the reader allocate or read past it.
 ///
 /// It does not check that a game belongs to the venue, or that entries follow what the public node holds: the
@@ -23,7 +23,7 @@ public enum RelayWire {
     }
 
     /// The first byte of a binary `entries` message.
-    static let entriesKind: UInt8 = 0x01
+    static let entriesKind: UInt8 = 0x02
 
     public static func encode(_ message: RelayMessage) -> Frame {
         switch message {
@@ -170,15 +170,14 @@ public enum RelayWire {
         let id = Array(game.rawValue.utf8)
         precondition(id.count <= 255 && entries.count <= 0xFFFF, "Invalid state: an entries message over its fields")
         var bytes: [UInt8] = [entriesKind, UInt8(id.count)]
-        bytes.reserveCapacity(4 + id.count + entries.reduce(0) { $0 + 16 + $1.event.count + $1.patch.count })
+        bytes.reserveCapacity(4 + id.count + entries.reduce(0) { $0 + 20 + $1.event.count })
         bytes += id
         append(UInt64(entries.count), width: 2, to: &bytes)
         for entry in entries {
             append(UInt64(entry.seq), width: 8, to: &bytes)
+            append(UInt64(entry.presentationSequence), width: 8, to: &bytes)
             append(UInt64(entry.event.count), width: 4, to: &bytes)
             bytes += entry.event
-            append(UInt64(entry.patch.count), width: 4, to: &bytes)
-            bytes += entry.patch
         }
         return bytes
     }
@@ -201,7 +200,7 @@ public enum RelayWire {
         let count = Int(try reader.integer(width: 2, field: "count"))
         guard count > 0 else { throw .invalidBatch(reason: "no entry") }
         var entries: [RelayEntry] = []
-        entries.reserveCapacity(min(count, bytes.count / 16))
+        entries.reserveCapacity(min(count, bytes.count / 20))
         for _ in 0..<count {
             let raw = try reader.integer(width: 8, field: "seq")
             guard raw <= UInt64(Int.max) else { throw .invalidSequence(field: "seq", value: -1) }
@@ -209,9 +208,10 @@ public enum RelayWire {
             if let last = entries.last, seq != last.seq + 1 {
                 throw .invalidBatch(reason: "seq \(seq) follows \(last.seq)")
             }
+            let presentation = try reader.integer(width: 8, field: "presentation seq")
+            guard presentation <= UInt64(Int.max) else { throw .invalidSequence(field: "presentation seq", value: -1) }
             let event = try reader.bytes(Int(try reader.integer(width: 4, field: "event length")), field: "event")
-            let patch = try reader.bytes(Int(try reader.integer(width: 4, field: "patch length")), field: "patch")
-            entries.append(RelayEntry(seq: seq, event: event, patch: patch))
+            entries.append(RelayEntry(seq: seq, event: event, presentationSequence: Int(presentation)))
         }
         guard reader.remaining == 0 else { throw .trailingBytes(reader.remaining) }
         return .entries(game, entries)

@@ -10,8 +10,8 @@ struct RelayWireTests {
 
     var entries: [RelayEntry] {
         [
-            RelayEntry(seq: 7, event: Array(#"{"type":"score"}"#.utf8), patch: Array(#"{"seq":7}"#.utf8)),
-            RelayEntry(seq: 8, event: [0x00, 0xFF, 0x22], patch: []),
+            RelayEntry(seq: 7, event: Array(#"{"type":"score"}"#.utf8), presentationSequence: 5),
+            RelayEntry(seq: 8, event: [0x00, 0xFF, 0x22], presentationSequence: 5),
         ]
     }
 
@@ -32,14 +32,15 @@ struct RelayWireTests {
 
     @Test("entries travel as the documented binary message, the stored bytes unchanged")
     func entriesBytes() {
-        let frame = RelayWire.encode(.entries("g", [RelayEntry(seq: 258, event: [0x7B, 0x7D], patch: [0x5B])]))
+        let frame = RelayWire.encode(
+            .entries("g", [RelayEntry(seq: 258, event: [0x7B, 0x7D], presentationSequence: 3)]))
         #expect(
             frame
                 == .binary([
-                    0x01, 1, 0x67, 0, 1,
+                    0x02, 1, 0x67, 0, 1,
                     0, 0, 0, 0, 0, 0, 1, 2,
+                    0, 0, 0, 0, 0, 0, 0, 3,
                     0, 0, 0, 2, 0x7B, 0x7D,
-                    0, 0, 0, 1, 0x5B,
                 ]))
     }
 
@@ -70,7 +71,9 @@ struct RelayWireTests {
 
     @Test("a length beyond the message is refused before anything is allocated for it")
     func hostileLength() {
-        let bytes: [UInt8] = [0x01, 1, 0x67, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0xFF, 0xFF, 0xFF, 0xFF]
+        let bytes: [UInt8] = [
+            0x02, 1, 0x67, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0xFF, 0xFF, 0xFF, 0xFF,
+        ]
         #expect(throws: RelayWireError.truncated(field: "event", needed: 0xFFFF_FFFF, remaining: 0)) {
             try RelayWire.decode(.binary(bytes))
         }
@@ -78,22 +81,22 @@ struct RelayWireTests {
 
     @Test("bad binary messages name what is wrong")
     func badBinary() {
-        let one: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]
-        let three: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0]
-        #expect(throws: RelayWireError.unknownBinaryKind(2)) { try RelayWire.decode(.binary([2, 1, 0x67])) }
+        let one: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0]
+        let three: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0]
+        #expect(throws: RelayWireError.unknownBinaryKind(1)) { try RelayWire.decode(.binary([1, 1, 0x67])) }
         #expect(throws: RelayWireError.invalidBatch(reason: "no entry")) {
-            try RelayWire.decode(.binary([1, 1, 0x67, 0, 0]))
+            try RelayWire.decode(.binary([2, 1, 0x67, 0, 0]))
         }
-        #expect(throws: RelayWireError.invalidGameID) { try RelayWire.decode(.binary([1, 0, 0, 1] + one)) }
-        #expect(throws: RelayWireError.invalidGameID) { try RelayWire.decode(.binary([1, 1, 0xFF, 0, 1] + one)) }
+        #expect(throws: RelayWireError.invalidGameID) { try RelayWire.decode(.binary([2, 0, 0, 1] + one)) }
+        #expect(throws: RelayWireError.invalidGameID) { try RelayWire.decode(.binary([2, 1, 0xFF, 0, 1] + one)) }
         #expect(throws: RelayWireError.invalidBatch(reason: "seq 3 follows 1")) {
-            try RelayWire.decode(.binary([1, 1, 0x67, 0, 2] + one + three))
+            try RelayWire.decode(.binary([2, 1, 0x67, 0, 2] + one + three))
         }
         #expect(throws: RelayWireError.trailingBytes(1)) {
-            try RelayWire.decode(.binary([1, 1, 0x67, 0, 1] + one + [9]))
+            try RelayWire.decode(.binary([2, 1, 0x67, 0, 1] + one + [9]))
         }
         #expect(throws: RelayWireError.tooLarge(bytes: 6, limit: 5)) {
-            try RelayWire.decode(.binary([1, 1, 0x67, 0, 1, 0]), limit: 5)
+            try RelayWire.decode(.binary([2, 1, 0x67, 0, 1, 0]), limit: 5)
         }
     }
 
