@@ -39,6 +39,12 @@ let serveOptionSamples: [ServeOptionSample] = [
     ServeOptionSample(name: "data", value: "/var/lib/cs") { $0.configuration.dataDirectory == "/var/lib/cs" },
     ServeOptionSample(name: "public", value: "/srv/www") { $0.configuration.publicDirectory == "/srv/www" },
     ServeOptionSample(name: "node-id", value: "web-2.eu_1") { $0.configuration.nodeID == "web-2.eu_1" },
+    ServeOptionSample(name: "upstream", value: "ws://127.0.0.1:8080") {
+        $0.configuration.upstream == "ws://127.0.0.1:8080"
+    },
+    ServeOptionSample(name: "upstream-token", value: "vk3p9x2ab.0123456789abcdef0123456789abcdef") {
+        $0.configuration.upstreamToken == "vk3p9x2ab.0123456789abcdef0123456789abcdef"
+    },
     ServeOptionSample(name: "redis-ca", value: "/etc/redis-ca.pem") {
         $0.configuration.redisCAFile == "/etc/redis-ca.pem"
     },

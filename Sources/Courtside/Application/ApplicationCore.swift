@@ -44,6 +44,8 @@ final class ApplicationCore: Sendable {
     let venues: VenueDirectory?
     /// The relay endpoint (docs/relay.md), set once at start when there are venues.
     let relayHub = Mutex<RelayHub?>(nil)
+    /// A venue node's uplink state (`--upstream`), for `/healthz`; nil on a node without one.
+    let uplink = Mutex<UplinkStatus?>(nil)
     /// Per relayed game, the highest event `seq` the journal stored (restored at start, raised by the relay).
     let relayHeads = Mutex<[GameID: Int]>([:])
     /// Per relayed game, its venue and link state, shown as `source` (outside the numbered document).

@@ -20,6 +20,13 @@ final class RelayHub: Sendable {
         RelayConnectionID(nextConnection.wrappingAdd(1, ordering: .relaxed).oldValue)
     }
 
+    /// Closes every venue's connection (the venues reconnect and resume from `welcome`): what a cut of the path
+    /// does, for the tests that prove a cut loses nothing.
+    func dropConnections() {
+        let all = sessions.withLock { Array($0.values) }
+        for session in all { session.run { $0.dropConnection() } }
+    }
+
     /// Runs `body` with the venue's session on the relay loop, making it first (from what the journal holds of the
     /// venue's games) when the venue connects for the first time since the start.
     func withSession(of venue: RelayVenue, _ body: @escaping @Sendable (RelayedVenueSession, LoopContext) -> Void) {

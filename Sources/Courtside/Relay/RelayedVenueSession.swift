@@ -62,6 +62,11 @@ final class RelayedVenueSession {
         perform(machine.disconnected(id, now: now))
     }
 
+    /// Closes the current connection from this side (`RelayHub.dropConnections`); its close is reported as usual.
+    func dropConnection() {
+        for socket in sockets.values { socket.run { $0.close(reason: "dropped by the public node", code: .goingAway) } }
+    }
+
     // MARK: Actions
 
     private func perform(_ actions: [RelayedVenueAction]) {

@@ -362,6 +362,8 @@ struct CourtsideRouter: HTTPRouter {
             body["problems"] = .array(problems.map { .string($0) })
             body["reasons"] = .array(core.healthReasons.map { .string($0) })
         }
+        // The venue's uplink is reported, never a failure: the venue serves its own network without it.
+        if let uplink = core.uplink.withLock({ $0 }) { body["uplink"] = .string(uplink.isUp ? "up" : "down") }
         let quarantined = core.quarantinedGames.sorted { $0.key < $1.key }
         if !quarantined.isEmpty {
             body["quarantined"] = .array(
