@@ -90,7 +90,16 @@ final class RelayedVenueSession {
             // Not stored yet: the venue node sends entries from `stored + 1` however far behind (docs/relay.md).
             perform(machine.storeFailed(game, reason: "snapshots are not taken by this node yet", now: now))
         case .showLink(let game, let state):
-            core.relayLinks.withLock { $0[game] = RelaySource(venue: venue.id, state: state) }
+            let source = RelaySource(venue: venue.id, state: state)
+            let changed = core.relayLinks.withLock { links in
+                defer { links[game] = source }
+                return links[game] != source
+            }
+            // Outside the numbered patches, so the public node's seqs stay the venue's.
+            if changed, let handle = core.registry.handle(game) {
+                let text = source.message(game: game).description
+                handle.withOwner(from: nil) { owner in owner.feed.channel.publish(text: text) }
+            }
         case .close(let id, let error):
             core.logger.warning("relay connection closed", ["venue": venue.id, "reason": "\(error)"])
             sockets.removeValue(forKey: id)?.run { socket in socket.close(reason: "\(error)") }

@@ -224,8 +224,17 @@ struct CourtsideRouter: HTTPRouter {
     }
 
     private func snapshot(_ game: GameHandle, _ context: RouteContext) -> Route {
-        later(context) { respond in
-            game.withOwner(from: nil) { owner in respond(APIResponse.json(.ok, bytes: owner.presenter.snapshot().bytes))
+        // A relayed game's `source` is a top-level member beside the numbered document (docs/relay.md).
+        let source = game.relayedFrom.map { venue in
+            core.relayLinks.withLock { $0[game.id] } ?? RelaySource(venue: venue, state: nil)
+        }
+        return later(context) { respond in
+            game.withOwner(from: nil) { owner in
+                var bytes = owner.presenter.snapshot().bytes
+                if let source, bytes.first == UInt8(ascii: "{") {
+                    bytes.replaceSubrange(0..<1, with: Array("{\"source\":\(source.json),".utf8))
+                }
+                respond(APIResponse.json(.ok, bytes: bytes))
             }
         }
     }

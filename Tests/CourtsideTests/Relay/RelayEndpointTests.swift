@@ -39,6 +39,13 @@ struct RelayEndpointTests {
         }
     }
 
+    /// A snapshot answer without its `source` member (the venue's own copy has none).
+    static func withoutSource(_ document: JSONValue) -> JSONValue {
+        guard var members = document.objectValue else { return document }
+        members["source"] = nil
+        return .object(members)
+    }
+
     private func createVenue(_ app: TestApp) throws -> (id: String, token: String) {
         let json = try app.request("POST", "/api/venues", headers: admin, json: ["name": "Hall 2"]).json
         return (try #require(json["id"]?.stringValue), try #require(json["token"]?.stringValue))
@@ -107,9 +114,11 @@ struct RelayEndpointTests {
         var served: JSONValue?
         let equal = try eventually {
             served = try app.snapshot(relayed.rawValue)
-            return served == expected
+            return served.map(Self.withoutSource) == expected
         }
         #expect(equal, "served \(served.map(\.description) ?? "nothing")\nexpected \(expected)")
+        // `source` beside the document: the venue and its link, caught up.
+        #expect(served?["source"] == ["venue": .string(venue.id), "link": "up"])
 
         // Scorer commands are refused, naming the venue.
         let refused = try app.request(
@@ -119,9 +128,32 @@ struct RelayEndpointTests {
         #expect(try refused.json["code"] == "relayed_game")
         #expect(refused.text.contains(venue.id))
 
+        let spectator = try WebSocketClient(port: app.port, path: "/ws/games/\(relayed.rawValue)")
+        #expect(try spectator.readJSON()["type"] == "snapshot")
         // Another venue's game id: the connection is cut naming it.
         try relay.send(.open(GameID("vzzzzzzzz.game-1"), record: record))
         #expect(throws: ClientError.self) { _ = try relay.read() }
+        // The spectator hears the change as a message outside the numbered patches.
+        var heard: JSONValue?
+        for _ in 0..<20 {
+            let message = try spectator.readJSON()
+            if message["type"] == "source" {
+                heard = message
+                break
+            }
+        }
+        #expect(heard?["game"] == .string(relayed.rawValue))
+        #expect(heard?["source"]?["link"] == "down")
+        #expect(heard?["seq"] == nil)
+        // The link is shown down (with its instant), and the document's seq has not moved.
+        var source: JSONValue?
+        #expect(
+            try eventually {
+                source = try app.snapshot(relayed.rawValue)["source"]
+                return source?["link"] == "down"
+            }, "source \(source.map(\.description) ?? "none")")
+        #expect((source?["since"]?.intValue ?? 0) > 0)
+        #expect(try app.snapshot(relayed.rawValue)["seq"] == expected["seq"])
     }
 
     @Test("a wrong token is refused: as a bearer before the upgrade, in hello with a policy close")
