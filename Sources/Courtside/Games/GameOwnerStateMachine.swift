@@ -237,9 +237,7 @@ struct GameOwnerStateMachine {
     }
 
     func relayedRefusal(_ request: CommandRequest, venue: String) -> CommandReply {
-        .refusal(
-            .relayedGame, "game \(gameID) is relayed from venue \(venue): commands go to the venue's own server",
-            for: request)
+        .refusal(.relayedGame, WireErrorCode.relayedGameMessage(gameID, venue: venue), for: request)
     }
 
     func archivedRefusal(_ request: CommandRequest) -> CommandReply {

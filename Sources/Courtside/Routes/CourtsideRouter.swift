@@ -250,8 +250,7 @@ struct CourtsideRouter: HTTPRouter {
         if let venue = game.relayedFrom {
             // No scorer token exists here: the venue's server is the game's authority (docs/relay.md).
             let reply = CommandReply.refusal(
-                .relayedGame, "game \(game.id) is relayed from venue \(venue): commands go to the venue's own server",
-                bytes: request.body)
+                .relayedGame, WireErrorCode.relayedGameMessage(game.id, venue: venue), bytes: request.body)
             return .respond(APIResponse.json(.conflict, bytes: reply.bytes))
         }
         let client = clientAddress(request.head, context).address
@@ -323,6 +322,12 @@ struct CourtsideRouter: HTTPRouter {
         }
         if segments.count == 3, segments[2] != "scorer" {
             return .respond(APIResponse.notFound("no route \(head.path)"))
+        }
+        if segments.count == 3, let game, let venue = game.relayedFrom {
+            return .respond(
+                APIResponse.error(
+                    .conflict, WireErrorCode.relayedGame.rawValue,
+                    WireErrorCode.relayedGameMessage(game.id, venue: venue)))
         }
         // Answer a request that is not a valid upgrade here (400/426), before a connection slot is taken.
         if case .failure(let error) = WebSocketHandshake.validate(head) { return .respond(error.response) }

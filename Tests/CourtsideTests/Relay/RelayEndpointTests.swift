@@ -127,6 +127,10 @@ struct RelayEndpointTests {
         #expect(refused.status == 409)
         #expect(try refused.json["code"] == "relayed_game")
         #expect(refused.text.contains(venue.id))
+        let scorerSocket = try WebSocketClient.upgrade(
+            try app.connect(), path: "/ws/games/\(relayed.rawValue)/scorer")
+        #expect(scorerSocket.status == 409)
+        #expect(try scorerSocket.json["code"] == "relayed_game")
 
         let spectator = try WebSocketClient(port: app.port, path: "/ws/games/\(relayed.rawValue)")
         #expect(try spectator.readJSON()["type"] == "snapshot")
