@@ -160,6 +160,67 @@ struct RelayEndpointTests {
         #expect(try app.snapshot(relayed.rawValue)["seq"] == expected["seq"])
     }
 
+    @Test("after a restart of the public node a relayed game is still read-only, at its seq, and the relay resumes")
+    func restart() throws {
+        let directory = TestApp.makeTemporaryDirectory()
+        var app: TestApp? = try TestApp(dataDirectory: directory)
+        let venue = try createVenue(try #require(app))
+        let first = try #require(app)
+        let local = try first.createGame()
+        for index in 0..<3 {
+            let answer = try first.request(
+                "POST", "/api/games/\(local.id)/commands", headers: ["Authorization": "Bearer \(local.token)"],
+                json: command("c\(index)"))
+            #expect(answer.status == 200)
+        }
+        let journaled = try #require(
+            try first.app.core.services.journal.loadGames().first { $0.id.rawValue == local.id })
+        let localDocument = try first.snapshot(local.id)
+        let relayed = GameID("\(venue.id).\(local.id)")
+        let record = Array(
+            String(decoding: try RelayedGameRecord.encode(journaled.record), as: UTF8.self)
+                .replacingOccurrences(of: "\"\(local.id)\"", with: "\"\(relayed.rawValue)\"").utf8)
+        let json = JournalJSON()
+        let entries = try journaled.events.map { stored in
+            RelayEntry(
+                seq: stored.event.sequence, event: Array(try json.encode(stored.event, game: relayed).utf8),
+                presentationSequence: stored.presentationSequence)
+        }
+        let relay = Venue(client: try WebSocketClient(port: first.port, path: "/api/relay"))
+        try relay.send(.hello(venue: venue.id, token: venue.token, boot: "b1", heads: [relayed: entries.count]))
+        #expect(try relay.read() == .welcome(stored: [:]))
+        try relay.send(.open(relayed, record: record))
+        #expect(try relay.read() == .ack(relayed, seq: 0))
+        try relay.send(.entries(relayed, Array(entries.dropLast())))
+        #expect(try relay.read() == .ack(relayed, seq: entries.count - 1))
+        relay.client.close()
+        app = nil
+
+        let second = try TestApp(dataDirectory: directory)
+        let again = Venue(
+            client: try WebSocketClient(
+                port: second.port, path: "/api/relay", headers: ["Authorization": "Bearer \(venue.token)"]))
+        try again.send(.hello(venue: venue.id, token: "", boot: "b2", heads: [relayed: entries.count]))
+        #expect(try again.read() == .welcome(stored: [relayed: entries.count - 1]))
+        try again.send(.entries(relayed, Array(entries.suffix(1))))
+        #expect(try again.read() == .ack(relayed, seq: entries.count))
+        let expected = try JSONValue(
+            parsing: Array(
+                localDocument.description.replacingOccurrences(
+                    of: "\"\(local.id)\"", with: "\"\(relayed.rawValue)\""
+                ).utf8))
+        var served: JSONValue?
+        #expect(
+            try eventually {
+                served = try second.snapshot(relayed.rawValue)
+                return served.map(Self.withoutSource) == expected
+            }, "served \(served.map(\.description) ?? "nothing")")
+        let refused = try second.request(
+            "POST", "/api/games/\(relayed.rawValue)/commands", headers: ["Authorization": "Bearer \(local.token)"],
+            json: command("x1"))
+        #expect(try refused.json["code"] == "relayed_game")
+    }
+
     @Test("a wrong token is refused: as a bearer before the upgrade, in hello with a policy close")
     func wrongToken() throws {
         let app = try TestApp()
