@@ -48,8 +48,6 @@ final class ApplicationCore: Sendable {
     let uplink = Mutex<UplinkStatus?>(nil)
     /// Per relayed game, the highest event `seq` the journal stored (restored at start, raised by the relay).
     let relayHeads = Mutex<[GameID: Int]>([:])
-    /// Per relayed game, its venue and link state, shown as `source` (outside the numbered document).
-    let relayLinks = Mutex<[GameID: RelaySource]>([:])
 
     init(
         configuration: ServerConfiguration, adminToken: String, registry: GameRegistry, lobby: LoopBound<LobbyOwner>,

@@ -91,12 +91,8 @@ final class RelayedVenueSession {
             perform(machine.storeFailed(game, reason: "snapshots are not taken by this node yet", now: now))
         case .showLink(let game, let state):
             let source = RelaySource(venue: venue.id, state: state)
-            let changed = core.relayLinks.withLock { links in
-                defer { links[game] = source }
-                return links[game] != source
-            }
             // Outside the numbered patches, so the public node's seqs stay the venue's.
-            if changed, let handle = core.registry.handle(game) {
+            if let handle = core.registry.handle(game), handle.showSource(source) {
                 let text = source.message(game: game).description
                 handle.withOwner(from: nil) { owner in owner.feed.channel.publish(text: text) }
             }

@@ -225,9 +225,7 @@ struct CourtsideRouter: HTTPRouter {
 
     private func snapshot(_ game: GameHandle, _ context: RouteContext) -> Route {
         // A relayed game's `source` is a top-level member beside the numbered document (docs/relay.md).
-        let source = game.relayedFrom.map { venue in
-            core.relayLinks.withLock { $0[game.id] } ?? RelaySource(venue: venue, state: nil)
-        }
+        let source = game.source
         return later(context) { respond in
             game.withOwner(from: nil) { owner in
                 var bytes = owner.presenter.snapshot().bytes

@@ -134,6 +134,10 @@ struct RelayEndpointTests {
 
         let spectator = try WebSocketClient(port: app.port, path: "/ws/games/\(relayed.rawValue)")
         #expect(try spectator.readJSON()["type"] == "snapshot")
+        // A joiner learns the link state right after its snapshot.
+        let joined = try spectator.readJSON()
+        #expect(joined["type"] == "source")
+        #expect(joined["source"]?["link"] == "up")
         // Another venue's game id: the connection is cut naming it.
         try relay.send(.open(GameID("vzzzzzzzz.game-1"), record: record))
         #expect(throws: ClientError.self) { _ = try relay.read() }
