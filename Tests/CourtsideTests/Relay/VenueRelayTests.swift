@@ -70,5 +70,10 @@ struct VenueRelayTests {
             "POST", "/api/games/\(game.id)/commands", headers: ["Authorization": "Bearer \(game.token)"],
             json: command("x"))
         #expect(try refused.json["code"] == "relayed_game")
+        // The public node gone: the venue says so and stays healthy, and keeps scoring.
+        publicNode.app.shutdown()
+        #expect(try eventually { try uplink() == "down" })
+        #expect(try venue.request("GET", "/healthz").status == 200)
+        try score(index)
     }
 }
