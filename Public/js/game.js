@@ -5,7 +5,7 @@ import { bindAll, el, param, setText } from "./ui.js";
 import { renderFiba, renderPlays } from "./fiba.js";
 import { boxColumns, foulBadge, secondsPlayedNow, signed } from "./stats.js";
 import { delayWithBadge, followCourt, leaveGameUnless, queueWords } from "./court.js";
-import { t, translate, formatNumber } from "./i18n.js";
+import { t, translate, formatNumber, locale } from "./i18n.js";
 import { confirmedOnly, renderChecking } from "./crew.js";
 
 translate();
@@ -214,6 +214,7 @@ function showGame(gameID) {
     announcer: document.getElementById("announcer"),
     delayMs: delay.ms,
     onMessage(message) {
+      if (message.type === "source" && message.game === gameID) return showSource(message.source);
       // The server's counted figure (at most every 5 s): shown as it comes, not delayed (it spoils nothing).
       if (message.type !== "viewers" || message.game !== gameID) return;
       const node = document.getElementById("viewers");
@@ -224,8 +225,31 @@ function showGame(gameID) {
   });
   game.id = gameID;
   game.stream.start();
+  // A game relayed from a venue (docs/relay.md): its link state now, then each change as a "source" message.
+  fetch(`/api/games/${encodeURIComponent(gameID)}`)
+    .then((response) => (response.ok ? response.json() : null))
+    .then((snapshot) => snapshot?.source && showSource(snapshot.source))
+    .catch(() => {});
   document.getElementById("print-link").href = `boxscore.html?id=${encodeURIComponent(gameID)}`;
   window.courtside = game; // for the browser tests and the curious
+}
+
+/** The venue link's small words on a relayed game: down since HH:MM, catching up, or nothing once caught up. */
+function showSource(source) {
+  const node = document.getElementById("source");
+  let words = "";
+  if (source.link === "down") {
+    words = source.since
+      ? t("game.sourceDownSince", {
+          time: new Date(source.since).toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" }),
+        })
+      : t("game.sourceDown");
+  } else if (source.behind > 0) {
+    words = t("game.sourceCatchingUp", { count: formatNumber(source.behind) });
+  }
+  node.hidden = words === "";
+  node.textContent = words;
+  node.dataset.link = source.link;
 }
 
 const courtID = param("court");

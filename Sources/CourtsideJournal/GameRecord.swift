@@ -24,4 +24,8 @@ public struct GameRecord: Sendable, Hashable {
     }
 
     public var id: GameID { setup.id }
+
+    /// The `metadata` key naming the venue of a game relayed to this node (docs/relay.md): such a game is served
+    /// read-only after a restart too.
+    public static let relayedFromKey = "relayedFrom"
 }

@@ -35,10 +35,13 @@ public struct FollowedEvent: Sendable, Hashable {
     public let sequence: Int
     public let atMs: Int64
     public let json: String
+    /// The patch `seq` that first showed the event (the venue relay carries it: docs/relay.md).
+    public let presentationSequence: Int
 
-    public init(sequence: Int, atMs: Int64, json: String) {
+    public init(sequence: Int, atMs: Int64, json: String, presentationSequence: Int) {
         self.sequence = sequence
         self.atMs = atMs
         self.json = json
+        self.presentationSequence = presentationSequence
     }
 }

@@ -13,4 +13,28 @@ extension SQLiteConnection {
         guard descriptor >= 0 else { throw .cannotCreate(path: path, operation: "open", errno: errno) }
         Foundation.close(descriptor)
     }
+
+    /// A side store's connection beside the journal (`<directory>/<fileName>`, private as above) in WAL mode with
+    /// `synchronous`: the webhooks' and the venues' stores open theirs this one way.
+    static func openPrivateSideFile(
+        directory: String, fileName: String, synchronous: SideFileSynchronous
+    ) throws(JournalError) -> SQLiteConnection {
+        let path = (directory as NSString).appendingPathComponent(fileName)
+        try createPrivateFiles(directory: directory, path: path)
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("PRAGMA journal_mode=WAL")
+        switch synchronous {
+        case .normal: try connection.execute("PRAGMA synchronous=NORMAL")
+        case .full: try connection.execute("PRAGMA synchronous=FULL")
+        }
+        return connection
+    }
+}
+
+/// How a side store flushes (SQLite's `synchronous`): each case is one constant statement, never data.
+enum SideFileSynchronous {
+    /// Committed rows survive a killed process; a power cut may lose the last ones (a cursor moved back).
+    case normal
+    /// Every commit is on the disk before it returns.
+    case full
 }

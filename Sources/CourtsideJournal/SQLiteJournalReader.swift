@@ -28,7 +28,8 @@ public final class SQLiteJournalReader: JournalFollower, @unchecked Sendable {
         try connection.execute("PRAGMA query_only = ON")
         selectGames = try connection.prepare("SELECT id, created_at_ms FROM games ORDER BY ordinal")
         selectEvents = try connection.prepare(
-            "SELECT seq, at_ms, event_json FROM events WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?")
+            "SELECT seq, at_ms, event_json, presentation_seq FROM events WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?"
+        )
         // One seek per game down the (game_id, seq) key, never a scan of every event.
         selectLast = try connection.prepare("SELECT coalesce(max(seq), 0) FROM events WHERE game_id = ?")
         selectDataVersion = try connection.prepare("PRAGMA data_version")
@@ -75,7 +76,10 @@ public final class SQLiteJournalReader: JournalFollower, @unchecked Sendable {
         guard !isClosed else { throw .closed }
         var rows: [Row] = []
         try selectEvents.query([.text(game), .integer(Int64(after)), .integer(Int64(limit))]) { row in
-            rows.append(Row(sequence: Int(row.int64(0)), atMs: row.int64(1), json: row.text(2)))
+            rows.append(
+                Row(
+                    sequence: Int(row.int64(0)), atMs: row.int64(1), json: row.text(2),
+                    presentationSequence: Int(row.int64(3))))
         }
         return rows
     }

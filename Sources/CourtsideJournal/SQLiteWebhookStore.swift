@@ -26,11 +26,8 @@ public final class SQLiteWebhookStore: WebhookStore, @unchecked Sendable {
 
     /// Opens (creating when missing) the store in `directory` (created with mode 0700 when missing).
     public init(directory: String) throws(JournalError) {
-        let path = (directory as NSString).appendingPathComponent(Self.fileName)
-        try SQLiteConnection.createPrivateFiles(directory: directory, path: path)
-        connection = try SQLiteConnection(path: path)
-        try connection.execute("PRAGMA journal_mode=WAL")
-        try connection.execute("PRAGMA synchronous=NORMAL")
+        connection = try SQLiteConnection.openPrivateSideFile(
+            directory: directory, fileName: Self.fileName, synchronous: .normal)
         try connection.execute(
             """
             CREATE TABLE IF NOT EXISTS webhooks (id TEXT PRIMARY KEY, record TEXT NOT NULL) STRICT;

@@ -64,7 +64,8 @@ public final class RedisJournalFollower: JournalFollower {
             let text = entry.elements?[1].elements?[5].string ?? ""
             events.append(
                 FollowedEvent(
-                    sequence: journaled.event.sequence, atMs: journaled.event.at.milliseconds, json: text))
+                    sequence: journaled.event.sequence, atMs: journaled.event.at.milliseconds, json: text,
+                    presentationSequence: journaled.presentationSequence))
         }
         return events
     }

@@ -39,6 +39,12 @@ let serveOptionSamples: [ServeOptionSample] = [
     ServeOptionSample(name: "data", value: "/var/lib/cs") { $0.configuration.dataDirectory == "/var/lib/cs" },
     ServeOptionSample(name: "public", value: "/srv/www") { $0.configuration.publicDirectory == "/srv/www" },
     ServeOptionSample(name: "node-id", value: "web-2.eu_1") { $0.configuration.nodeID == "web-2.eu_1" },
+    ServeOptionSample(name: "upstream", value: "ws://127.0.0.1:8080") {
+        $0.configuration.upstream == "ws://127.0.0.1:8080"
+    },
+    ServeOptionSample(name: "upstream-token", value: "vk3p9x2ab.0123456789abcdef0123456789abcdef") {
+        $0.configuration.upstreamToken == "vk3p9x2ab.0123456789abcdef0123456789abcdef"
+    },
     ServeOptionSample(name: "redis-ca", value: "/etc/redis-ca.pem") {
         $0.configuration.redisCAFile == "/etc/redis-ca.pem"
     },
@@ -86,6 +92,8 @@ private func completingTLS(_ name: String) -> [String] {
     switch name {
     case "tls-cert": ["--tls-key", "/k"]
     case "tls-key": ["--tls-cert", "/c"]
+    case "upstream": ["--upstream-token", "vk3p9x2ab.0123456789abcdef0123456789abcdef"]
+    case "upstream-token": ["--upstream", "ws://127.0.0.1:8080"]
     default: []
     }
 }
@@ -119,6 +127,10 @@ struct CLIParsingTests {
         var environment = [option.environmentVariable: sample.value]
         if sample.name == "tls-cert" { environment["COURTSIDE_TLS_KEY"] = "/k" }
         if sample.name == "tls-key" { environment["COURTSIDE_TLS_CERT"] = "/c" }
+        if sample.name == "upstream" {
+            environment["COURTSIDE_UPSTREAM_TOKEN"] = "vk3p9x2ab.0123456789abcdef0123456789abcdef"
+        }
+        if sample.name == "upstream-token" { environment["COURTSIDE_UPSTREAM"] = "ws://127.0.0.1:8080" }
         #expect(sample.check(try serve([], environment)))
     }
 
@@ -183,6 +195,15 @@ struct CLIParsingTests {
             (["--resume-window", "-1"], "--resume-window: -1 is out of range (expected at least 1)"),
             (["--max-queued-bytes", "1k"], "--max-queued-bytes: \"1k\" is not a whole number"),
             (["--admin-token", "short"], "--admin-token: the token must be at least 16 characters long"),
+            (
+                ["--upstream", "ws://127.0.0.1:8080"],
+                "--upstream: a venue node needs both --upstream (COURTSIDE_UPSTREAM) and --upstream-token"
+                    + " (COURTSIDE_UPSTREAM_TOKEN)"
+            ),
+            (
+                ["--upstream", "wss://scores.example.org"],
+                "--upstream: \"wss://scores.example.org\" must be a ws:// URL (wss:// is not supported yet)"
+            ),
             (
                 ["--admin-token", "abcdefghijklmnop", "--admin-token-file", "/t"],
                 "--admin-token-file: give the admin token once: --admin-token (COURTSIDE_ADMIN_TOKEN) is set as well"

@@ -43,13 +43,22 @@ final class ApplicationCore: Sendable {
     let socketScheduler: @Sendable (LoopContext) -> any LoopScheduler
     /// The webhooks and their delivery threads; nil with a journal that is neither SQLite nor Redis (tests).
     let webhooks: WebhookService?
+    /// The venues this node relays (docs/relay.md); nil with a journal other than SQLite (under `--redis`).
+    let venues: VenueDirectory?
+    /// The relay endpoint (docs/relay.md), set once at start when there are venues.
+    let relayHub = Mutex<RelayHub?>(nil)
+    /// A venue node's uplink state (`--upstream`), for `/healthz`; nil on a node without one.
+    let uplink = Mutex<UplinkStatus?>(nil)
+    /// Per relayed game, the highest event `seq` the journal stored (restored at start, raised by the relay).
+    let relayHeads = Mutex<[GameID: Int]>([:])
 
     init(
         configuration: ServerConfiguration, adminToken: String, registry: GameRegistry, lobby: LoopBound<LobbyOwner>,
         courts: LoopBound<CourtsOwner>, courtDirectory: CourtDirectory, services: GameServices,
-        storeProbe: StoreProbe? = nil, webhooks: WebhookService? = nil,
+        storeProbe: StoreProbe? = nil, webhooks: WebhookService? = nil, venues: VenueDirectory? = nil,
         socketScheduler: @escaping @Sendable (LoopContext) -> any LoopScheduler = { EventLoopScheduler(context: $0) }
     ) {
+        self.venues = venues
         self.storeProbe = storeProbe
         self.socketScheduler = socketScheduler
         self.webhooks = webhooks
@@ -227,10 +236,12 @@ final class ApplicationCore: Sendable {
             if let commandID = stored.event.commandID { acks[commandID] = stored.presentationSequence }
         }
         if journaled.isArchived { archivedGames.add(GameSummary(game: game)) }
+        let relayedFrom = journaled.record.metadata[GameRecord.relayedFromKey]
+        if relayedFrom != nil { relayHeads.withLock { $0[journaled.id] = journaled.lastEventSequence } }
         return install(
             game: game, seq: seq, now: CourtsideApplication.restoredInstant(of: journaled, game: game),
             restored: true, restoredAcks: acks, digest: journaled.record.scorerTokenSHA256,
-            isArchived: journaled.isArchived)
+            isArchived: journaled.isArchived, relayedFrom: relayedFrom)
     }
 
     /// Installs a game's owner on its loop and publishes its handle (the owner is in place before any task that
@@ -238,15 +249,15 @@ final class ApplicationCore: Sendable {
     @discardableResult
     func install(
         game: Game, seq: Int, now: Timestamp, restored: Bool, restoredAcks: [CommandID: Int] = [:], digest: [UInt8],
-        isArchived: Bool
+        isArchived: Bool, relayedFrom: String? = nil
     ) -> GameHandle {
-        let handle = registry.makeHandle(id: game.id, scorerTokenSHA256: digest)
+        let handle = registry.makeHandle(id: game.id, scorerTokenSHA256: digest, relayedFrom: relayedFrom)
         let services = self.services
         handle.install { context in
             GameOwner(
                 game: game, seq: seq, now: now, restored: restored, restoredAcks: restoredAcks,
-                scorerTokenSHA256: digest,
-                isArchived: isArchived, services: services, context: context)
+                scorerTokenSHA256: digest, isArchived: isArchived, relayedFrom: relayedFrom, services: services,
+                context: context)
         }
         registry.insert(handle)
         return handle

@@ -30,6 +30,8 @@ public final class CourtsideApplication: Sendable {
     /// Follows the other nodes' writes when the journal is shared (Redis). Internal: tests stop it to hold a node
     /// behind the others.
     let tailer: SharedFeedTail?
+    /// A venue node's relay to its public node (`--upstream`: docs/relay.md), on the first loop.
+    private let uplink: LoopBound<VenueUplink>?
     private let courtStore: any CourtStore
     /// Publishes this node's spectator counts and reads every node's (a shared journal).
     private let markerPath: String
@@ -83,6 +85,15 @@ public final class CourtsideApplication: Sendable {
         self.courtStore = courtStore
         let webhooks = try Self.startWebhooks(
             journal: journal, node: shared?.nodeID ?? "", configuration: configuration, logger: logger)
+        // Venues live beside the SQLite journal like the webhooks; under --redis they are not offered yet.
+        var venues: VenueDirectory?
+        if journal is SQLiteJournal {
+            do {
+                venues = try VenueDirectory(directory: configuration.dataDirectory, clock: clock)
+            } catch {
+                throw .journal(directory: configuration.dataDirectory, error)
+            }
+        }
         markerPath = (configuration.dataDirectory as NSString).appendingPathComponent(Self.cleanShutdownMarker)
         let marked = unlink(markerPath) == 0
         let loops: EventLoopGroup
@@ -134,12 +145,19 @@ public final class CourtsideApplication: Sendable {
         let courts = Self.startCourts(
             on: loops, store: courtStore, restoring: storedCourts, directory: courtDirectory, metrics: metrics,
             clock: clock)
-        let registry = GameRegistry(loops: loops.loops)
+        // A venue node's ids start with its venue's id, and its journal tells the uplink what it stored.
+        let venueID = configuration.upstreamToken.flatMap(RelayVenue.id(fromToken:))
+        let uplinkBox = VenueUplink.Handle()
+        let tap: RelayTapJournal? =
+            venueID == nil || configuration.upstream == nil || !(journal is SQLiteJournal)
+            ? nil
+            : RelayTapJournal(journal) { write in uplinkBox.bound.withLock { $0 }?.run { $0.stored(write) } }
+        let registry = GameRegistry(loops: loops.loops, idPrefix: venueID.map { $0 + "." } ?? "")
         let failures = Mutex<ApplicationCore?>(nil)
         var limits = GameLimits(resumeWindow: configuration.resumeWindow)
         limits.storageRetryInterval = configuration.storageRetryInterval
         let services = GameServices(
-            journal: journal, shared: shared, metrics: metrics, logger: logger, clock: clock, limits: limits,
+            journal: tap ?? journal, shared: shared, metrics: metrics, logger: logger, clock: clock, limits: limits,
             reportSummary: { summary in lobby.run { $0.upsert(summary) } },
             reportFailure: { id, problem in failures.withLock { $0?.gameFailed(id, problem: problem) } },
             reportRecovery: { id in failures.withLock { $0?.gameRecovered(id) } }, group: loops)
@@ -147,9 +165,38 @@ public final class CourtsideApplication: Sendable {
         let core = ApplicationCore(
             configuration: configuration, adminToken: adminToken, registry: registry, lobby: lobby, courts: courts,
             courtDirectory: courtDirectory, services: services, storeProbe: probe,
-            webhooks: webhooks, socketScheduler: socketScheduler ?? { EventLoopScheduler(context: $0) })
+            webhooks: webhooks, venues: venues,
+            socketScheduler: socketScheduler ?? { EventLoopScheduler(context: $0) })
         failures.withLock { $0 = core }
+        if venues != nil { core.relayHub.withLock { $0 = RelayHub(core: core, loop: loops.loops[0]) } }
         self.core = core
+        if tap != nil, let upstream = configuration.upstream, let token = configuration.upstreamToken,
+            let sqlite = journal as? SQLiteJournal
+        {
+            let status = UplinkStatus()
+            core.uplink.withLock { $0 = status }
+            let made = Mutex<Result<Void, JournalError>?>(nil)
+            let ready = DispatchSemaphore(value: 0)
+            loops.loops[0].execute { context in
+                do throws(JournalError) {
+                    let uplink = try VenueUplink(
+                        upstream: upstream, token: token, journalPath: sqlite.path, games: stored, clock: clock,
+                        logger: logger, context: context, status: status)
+                    uplinkBox.bound.withLock { $0 = uplink.bound }
+                    uplink.start()
+                    made.withLock { $0 = .success(()) }
+                } catch {
+                    made.withLock { $0 = .failure(error) }
+                }
+                ready.signal()
+            }
+            ready.wait()
+            if case .failure(let error) = made.withLock({ $0 }) {
+                loops.shutdown()
+                throw .journal(directory: configuration.dataDirectory, error)
+            }
+        }
+        uplink = uplinkBox.bound.withLock { $0 }
         do throws(ApplicationError) {
             for game in contents.quarantined { core.quarantine(game, logger: logger) }
             try Self.restore(stored, into: core, cleanStart: cleanStart, limits: limits, logger: logger)
@@ -272,6 +319,15 @@ public final class CourtsideApplication: Sendable {
         core.storeProbe?.stop()
         server.shutdown()
         core.webhooks?.shutdown()
+        core.venues?.close()
+        if let uplink {
+            let done = DispatchSemaphore(value: 0)
+            uplink.run { uplink in
+                uplink.stop()
+                done.signal()
+            }
+            done.wait()
+        }
         stopOwners()
         journal.close()
         courtStore.close()
@@ -343,8 +399,10 @@ public final class CourtsideApplication: Sendable {
         for journaled in stored {
             // One game that does not replay must not keep the others from being served.
             guard let game = core.replayOrQuarantine(journaled) else { continue }
-            let seq = journaled.lastPresentationSequence + (cleanStart ? 0 : limits.restartMargin)
-            if !cleanStart {
+            // A relayed game's numbers are the venue's: it publishes only what was stored, so it skips none.
+            let relayed = journaled.record.metadata[GameRecord.relayedFromKey] != nil
+            let seq = journaled.lastPresentationSequence + (cleanStart || relayed ? 0 : limits.restartMargin)
+            if !cleanStart, !relayed {
                 pending.enter()
                 core.services.journal.recordPresentationSequence(seq, forGame: journaled.id) { result in
                     if case .failure(let error) = result { writeFailure.withLock { $0 = error } }

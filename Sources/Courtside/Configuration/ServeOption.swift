@@ -1,3 +1,4 @@
+import CourtsideJournal
 import CourtsideRedis
 
 /// One setting of `courtside serve`: its flag, its environment variable, its default and how a value is applied.
@@ -102,6 +103,28 @@ extension ServeOption {
                     source, problem: "\"\(value)\" must be 1-64 letters, digits, dots, dashes or underscores")
             }
             options.configuration.nodeID = value
+        },
+        ServeOption(
+            name: "upstream", environmentVariable: "COURTSIDE_UPSTREAM", valueName: "URL",
+            defaultDescription: "none",
+            summary:
+                "Relays every game created here to this public node (ws://host:port; docs/relay.md); needs"
+                + " --upstream-token."
+        ) { options, value, source throws(CLIError) in
+            guard value.hasPrefix("ws://"), value.count > 5 else {
+                throw .invalidValue(source, problem: "\"\(value)\" must be a ws:// URL (wss:// is not supported yet)")
+            }
+            options.configuration.upstream = value
+        },
+        ServeOption(
+            name: "upstream-token", environmentVariable: "COURTSIDE_UPSTREAM_TOKEN", valueName: "TOKEN",
+            defaultDescription: "none",
+            summary: "The venue's token from the public node's POST /api/venues (<venue id>.<secret>)."
+        ) { options, value, source throws(CLIError) in
+            guard RelayVenue.id(fromToken: value) != nil else {
+                throw .invalidValue(source, problem: "not a venue token (<venue id>.<32 hex digits>)")
+            }
+            options.configuration.upstreamToken = value
         },
         ServeOption(
             name: "public", environmentVariable: "COURTSIDE_PUBLIC", valueName: "DIR",

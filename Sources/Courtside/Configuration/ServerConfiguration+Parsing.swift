@@ -98,6 +98,17 @@ public enum CommandLineParser {
                 .flag("--admin-token-file"),
                 problem: "give the admin token once: --admin-token (COURTSIDE_ADMIN_TOKEN) is set as well")
         }
+        // A venue node needs both halves, and relays from its own SQLite journal (docs/relay.md).
+        if (configuration.upstream == nil) != (configuration.upstreamToken == nil) {
+            throw .invalidValue(
+                .flag(configuration.upstream == nil ? "--upstream-token" : "--upstream"),
+                problem: "a venue node needs both --upstream (COURTSIDE_UPSTREAM) and --upstream-token"
+                    + " (COURTSIDE_UPSTREAM_TOKEN)")
+        }
+        if configuration.upstream != nil, !configuration.redisURLs.isEmpty {
+            throw .invalidValue(
+                .flag("--upstream"), problem: "a venue node relays from its SQLite journal; it cannot use --redis")
+        }
         switch (configuration.tlsCertificatePath, configuration.tlsKeyPath) {
         case (.some, nil):
             throw .incompleteTLS(given: tlsSources.certificate!, missing: "--tls-key (COURTSIDE_TLS_KEY)")

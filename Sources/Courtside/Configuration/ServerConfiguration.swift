@@ -38,6 +38,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Names this node among the nodes sharing one Redis (`--node-id`): in logs, metrics and the shared feed, where a
     /// node skips its own entries, so every node needs its own. Nil means `ServerConfiguration.defaultNodeID`.
     public var nodeID: String?
+    /// The public node this venue node relays its games to (`--upstream`, `ws://host:port`; docs/relay.md), nil for
+    /// none.
+    public var upstream: String?
+    /// The venue's token on the public node (`--upstream-token`, `<venue id>.<secret>`): its id prefixes every game
+    /// id made here.
+    public var upstreamToken: String?
     /// The static pages.
     public var publicDirectory: String = "./Public"
     /// Event loop threads; `nil` means one per core.

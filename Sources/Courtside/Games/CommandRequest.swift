@@ -65,6 +65,13 @@ extension WireErrorCode {
     static let unknownGame = WireErrorCode(rawValue: "unknown_game")
     /// The game is archived and takes no more commands (docs/protocol.md).
     static let gameArchived = WireErrorCode(rawValue: "game_archived")
+    /// The game is relayed from a venue node (docs/relay.md): its commands go to the venue's server.
+    static let relayedGame = WireErrorCode(rawValue: "relayed_game")
+
+    /// The message of a `relayed_game` refusal, naming the venue.
+    static func relayedGameMessage(_ game: GameID, venue: String) -> String {
+        "game \(game) is relayed from venue \(venue): commands go to the venue's own server"
+    }
     /// A spectator (or lobby) socket sent something: these sockets are read-only.
     static let readOnly = WireErrorCode(rawValue: "read_only")
 }

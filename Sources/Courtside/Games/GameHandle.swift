@@ -1,5 +1,6 @@
 import CourtsideModel
 import CourtsideNet
+import Synchronization
 
 /// A game as any thread sees it: its id, the loop its owner lives on, and its scorer-token digest (so a token is
 /// checked where the request arrives, without a hop). The owner itself is reached only on its loop.
@@ -7,13 +8,35 @@ final class GameHandle: Sendable {
     let id: GameID
     let loop: EventLoop
     let scorerTokenSHA256: [UInt8]
+    /// The venue a relayed game comes from (docs/relay.md), nil for a game of this node: a relayed game takes no
+    /// commands here.
+    let relayedFrom: String?
+    /// A relayed game's venue link as the relay last showed it (nil before it did since this node started).
+    private let relayLink = Mutex<RelaySource?>(nil)
     private let registryKey: ObjectIdentifier
 
-    init(id: GameID, loop: EventLoop, scorerTokenSHA256: [UInt8], registryKey: ObjectIdentifier) {
+    init(
+        id: GameID, loop: EventLoop, scorerTokenSHA256: [UInt8], relayedFrom: String? = nil,
+        registryKey: ObjectIdentifier
+    ) {
         self.id = id
+        self.relayedFrom = relayedFrom
         self.loop = loop
         self.scorerTokenSHA256 = scorerTokenSHA256
         self.registryKey = registryKey
+    }
+
+    /// A relayed game's `source` (docs/relay.md), nil for a game of this node.
+    var source: RelaySource? {
+        relayedFrom.map { venue in relayLink.withLock { $0 } ?? RelaySource(venue: venue, state: nil) }
+    }
+
+    /// Records a relayed game's new link state; whether it changed.
+    func showSource(_ source: RelaySource) -> Bool {
+        relayLink.withLock { link in
+            defer { link = source }
+            return link != source
+        }
     }
 
     /// Whether `token` is this game's scorer token (constant time).

@@ -54,19 +54,21 @@ final class GameOwner {
     /// snapshot); `restoredAcks`: the `seq` of every command accepted before the restart.
     convenience init(
         game: Game, seq: Int, now: Timestamp, restored: Bool, restoredAcks: [CommandID: Int] = [:],
-        scorerTokenSHA256: [UInt8], isArchived: Bool, services: GameServices, context: LoopContext
+        scorerTokenSHA256: [UInt8], isArchived: Bool, relayedFrom: String? = nil, services: GameServices,
+        context: LoopContext
     ) {
         self.init(
             game: game, seq: seq, now: now, restored: restored, restoredAcks: restoredAcks,
-            scorerTokenSHA256: scorerTokenSHA256, isArchived: isArchived, services: services,
-            scheduler: EventLoopScheduler(context: context), context: context, publish: nil)
+            scorerTokenSHA256: scorerTokenSHA256, isArchived: isArchived, relayedFrom: relayedFrom,
+            services: services, scheduler: EventLoopScheduler(context: context), context: context, publish: nil)
     }
 
-    /// The same on any scheduler; `publish` (when given) receives each patch instead of the feed.
+    /// The same on any scheduler; `publish` (when given) receives each patch instead of the feed; `relayedFrom`
+    /// names the venue of a relayed game (the machine's relayed mode: docs/relay.md).
     init(
         game: Game, seq: Int, now: Timestamp, restored: Bool, restoredAcks: [CommandID: Int],
-        scorerTokenSHA256: [UInt8], isArchived: Bool, services: GameServices, scheduler: any LoopScheduler,
-        context: LoopContext?, publish: ((EncodedMessage) -> Void)?
+        scorerTokenSHA256: [UInt8], isArchived: Bool, relayedFrom: String? = nil, services: GameServices,
+        scheduler: any LoopScheduler, context: LoopContext?, publish: ((EncodedMessage) -> Void)?
     ) {
         self.id = game.id
         self.scheduler = scheduler
@@ -88,11 +90,12 @@ final class GameOwner {
         }
         // On a shared log every document this node shows is derived from stored batches, so a restored game's
         // document is the one every node published at `seq`, and resumes from it are exact.
-        let exact = services.shared != nil
+        let exact = services.shared != nil || relayedFrom != nil
         window = PatchWindow(
             capacity: services.limits.resumeWindow, firstOwnSeq: restored && !exact ? seq + 1 : seq)
         machine = GameOwnerStateMachine(
-            gameID: game.id, mode: services.shared == nil ? .local : .shared,
+            gameID: game.id,
+            mode: relayedFrom.map { .relayed(venue: $0) } ?? (services.shared == nil ? .local : .shared),
             view: GameOwnerView(seq: seq, heldEvents: game.events.count, nextDeadline: game.nextDeadline),
             isArchived: isArchived, restoredAcks: restoredAcks, limits: services.limits)
         if !isArchived {

@@ -18,16 +18,25 @@ import CourtsideViewModels
 /// model's memory: accepted ids for the game's life, refused ones for the last `rememberedRefusalLimit`), the
 /// accepted ids of before a restart keep their `seq` (`restoredAcks`), the archive is journaled in order after the
 /// work before it, and one tick is armed for the model's next deadline.
+///
+/// A third mode, **relayed** (a game a venue node relays to this public node: docs/relay.md), only follows: it
+/// refuses every command (`relayed_game`, naming the venue), arms no tick (time passes only through relayed
+/// events), writes nothing (the relay stores the batches), and applies each stored batch as shared mode applies
+/// another node's (`remoteBatch`), so its patches are the venue's.
 struct GameOwnerStateMachine {
     enum Mode: Equatable {
         case local
         case shared
+        /// Relayed from the venue `venue`.
+        case relayed(venue: String)
     }
 
     /// The mode's own state (partial data inside the enum).
     enum Writes {
         case local(LocalWrites)
         case shared(SharedWrites)
+        /// A relayed game writes nothing.
+        case relayed(venue: String)
         /// Only while an event changes the mode's state in place (no copy of its arrays).
         case modifying
     }
@@ -61,13 +70,18 @@ struct GameOwnerStateMachine {
         self.view = view
         self.isArchived = isArchived
         self.restoredAcks = restoredAcks
-        writes = mode == .local ? .local(LocalWrites()) : .shared(SharedWrites())
+        switch mode {
+        case .local: writes = .local(LocalWrites())
+        case .shared: writes = .shared(SharedWrites())
+        case .relayed(let venue): writes = .relayed(venue: venue)
+        }
     }
 
     var mode: Mode {
         switch writes {
         case .local: .local
         case .shared: .shared
+        case .relayed(let venue): .relayed(venue: venue)
         case .modifying: preconditionFailure("Invalid state: the mode read while it changes")
         }
     }
@@ -85,6 +99,7 @@ struct GameOwnerStateMachine {
         switch writes {
         case .local: return withLocal { $0.localArrived(request, &$1) }
         case .shared: return withShared { $0.sharedArrived(.command(request), &$1) }
+        case .relayed(let venue): return [.answer(request, relayedRefusal(request, venue: venue))]
         case .modifying: preconditionFailure("Invalid state: an event while another is handled")
         }
     }
@@ -120,6 +135,7 @@ struct GameOwnerStateMachine {
         switch writes {
         case .local: return withLocal { $0.localCompleted(result, &$1) }
         case .shared: return withShared { $0.sharedCompleted(result, &$1) }
+        case .relayed: return []
         case .modifying: preconditionFailure("Invalid state: an event while another is handled")
         }
     }
@@ -131,6 +147,7 @@ struct GameOwnerStateMachine {
             guard let deadline = armedTick else { return [] }
             armedTick = nil
             guard !isArchived, !isFailed else { return [] }
+            if case .relayed = writes { return [] }
             if mode == .local { return [.show(.tick(deadline))] }
             return withShared { $0.sharedArrived(.tick(deadline), &$1) }
         case (.retry, .local):
@@ -155,6 +172,7 @@ struct GameOwnerStateMachine {
         switch writes {
         case .local: actions += withLocal { $0.localSubmit(.archiveGame($0.gameID, at: instant), &$1) }
         case .shared: actions += withShared { $0.sharedArchive(at: instant, &$1) }
+        case .relayed: break
         case .modifying: preconditionFailure("Invalid state: an event while another is handled")
         }
         return actions
@@ -163,7 +181,11 @@ struct GameOwnerStateMachine {
     /// Another node's whole stored batch (shared): applied when it follows what the game holds, skipped when held
     /// already, a catch-up when something between is missing.
     mutating func remoteBatch(_ events: [JournaledEvent]) -> [GameOwnerAction] {
-        guard mode == .shared, !hasDiverged else { return [] }
+        switch writes {
+        case .shared, .relayed: break
+        case .local, .modifying: return []
+        }
+        guard !hasDiverged else { return [] }
         guard let first = events.first(where: { $0.event.sequence > view.heldEvents }) else { return [] }
         guard first.event.sequence == view.heldEvents + 1 else { return gapSeen() }
         return Self.batches(events)
@@ -189,7 +211,8 @@ struct GameOwnerStateMachine {
 
     /// Arms the tick for the model's next deadline (none while archived or failed), cancelling a stale one.
     mutating func tickActions() -> [GameOwnerAction] {
-        let desired = isArchived || isFailed ? nil : view.nextDeadline
+        var desired = isArchived || isFailed ? nil : view.nextDeadline
+        if case .relayed = writes { desired = nil }
         guard desired != armedTick else { return [] }
         var actions: [GameOwnerAction] = armedTick == nil ? [] : [.cancel(.tick)]
         armedTick = desired
@@ -211,6 +234,10 @@ struct GameOwnerStateMachine {
             return .accepted(id: id, seq: original)
         }
         return reply
+    }
+
+    func relayedRefusal(_ request: CommandRequest, venue: String) -> CommandReply {
+        .refusal(.relayedGame, WireErrorCode.relayedGameMessage(gameID, venue: venue), for: request)
     }
 
     func archivedRefusal(_ request: CommandRequest) -> CommandReply {

@@ -91,6 +91,12 @@ struct CourtsideRouter: HTTPRouter {
         if segments.first == "webhooks" {
             return webhooksAPI(request, segments: segments, context: context)
         }
+        if segments.first == "venues" {
+            return venuesAPI(request, segments: segments, context: context)
+        }
+        if segments.first == "relay" {
+            return relaySocket(head, segments: segments)
+        }
         if segments.first == "courts" {
             return courtsAPI(request, segments: Array(segments.dropFirst()), context: context)
         }
@@ -219,8 +225,15 @@ struct CourtsideRouter: HTTPRouter {
     }
 
     private func snapshot(_ game: GameHandle, _ context: RouteContext) -> Route {
-        later(context) { respond in
-            game.withOwner(from: nil) { owner in respond(APIResponse.json(.ok, bytes: owner.presenter.snapshot().bytes))
+        // A relayed game's `source` is a top-level member beside the numbered document (docs/relay.md).
+        let source = game.source
+        return later(context) { respond in
+            game.withOwner(from: nil) { owner in
+                var bytes = owner.presenter.snapshot().bytes
+                if let source, bytes.first == UInt8(ascii: "{") {
+                    bytes.replaceSubrange(0..<1, with: Array("{\"source\":\(source.json),".utf8))
+                }
+                respond(APIResponse.json(.ok, bytes: bytes))
             }
         }
     }
@@ -235,6 +248,12 @@ struct CourtsideRouter: HTTPRouter {
     }
 
     private func command(_ request: HTTPRequest, game: GameHandle, context: RouteContext) -> Route {
+        if let venue = game.relayedFrom {
+            // No scorer token exists here: the venue's server is the game's authority (docs/relay.md).
+            let reply = CommandReply.refusal(
+                .relayedGame, WireErrorCode.relayedGameMessage(game.id, venue: venue), bytes: request.body)
+            return .respond(APIResponse.json(.conflict, bytes: reply.bytes))
+        }
         let client = clientAddress(request.head, context).address
         let now = context.loopContext.now
         if let token = BearerToken.from(request.head.headers), !game.acceptsScorerToken(token) {
@@ -342,6 +361,12 @@ struct CourtsideRouter: HTTPRouter {
         if segments.count == 3, segments[2] != "scorer" {
             return .respond(APIResponse.notFound("no route \(head.path)"))
         }
+        if segments.count == 3, let game, let venue = game.relayedFrom {
+            return .respond(
+                APIResponse.error(
+                    .conflict, WireErrorCode.relayedGame.rawValue,
+                    WireErrorCode.relayedGameMessage(game.id, venue: venue)))
+        }
         // Answer a request that is not a valid upgrade here (400/426), before a connection slot is taken.
         if case .failure(let error) = WebSocketHandshake.validate(head) { return .respond(error.response) }
         if segments.count == 3, !core.origins.allows(head.headers["Origin"]) {
@@ -391,6 +416,8 @@ struct CourtsideRouter: HTTPRouter {
             body["problems"] = .array(problems.map { .string($0) })
             body["reasons"] = .array(core.healthReasons.map { .string($0) })
         }
+        // The venue's uplink is reported, never a failure: the venue serves its own network without it.
+        if let uplink = core.uplink.withLock({ $0 }) { body["uplink"] = .string(uplink.isUp ? "up" : "down") }
         let quarantined = core.quarantinedGames.sorted { $0.key < $1.key }
         if !quarantined.isEmpty {
             body["quarantined"] = .array(

@@ -53,7 +53,12 @@ final class GameSpectators: WebSocketHandler {
 
     /// The owner's join of `socket`, on its loop (`SpectatorJoiner`).
     fileprivate func join(_ socket: WebSocket, catchUp: [EncodedMessage], feed: GameFeed) {
-        guard !FeedJoins.subscribe(socket, after: catchUp, to: feed, metrics: metrics) else { return }
+        let behind = FeedJoins.subscribe(socket, after: catchUp, to: feed, metrics: metrics)
+        // A relayed game's venue link, after the snapshot: unnumbered, like each later change (docs/relay.md).
+        if let source = game.source, socket.isOpen {
+            _ = socket.send(text: source.message(game: game.id).description)
+        }
+        guard !behind else { return }
         joins.startWaiting(socket, poll: pollDrain)
     }
 

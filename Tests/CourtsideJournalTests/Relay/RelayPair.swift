@@ -61,7 +61,7 @@ struct RelayPair {
 
     static func entry(_ game: GameID, _ seq: Int) -> RelayEntry {
         RelayEntry(
-            seq: seq, event: Array("{\"e\":\"\(game)#\(seq)\"}".utf8), patch: Array("[\(seq)]".utf8))
+            seq: seq, event: Array("{\"e\":\"\(game)#\(seq)\"}".utf8), presentationSequence: seq)
     }
 
     // MARK: The venue's side

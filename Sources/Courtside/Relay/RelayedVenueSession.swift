@@ -1,0 +1,192 @@
+import CourtsideJournal
+import CourtsideModel
+import CourtsideNet
+import Foundation
+
+/// The public node's shell of one venue's relay (docs/relay.md, "Wiring"): it feeds `RelayedVenueStateMachine` the
+/// connections and messages of `RelaySocket`s and performs its actions: relayed games created in the journal and
+/// installed as read-only owners, entries stored with the venue's `seq`s and then applied by the game's owner as a
+/// stored batch (the same path as a batch another cluster node stored), acks, resends, closes.
+///
+/// Loop-confined (on the relay's loop).
+final class RelayedVenueSession {
+    let venue: RelayVenue
+    private let core: ApplicationCore
+    private let loop: EventLoop
+    private var machine: RelayedVenueStateMachine
+    private var sockets: [RelayConnectionID: LoopBound<RelaySocket>] = [:]
+    private var timer: TimerID?
+    private var context: LoopContext?
+    private let json = JournalJSON()
+
+    init(venue: RelayVenue, core: ApplicationCore, loop: EventLoop, stored: [GameID: Int]) {
+        self.venue = venue
+        self.core = core
+        self.loop = loop
+        machine = RelayedVenueStateMachine(venue: venue.id, stored: stored, now: core.services.clock())
+    }
+
+    private var now: Timestamp { core.services.clock() }
+
+    // MARK: Events from the sockets
+
+    /// A socket whose `hello` carried this venue's token.
+    func connected(
+        _ id: RelayConnectionID, socket: LoopBound<RelaySocket>, heads: [GameID: Int], context: LoopContext
+    ) {
+        self.context = context
+        sockets[id] = socket
+        perform(machine.connected(id, now: now))
+        perform(machine.receivedHello(id, heads: heads, now: now))
+    }
+
+    func received(_ message: RelayMessage, on id: RelayConnectionID) {
+        switch message {
+        case .open(let game, let record): perform(machine.receivedOpen(id, game: game, record: record, now: now))
+        case .entries(let game, let entries):
+            perform(machine.receivedEntries(id, game: game, entries: entries, now: now))
+        case .snapshot(let game, let seq, let document):
+            perform(machine.receivedSnapshot(id, game: game, seq: seq, document: document, now: now))
+        case .hello, .welcome, .ack, .resend:
+            // The socket passes only the venue's messages after its `hello`; these have no meaning here.
+            send(.close(id, .unexpectedMessage("\(message)".prefix(40).description)))
+        }
+    }
+
+    func heard(on id: RelayConnectionID) {
+        perform(machine.receivedPing(id, now: now))
+    }
+
+    func disconnected(_ id: RelayConnectionID) {
+        sockets[id] = nil
+        perform(machine.disconnected(id, now: now))
+    }
+
+    /// Closes the current connection from this side (`RelayHub.dropConnections`); its close is reported as usual.
+    func dropConnection() {
+        for socket in sockets.values { socket.run { $0.close(reason: "dropped by the public node", code: .goingAway) } }
+    }
+
+    // MARK: Actions
+
+    private func perform(_ actions: [RelayedVenueAction]) {
+        for action in actions { send(action) }
+        armTimer()
+    }
+
+    private func send(_ action: RelayedVenueAction) {
+        switch action {
+        case .sendWelcome(let id, let stored):
+            write(.welcome(stored: stored), to: id)
+        case .sendAck(let game, let seq):
+            if let id = currentConnection { write(.ack(game, seq: seq), to: id) }
+        case .sendResend(let game, let from):
+            if let id = currentConnection { write(.resend(game, from: from), to: id) }
+        case .storeOpen(let game, let record):
+            storeOpen(game, record: record)
+        case .storeEntries(let game, let entries):
+            storeEntries(game, entries)
+        case .storeSnapshot(let game, _, _):
+            // Not stored yet: the venue node sends entries from `stored + 1` however far behind (docs/relay.md).
+            perform(machine.storeFailed(game, reason: "snapshots are not taken by this node yet", now: now))
+        case .showLink(let game, let state):
+            let source = RelaySource(venue: venue.id, state: state)
+            // Outside the numbered patches, so the public node's seqs stay the venue's.
+            if let handle = core.registry.handle(game), handle.showSource(source) {
+                let text = source.message(game: game).description
+                handle.withOwner(from: nil) { owner in owner.feed.channel.publish(text: text) }
+            }
+        case .close(let id, let error):
+            core.logger.warning("relay connection closed", ["venue": venue.id, "reason": "\(error)"])
+            sockets.removeValue(forKey: id)?.run { socket in socket.close(reason: "\(error)") }
+        }
+    }
+
+    private var currentConnection: RelayConnectionID? {
+        if case .up(let link) = machine.state { return link.connection }
+        return nil
+    }
+
+    private func write(_ message: RelayMessage, to id: RelayConnectionID) {
+        let frame = RelayWire.encode(message)
+        sockets[id]?.run { socket in socket.send(frame) }
+    }
+
+    private func armTimer() {
+        guard let context else { return }
+        if let timer { context.cancelTimer(timer) }
+        timer = nil
+        guard let deadline = machine.nextDeadline else { return }
+        let delay = max(0, deadline.milliseconds(since: now))
+        timer = context.scheduleTimer(after: .milliseconds(delay)) { [weak self] _ in
+            guard let self else { return }
+            self.timer = nil
+            self.perform(self.machine.tick(now: self.now))
+        }
+    }
+
+    /// This session as journal completions reach it back on its loop.
+    private var bound: LoopBound<RelayedVenueSession> { LoopBound(self, loop: loop) }
+
+    private func storeOpen(_ game: GameID, record bytes: [UInt8]) {
+        let record: GameRecord
+        do throws(RelayError) {
+            record = try RelayedGameRecord.decode(
+                bytes, game: game, venue: venue.id, digest: SecretToken.sha256(SecretToken.generate()))
+        } catch {
+            perform(machine.storeFailed(game, reason: "\(error)", now: now))
+            return
+        }
+        let me = bound
+        core.services.journal.createGame(record) { result in me.run { $0.opened(record, result) } }
+    }
+
+    private func opened(_ record: GameRecord, _ result: Result<Void, JournalError>) {
+        switch result {
+        case .success:
+            core.relayHeads.withLock { $0[record.id] = 0 }
+            core.install(
+                game: Game(setup: record.setup), seq: 0, now: record.createdAt, restored: false,
+                digest: record.scorerTokenSHA256, isArchived: false, relayedFrom: venue.id)
+            core.logger.info("relayed game created", ["game": record.id.rawValue, "venue": venue.id])
+            perform(machine.stored(record.id, seq: 0, now: now))
+        case .failure(let error):
+            perform(machine.storeFailed(record.id, reason: "\(error)", now: now))
+        }
+    }
+
+    private func storeEntries(_ game: GameID, _ entries: [RelayEntry]) {
+        var events: [JournaledEvent] = []
+        for entry in entries {
+            do throws(JournalError) {
+                let event = try json.decode(GameEvent.self, from: entry.event, game: game, sequence: entry.seq)
+                guard event.sequence == entry.seq else {
+                    throw JournalError.corruptRecord(
+                        game, sequence: entry.seq, reason: "the event's sequence is \(event.sequence)")
+                }
+                events.append(JournaledEvent(event, presentationSequence: entry.presentationSequence))
+            } catch {
+                perform(machine.storeFailed(game, reason: "\(error)", now: now))
+                return
+            }
+        }
+        let (me, batch) = (bound, events)
+        core.services.journal.append(batch, toGame: game) { result in me.run { $0.appended(game, batch, result) } }
+    }
+
+    private func appended(_ game: GameID, _ events: [JournaledEvent], _ result: Result<Void, JournalError>) {
+        switch result {
+        case .success:
+            let last = events.last?.event.sequence ?? 0
+            core.relayHeads.withLock { $0[game] = max($0[game] ?? 0, last) }
+            // Stored, then shown: the owner applies it as a batch another node stored (docs/relay.md).
+            core.registry.handle(game)?.withOwner(from: nil) { owner in owner.receiveStored(events) }
+            perform(machine.stored(game, seq: last, now: now))
+        case .failure(let error):
+            perform(machine.storeFailed(game, reason: "\(error)", now: now))
+        }
+    }
+}
+
+@available(*, unavailable)
+extension RelayedVenueSession: Sendable {}

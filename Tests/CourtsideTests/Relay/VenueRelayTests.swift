@@ -1,0 +1,80 @@
+import CourtsideJournal
+import CourtsideModel
+import CourtsideTestSupport
+import CourtsideViewModels
+import Foundation
+import Testing
+
+@testable import Courtside
+
+/// A venue node (`--upstream`) and a public node on loopback (docs/relay.md): a game scored at the venue while the
+/// public node cuts the relay connection again and again ends up on the public node with the same events, the same
+/// seqs and the same document.
+@Suite("Venue relay: two servers on loopback, the link cut", .ownThread)
+struct VenueRelayTests {
+    @Test("every command scored at the venue reaches the public node once, in order, through repeated cuts")
+    func cutsLoseNothing() throws {
+        let publicNode = try TestApp()
+        let created = try publicNode.request(
+            "POST", "/api/venues", headers: ["Authorization": "Bearer \(TestApp.adminToken)"], json: ["name": "Hall 2"])
+        let venueID = try #require(try created.json["id"]?.stringValue)
+        let token = try #require(try created.json["token"]?.stringValue)
+        let venue = try TestApp(configure: { configuration in
+            configuration.upstream = "ws://127.0.0.1:\(publicNode.port)"
+            configuration.upstreamToken = token
+        })
+        func uplink() throws -> String? { try venue.request("GET", "/healthz").json["uplink"]?.stringValue }
+        #expect(try eventually { try uplink() == "up" })
+        #expect(try venue.request("GET", "/healthz").status == 200)
+
+        let game = try venue.createGame()
+        #expect(game.id.hasPrefix(venueID + "."))
+        let hub = try #require(publicNode.app.core.relayHub.withLock { $0 })
+        func lost() -> Int { venue.logLines.all.filter { $0.contains("uplink lost") }.count }
+        func score(_ index: Int) throws {
+            let answer = try venue.request(
+                "POST", "/api/games/\(game.id)/commands", headers: ["Authorization": "Bearer \(game.token)"],
+                json: command(
+                    "c\(index)", move: index % 3 == 0 ? "twoPoints" : "rebound",
+                    player: index % 2 == 0 ? "home-0" : "away-1"))
+            #expect(answer.status == 200, "\(answer.text)")
+        }
+        var index = 0
+        for cut in 1...5 {
+            try score(index)
+            index += 1
+            // The public node closes the relay socket; the venue keeps scoring while it backs off and reconnects.
+            hub.dropConnections()
+            #expect(eventually { lost() == cut }, "cut \(cut) not seen by the venue")
+            for _ in 0..<2 {
+                try score(index)
+                index += 1
+            }
+            #expect(try eventually { try uplink() == "up" }, "no reconnection after cut \(cut)")
+        }
+        let venueDocument = try venue.snapshot(game.id)
+        var served: JSONValue?
+        let caughtUp = eventually(within: .seconds(30)) {
+            served = try? publicNode.snapshot(game.id)
+            return served.map(RelayEndpointTests.withoutSource) == venueDocument
+        }
+        #expect(caughtUp, "public \(served.map(\.description) ?? "nothing")\nvenue \(venueDocument)")
+        let atVenue = try #require(try venue.app.core.services.journal.loadGames().first { $0.id.rawValue == game.id })
+        let upstream = try #require(
+            try publicNode.app.core.services.journal.loadGames().first { $0.id.rawValue == game.id })
+        #expect(upstream.events == atVenue.events)
+        #expect(served?["seq"] != nil && served?["seq"] == venueDocument["seq"])
+        #expect(lost() == 5)
+        #expect(atVenue.events.count >= index)
+        // Commands go to the venue: the public node refuses them.
+        let refused = try publicNode.request(
+            "POST", "/api/games/\(game.id)/commands", headers: ["Authorization": "Bearer \(game.token)"],
+            json: command("x"))
+        #expect(try refused.json["code"] == "relayed_game")
+        // The public node gone: the venue says so and stays healthy, and keeps scoring.
+        publicNode.app.shutdown()
+        #expect(try eventually { try uplink() == "down" })
+        #expect(try venue.request("GET", "/healthz").status == 200)
+        try score(index)
+    }
+}
