@@ -9,7 +9,7 @@
 #   tls      one node serving TLS (a self-signed certificate made with openssl in a temporary folder):
 #            spectators on wss:// straight to Courtside, plain and deflate;
 #   cluster  three nodes through one Redis (AOF, appendfsync always): scorers on node a, spectators spread over
-#            a, b and c; skipped, saying so, when redis-server is missing.
+#            a, b and c; the limit's store is the Redis journal; skipped, saying so, when redis-server is missing.
 # Everything on loopback, every process stopped at the end; each mode DURATION s of play plus the limit's runs.
 # Environment: GAMES (20), SPECTATORS (20), BIG_GAMES (1), BIG_SPECTATORS (1000), DURATION (45), SPEED (1),
 # DEFLATE_SHARE (0.25), LIMIT_SECONDS (10), MODES (sqlite,tls,cluster), BIN (binaries built elsewhere).
@@ -84,7 +84,7 @@ for mode in ${MODES:-sqlite tls cluster}; do
                 node "$name" "${ports[-1]}" --redis "$redis"
             done
             measure cluster --url "ws://127.0.0.1:${ports[0]}" --node "ws://127.0.0.1:${ports[1]}" \
-                --node "ws://127.0.0.1:${ports[2]}" --store-dir "$work/a" --redis "$redis" ;;
+                --node "ws://127.0.0.1:${ports[2]}" --redis "$redis" ;;
         *) echo "tap-to-screen: unknown mode $mode (sqlite, tls, cluster)" >&2; exit 2 ;;
     esac
 done

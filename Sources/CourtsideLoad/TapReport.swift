@@ -103,11 +103,11 @@ struct TapReport: RunReport, Sendable, Encodable {
             "  patches      lost \(lostPatches), unmatched \(unmatchedPatches), decode errors \(decodeErrors)"
                 + (droppedArrivals > 0 ? ", \(droppedArrivals) arrivals not stamped (memory bound)" : ""),
             "",
-            "  class                        samples    p50 ms    p99 ms  p99.9 ms    max ms   limit ms  p99/limit",
+            "  class                              samples    p50 ms    p99 ms  p99.9 ms    max ms   limit ms  p99/limit",
         ]
         for row in classes {
             lines.append(
-                "  " + row.name.padding(toLength: 26, withPad: " ", startingAt: 0)
+                "  " + row.name.padding(toLength: 32, withPad: " ", startingAt: 0)
                     + [
                         String(row.samples).leftPadded(9), format(row.p50Ms, 3).leftPadded(10),
                         format(row.p99Ms, 3).leftPadded(10), format(row.p999Ms, 3).leftPadded(10),

@@ -54,7 +54,8 @@ struct TapScheduleTests {
         for _ in 0..<50 {
             let (slow, quick) = (real.next(), fast.next())
             #expect(quick.move == slow.move)
-            #expect(abs(Double(quick.offset) * 10 - Double(slow.offset)) < 1_000, "within 1 µs (each gap rounds to a nanosecond)")
+            // Within 1 µs: each gap rounds down to a nanosecond.
+            #expect(abs(Double(quick.offset) * 10 - Double(slow.offset)) < 1_000)
         }
     }
 }
