@@ -76,6 +76,8 @@ let package = Package(
                 "CLinux", "CourtsideWebSocket", "CourtsideWebSocketDeflate", "CourtsideHTTP", "CourtsideRandom",
                 // `courtside-load journal`: the server's own journals, loaded as a node loads them.
                 "CourtsideJournal", "CourtsideModel", "CourtsideRedis", "CourtsideRedisJournal",
+                // `courtside-load taptoscreen`: spectators and scorers over TLS, straight to a server's wss://.
+                "CourtsideTLS",
             ]
         ),
         .target(name: "CourtsideFuzzSupport"),

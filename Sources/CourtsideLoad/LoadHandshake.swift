@@ -18,12 +18,16 @@ enum LoadHandshake {
         return Base64.encode(bytes)
     }
 
-    /// The upgrade request; `extensions` is a `Sec-WebSocket-Extensions` offer (RFC 6455 §9.1) or nil for none.
-    static func request(target: LoadTarget, key: String, extensions: String? = nil) -> [UInt8] {
+    /// The upgrade request; `extensions` is a `Sec-WebSocket-Extensions` offer (RFC 6455 §9.1) or nil for none;
+    /// `authorization` an `Authorization` value (a scorer's `Bearer` token, sent in the header, never the URL).
+    static func request(
+        target: LoadTarget, key: String, extensions: String? = nil, authorization: String? = nil
+    ) -> [UInt8] {
         var head =
             "GET \(target.path) HTTP/1.1\r\n" + "Host: \(target.hostHeader)\r\n" + "Upgrade: websocket\r\n"
             + "Connection: Upgrade\r\n" + "Sec-WebSocket-Key: \(key)\r\n" + "Sec-WebSocket-Version: 13\r\n"
         if let extensions { head += "Sec-WebSocket-Extensions: \(extensions)\r\n" }
+        if let authorization { head += "Authorization: \(authorization)\r\n" }
         head += "User-Agent: courtside-load\r\n\r\n"
         return Array(head.utf8)
     }

@@ -3,7 +3,8 @@ import Foundation
 // courtside-load: load against a loopback server. Three modes:
 // - echo (the default): N clients send messages and measure the echo round trips (LoadOptions.usage);
 // - `courtside-load fanout ...`: N subscribers and one publisher measure a pub/sub fan-out (FanoutOptions.usage);
-// - `courtside-load journal ...`: appends at stepped rates to the SQLite and Redis journals (JournalOptions.usage).
+// - `courtside-load journal ...`: appends at stepped rates to the SQLite and Redis journals (JournalOptions.usage);
+// - `courtside-load taptoscreen ...`: scorers and spectators of many games, tap-to-screen latency (TapOptions.usage).
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -45,10 +46,23 @@ if arguments.first == "journal" {
     }
 }
 
+if arguments.first == "taptoscreen" {
+    arguments.removeFirst()
+    let options = parsed(TapOptions.parse(arguments), usage: TapOptions.usage)
+    switch TapRun.run(options) {
+    case .success(let report):
+        print(options.json ? report.json : report.text)
+        exit(report.succeeded ? 0 : 1)
+    case .failure(let failure):
+        FileHandle.standardError.write(Data("courtside-load taptoscreen: \(failure)\n".utf8))
+        exit(1)
+    }
+}
+
 if arguments.first == "echo" { arguments.removeFirst() }
 let options = parsed(
     LoadOptions.parse(arguments),
-    usage: [LoadOptions.usage, FanoutOptions.usage, JournalOptions.usage].joined(separator: "\n"))
+    usage: [LoadOptions.usage, FanoutOptions.usage, JournalOptions.usage, TapOptions.usage].joined(separator: "\n"))
 
 let url = arguments.firstIndex(of: "--url").map { arguments[$0 + 1] } ?? ""
 let report = LoadReport(options: options, url: url, results: LoadRun.run(options))
