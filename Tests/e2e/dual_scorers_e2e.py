@@ -34,6 +34,7 @@ from websockets.asyncio.client import connect
 
 import jsonpatch
 from courtside_client import FeedDocument, configure_transport, connection_options, http_call, ws_url
+from game_e2e import Check, Failures
 
 # The moves the script uses, and what each adds to a player's statistics (docs/protocol.md, "Statistics").
 SCORING = {
@@ -57,25 +58,6 @@ CHECKED = ["points", "fouls", "fieldGoalsMade", "fieldGoalsAttempted", "freeThro
 MAX_FOULS = 4
 # The ways the two sheets disagree, in turn, and how the scorers resolve each (which entry the script holds true).
 DISAGREEMENTS = [("other-player", "first"), ("other-move", "second"), ("no-entry", "first"), ("phantom", "neither")]
-
-
-class Failures(Exception):
-    pass
-
-
-class Check:
-    def __init__(self):
-        self.problems = []
-
-    def expect(self, condition, message):
-        if not condition:
-            self.problems.append(message)
-            print(f"FAIL: {message}", file=sys.stderr, flush=True)
-        return condition
-
-    def fatal(self, condition, message):
-        if not self.expect(condition, message):
-            raise Failures(message)
 
 
 class Scorer:
