@@ -147,6 +147,8 @@ public final class RedisFeedTailer: Sendable {
             "XREAD", "COUNT", .integer(configuration.count), "BLOCK", .integer(blockMilliseconds), "STREAMS",
             .string(RedisJournalKeys.feed), .string(after))
         client.send(command) { [self] result in
+            // Stopped while the read was on its way (the close runs on the loop, maybe after the reply): dropped.
+            guard !isStopped else { return }
             switch result {
             case .success(let reply):
                 guard let entries = Self.entries(of: reply) else {
