@@ -22,15 +22,24 @@ final class WebhookJournalWatch: Sendable {
     /// The store's marker before the service read its webhooks, so a change made meanwhile is seen.
     private let firstWebhooksMarker: String
 
-    init(reader: any JournalFollower, store: any WebhookStore, logger: Logger) {
+    init(reader: any JournalFollower, store: any WebhookStore, logger: Logger) throws(JournalError) {
         self.reader = reader
         self.store = store
         self.logger = logger
         // A store or journal away at start (a Redis partition down) is read by the first round that reaches it: an
         // empty marker differs from any the store gives, so the webhooks are read then too.
-        firstWebhooksMarker = (try? store.changeMarker()) ?? ""
-        let first = (try? reader.games()) ?? []
+        firstWebhooksMarker = try Self.unlessAway(store.changeMarker()) ?? ""
+        let first = try Self.unlessAway(reader.games()) ?? []
         games.withLock { $0 = first }
+    }
+
+    /// `read`'s value, or nil when the store does not answer (`unavailable`); any other error is thrown.
+    private static func unlessAway<T>(_ read: @autoclosure () throws(JournalError) -> T) throws(JournalError) -> T? {
+        do {
+            return try read()
+        } catch .unavailable {
+            return nil
+        }
     }
 
     /// The games as last read, in creation order.

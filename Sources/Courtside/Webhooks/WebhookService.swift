@@ -49,7 +49,7 @@ final class WebhookService: Sendable {
         allowsPrivateAddresses: Bool, tls: TLSContext?, logger: Logger,
         clock: @escaping @Sendable () -> Int64 = WebhookService.wallClock
     ) throws(JournalError) {
-        let watch = WebhookJournalWatch(reader: reader, store: store, logger: logger)
+        let watch = try WebhookJournalWatch(reader: reader, store: store, logger: logger)
         self.watch = watch
         let leases =
             store.isShared ? WebhookLeases(store: store, node: node, durationMs: leaseMs, logger: logger) : nil
