@@ -29,11 +29,14 @@ let package = Package(
 
         // Beneath every layer: a seeded random generator (the demo, reconnection backoff, fuzzers, tests).
         .target(name: "CourtsideRandom"),
+        // Beneath every layer: a message encoded once, shared by the view models' presenters and the network's
+        // channels and streams (it imports nothing; each transport makes and keeps its own form of the bytes).
+        .target(name: "CourtsideBytes"),
 
         // 1. Model: pure, deterministic value types.
         .target(name: "CourtsideModel"),
         // 2. View models: Dynamic<T>, the tutorial's editors, and the JSON Patch presenter.
-        .target(name: "CourtsideViewModels", dependencies: ["CourtsideModel"]),
+        .target(name: "CourtsideViewModels", dependencies: ["CourtsideModel", "CourtsideBytes"]),
 
         // 3. Network core: protocol state machines first (testable in memory), then the epoll layer.
         .target(name: "CourtsideHTTP", dependencies: ["CZlib"]),
@@ -46,6 +49,7 @@ let package = Package(
             name: "CourtsideNet",
             dependencies: [
                 "CLinux", "CourtsideHTTP", "CourtsideWebSocket", "CourtsideWebSocketDeflate", "CourtsideTLS",
+                "CourtsideBytes",
             ]),
 
         // 3. Network core, I/O: the Redis client on CourtsideNet's loops.
@@ -64,7 +68,7 @@ let package = Package(
             name: "Courtside",
             dependencies: [
                 "CourtsideModel", "CourtsideViewModels", "CourtsideNet", "CourtsideJournal", "COpenSSL",
-                "CourtsideRedis", "CourtsideRedisJournal", "CourtsideRandom",
+                "CourtsideRedis", "CourtsideRedisJournal", "CourtsideRandom", "CourtsideBytes",
             ]),
 
         // 5. Executables.
@@ -99,13 +103,13 @@ let package = Package(
         .testTarget(name: "CourtsideLoadTests", dependencies: ["CourtsideLoad"]),
         .testTarget(
             name: "CourtsideViewModelTests",
-            dependencies: ["CourtsideViewModels", "CourtsideModel", "CourtsideTestSupport"]),
+            dependencies: ["CourtsideViewModels", "CourtsideModel", "CourtsideBytes", "CourtsideTestSupport"]),
         .testTarget(
             name: "CourtsideTests",
             dependencies: [
                 "Courtside", "CourtsideNet", "CourtsideModel", "CourtsideViewModels", "CourtsideJournal",
                 "CourtsideRedis", "CourtsideRedisClient", "CourtsideRedisJournal", "CourtsideTestSupport",
-                "CourtsideRandom",
+                "CourtsideRandom", "CourtsideBytes",
             ]),
         .testTarget(
             name: "CourtsideJournalTests",
@@ -131,6 +135,7 @@ let package = Package(
             name: "CourtsideNetTests",
             dependencies: [
                 "CourtsideNet", "CourtsideHTTP", "CourtsideWebSocket", "CourtsideTLS", "CLinux", "CourtsideTestSupport",
+                "CourtsideBytes",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -94,16 +94,19 @@ public final class BroadcastEncoder {
     public func encode(_ message: WebSocketMessage, demand: BroadcastDemand, now: ContinuousClock.Instant)
         -> BroadcastMessage
     {
-        encode(BroadcastPayload(message), demand: demand, now: now)
+        encode(
+            payload: message.payload, opcode: message.opcode,
+            frame: WebSocketFrameEncoder.frame(opcode: message.opcode, payload: message.payload), demand: demand,
+            now: now)
     }
 
-    /// Encodes one published message given as bytes and its plain frame: that frame is the one every plain
-    /// subscriber (and every compressor's plain variant) gets, so it is never built again here.
-    public func encode(_ message: BroadcastPayload, demand: BroadcastDemand, now: ContinuousClock.Instant)
-        -> BroadcastMessage
-    {
-        let payload = message.payload
-        let uncompressed = message.frame
+    /// Encodes one published message given as its payload and its plain frame (unfragmented, unmasked, RSV1 clear),
+    /// built once by the caller: that frame is the one every plain subscriber (and every compressor's plain variant)
+    /// gets, so it is never built again here.
+    public func encode(
+        payload: [UInt8], opcode: WebSocketOpcode, frame uncompressed: [UInt8], demand: BroadcastDemand,
+        now: ContinuousClock.Instant
+    ) -> BroadcastMessage {
         var compressed: [BroadcastFrames] = []
         for windowBits in 8...15 {
             guard demand.contains(windowBits: windowBits) else {
@@ -121,7 +124,7 @@ public final class BroadcastEncoder {
             }
             compressor.needsNoContextFrames = demand.needsNoContext(windowBits: windowBits)
             compressed.append(
-                compressor.compress(payload: payload, opcode: message.opcode, plainFrame: uncompressed, now: now))
+                compressor.compress(payload: payload, opcode: opcode, plainFrame: uncompressed, now: now))
         }
         return BroadcastMessage(uncompressed: uncompressed, compressed: compressed)
     }

@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideNet
 import CourtsideTestSupport
 import Foundation
@@ -166,12 +167,12 @@ struct BroadcastChannelTests {
             // Alternating both publish APIs: one shared stream, one order, whichever way a message came in.
             for seq in 0..<60 {
                 if seq % 2 == 0 {
-                    server.channel.publish(try BroadcastPayload(text: Array(patchMessage(seq).utf8)))
+                    server.channel.publish(EncodedMessage(kind: .patch, seq: seq, bytes: Array(patchMessage(seq).utf8)))
                 } else {
                     server.channel.publish(text: patchMessage(seq))
                 }
             }
-            server.channel.publish(BroadcastPayload(binary: [0, 1, 2, 255]))
+            server.channel.publish(.binary([0, 1, 2, 255]))
             for (index, client) in clients.enumerated() {
                 for seq in 0..<60 {
                     #expect(try client.readMessage().text == patchMessage(seq), "client \(index), message \(seq)")

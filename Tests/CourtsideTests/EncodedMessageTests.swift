@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideNet
 import Testing
 
@@ -10,16 +11,17 @@ struct EncodedMessageTests {
 
     @Test("an encoded message carries the presenter's bytes as they are, framed once as text")
     func bytesToFrame() {
-        let message = EncodedMessage(PresentationMessage(kind: .patch, seq: 42, bytes: json))
-        #expect(message.payload.opcode == .text)
+        let message = EncodedMessage(kind: .patch, seq: 42, bytes: json)
         #expect(message.frame == WebSocketFrameEncoder.frame(opcode: .text, payload: json))
+        // Built once, on the first call: publish and every catch-up share the same array.
+        #expect(message.frame.withUnsafeBytes { $0.baseAddress } == message.frame.withUnsafeBytes { $0.baseAddress })
         // The payload the channel compresses is the presenter's array itself, not a copy through a String.
         #expect(message.bytes.withUnsafeBytes { $0.baseAddress } == json.withUnsafeBytes { $0.baseAddress })
     }
 
     @Test("its server-sent event is the one ServerSentEvent encodes for the same id and JSON")
     func event() {
-        let message = EncodedMessage(PresentationMessage(kind: .patch, seq: 42, bytes: json))
+        let message = EncodedMessage(kind: .patch, seq: 42, bytes: json)
         let expected = ServerSentEvent(id: "42", data: String(decoding: json, as: UTF8.self)).encoded
         #expect(message.serverSentEvent == expected)
         #expect(String(decoding: message.serverSentEvent, as: UTF8.self).hasPrefix("id: 42\ndata: {"))
@@ -29,11 +31,14 @@ struct EncodedMessageTests {
                 == message.serverSentEvent.withUnsafeBytes { $0.baseAddress })
     }
 
-    @Test("bytes that are not UTF-8 are refused with the offset of the first bad byte")
-    func notUTF8() {
-        #expect(throws: BroadcastPayloadError.invalidUTF8(offset: 1)) {
-            try EncodedMessage(seq: 1, text: [0x7B, 0xFF, 0x7D])
-        }
+    @Test("equal messages say the same thing; the forms made do not count")
+    func equality() {
+        let framed = EncodedMessage(kind: .patch, seq: 42, bytes: json)
+        _ = framed.frame
+        #expect(framed == EncodedMessage(kind: .patch, seq: 42, bytes: json))
+        #expect(framed != EncodedMessage(kind: .snapshot, seq: 42, bytes: json))
+        #expect(framed != EncodedMessage(kind: .patch, seq: 43, bytes: json))
+        #expect(framed != EncodedMessage(kind: .patch, seq: 42, bytes: Array(json.dropLast())))
     }
 
     @Test("a request is decoded on arrival; its refusal names the command without parsing it again")

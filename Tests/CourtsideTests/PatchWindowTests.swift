@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideNet
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 @Suite("Resume window")
 struct PatchWindowTests {
     private func patch(_ seq: Int) -> EncodedMessage {
-        EncodedMessage(PresentationMessage(kind: .patch, seq: seq, bytes: Array("{\"seq\":\(seq)}".utf8)))
+        EncodedMessage(kind: .patch, seq: seq, bytes: Array("{\"seq\":\(seq)}".utf8))
     }
 
     private func window(capacity: Int, firstOwnSeq: Int = 0, through last: Int, from first: Int = 1) -> PatchWindow {

@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideModel
 import CourtsideViewModels
 import Testing
@@ -5,7 +6,7 @@ import Testing
 @Suite("Game list view model and the lobby document")
 struct LobbyTests {
     final class Recorder {
-        var messages: [PresentationMessage] = []
+        var messages: [EncodedMessage] = []
     }
 
     private func makeLobby(_ viewModel: GameListViewModel) -> (LobbyPresenter, Recorder) {

@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideModel
 import CourtsideTestSupport
 import CourtsideViewModels
@@ -166,7 +167,7 @@ struct PatchStreamPropertyTests {
     }
 
     private func expectPatches(
-        _ patches: [PresentationMessage], carry start: Int, to end: Int, documents: [Int: JSONValue]
+        _ patches: [EncodedMessage], carry start: Int, to end: Int, documents: [Int: JSONValue]
     ) throws {
         var state = try #require(documents[start])
         for patch in patches where patch.seq > start && patch.seq <= end {

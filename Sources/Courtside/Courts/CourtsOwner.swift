@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideJournal
 import CourtsideModel
 import CourtsideNet
@@ -175,7 +176,7 @@ final class CourtsOwner {
     /// Sends the subscriber the court's snapshot, then every later patch; false when there is no such court.
     func join(_ id: CourtID, _ subscriber: LoopBound<any JoiningSubscriber>) -> Bool {
         guard let entry = courts[id] else { return false }
-        let snapshot = [EncodedMessage(entry.presenter.snapshot())]
+        let snapshot = [entry.presenter.snapshot()]
         let feed = entry.feed
         if subscriber.loop === context.loop {
             subscriber.value.join(catchUp: snapshot, feed: feed, context: context)
@@ -197,7 +198,7 @@ final class CourtsOwner {
         guard stored.version > versions[court.id] ?? 0 else { return }
         versions[court.id] = stored.version
         if let patch = entry.presenter.update(court) {
-            entry.feed.publish(EncodedMessage(patch), context: context)
+            entry.feed.publish(patch, context: context)
             publishBytes(entry.presenter)
         }
     }

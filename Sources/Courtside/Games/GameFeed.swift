@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideNet
 import CourtsideViewModels
 import Synchronization
@@ -5,9 +6,10 @@ import Synchronization
 /// The fan-out of one document (a game, or the lobby) to its subscribers on every loop.
 ///
 /// WebSockets subscribe to the core's `BroadcastChannel` (`.resync` policy): each patch goes in as the presenter's
-/// bytes with the text frame `EncodedMessage` built once (`BroadcastPayload`), is deflated once per agreed window, and the
-/// same immutable frames go to every subscriber with no per-subscriber copy, lock or hop. Event streams (SSE) cannot take WebSocket frames, so the feed fans out their encoded event
-/// the same way: one `execute` per loop carrying one shared array, walked by a loop-confined table.
+/// `EncodedMessage`, its text frame built once, is deflated once per agreed window, and the same immutable frames go
+/// to every subscriber with no per-subscriber copy, lock or hop. Event streams (SSE) cannot take WebSocket frames, so
+/// the feed fans out the message's event (made only when an event stream is joined) the same way: one `execute` per
+/// loop carrying one shared array, walked by a loop-confined table.
 ///
 /// **Ordering guarantee** (the channel's, and the same for the event streams): `publish` is called on the owner's
 /// loop; it delivers synchronously to subscribers on that loop and through `execute` to the others. A loop runs
@@ -31,7 +33,7 @@ final class GameFeed: Sendable {
 
     /// Sends `message` to every current subscriber. Call on the owner's loop, whose context is `context`.
     func publish(_ message: EncodedMessage, context: LoopContext) {
-        channel.publish(message.payload)
+        channel.publish(message)
         guard eventStreams.load(ordering: .acquiring) > 0 else { return }
         let event = message.serverSentEvent
         for loop in loops {

@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideJournal
 import CourtsideModel
 import CourtsideNet
@@ -45,7 +46,6 @@ final class GameOwner {
     /// spectator can cause it with `since=` far ahead.
     var behindResumeLog = LogSampler(interval: .seconds(60))
     var aheadTimer: TimerID?
-    private var cachedSnapshot: EncodedMessage?
     /// The scorer sockets of the game and the crew presence they are sent (`GameOwner+Crew`).
     let crewRoom = CrewRoom()
 
@@ -109,13 +109,8 @@ final class GameOwner {
     /// The sequence number of the published document.
     var seq: Int { presenter.seq }
 
-    /// The snapshot message, encoded once per `seq` however many subscribers join.
-    func snapshot() -> EncodedMessage {
-        if let cachedSnapshot, cachedSnapshot.seq == presenter.seq { return cachedSnapshot }
-        let snapshot = EncodedMessage(presenter.snapshot())
-        cachedSnapshot = snapshot
-        return snapshot
-    }
+    /// The snapshot message, encoded once per `seq` however many subscribers join (the presenter keeps it).
+    func snapshot() -> EncodedMessage { presenter.snapshot() }
 
     // MARK: Events in
 
@@ -191,9 +186,8 @@ final class GameOwner {
                 perform(machine.storedRefused(error))
             }
         case .publish(let patch):
-            let encoded = EncodedMessage(patch)
-            window.append(encoded)
-            publishToFeed(encoded)
+            window.append(patch)
+            publishToFeed(patch)
         case .journal(let write):
             submitToJournal(write) { owner, result in owner.perform(owner.machine.journalCompleted(result)) }
         case .journalAgain(let write):

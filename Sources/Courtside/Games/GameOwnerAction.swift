@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideJournal
 import CourtsideModel
 import CourtsideViewModels
@@ -17,7 +18,7 @@ enum GameOwnerAction {
     /// report `storedShown`, or `storedRefused`.
     case showProposed([JournaledEvent], Game)
     /// Send the patch to the feed and keep it in the resume window.
-    case publish(PresentationMessage)
+    case publish(EncodedMessage)
     /// Submit the write; report `journalCompleted` (completions come in submission order).
     case journal(JournalWrite)
     /// Submit a failed write again (a local journal after a failure); report `retryCompleted`.

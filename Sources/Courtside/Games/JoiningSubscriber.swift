@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideNet
 
 /// Something an owner can join to its document: a spectator, scorer or lobby socket, or an event stream (an object,

@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideModel
 import CourtsideNet
 import CourtsideViewModels
@@ -21,7 +22,7 @@ final class LobbyOwner {
         presenter = LobbyPresenter(viewModel: list)
         presenter.latestPatch.bind { [unowned self] patch in
             guard let patch else { return }
-            feed.publish(EncodedMessage(patch), context: self.context)
+            feed.publish(patch, context: self.context)
         }.store(in: bindings)
     }
 
@@ -40,7 +41,7 @@ final class LobbyOwner {
 
     /// Sends the subscriber a snapshot, then every later patch (the same gap-free join as a game's).
     func join(_ subscriber: LoopBound<any JoiningSubscriber>) {
-        let snapshot = [EncodedMessage(presenter.snapshot())]
+        let snapshot = [presenter.snapshot()]
         let feed = self.feed
         if subscriber.loop === context.loop {
             subscriber.value.join(catchUp: snapshot, feed: feed, context: context)

@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideNet
 
 /// The last patch messages of one document, so a subscriber resuming with `since=N` gets just the patches it

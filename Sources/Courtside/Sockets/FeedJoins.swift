@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideNet
 
 /// How subscribing WebSockets are joined to a feed (docs/server.md, "Limits"), for one socket (`FeedSocket`) or many

@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideModel
 import CourtsideNet
 import CourtsideViewModels

@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideWebSocket
 import CourtsideWebSocketDeflate
 import Synchronization
@@ -105,18 +106,26 @@ public final class BroadcastChannel: Sendable {
 
     /// Sends `message` (text or binary) to every subscriber on every loop; see the ordering guarantee above.
     public func publish(_ message: WebSocketMessage) {
-        publish(BroadcastPayload(message))
+        publish(
+            payload: message.payload, opcode: message.opcode,
+            frame: WebSocketFrameEncoder.frame(opcode: message.opcode, payload: message.payload))
     }
 
-    /// Sends a message the caller holds as bytes, with its plain frame built once (`BroadcastPayload`): plain
-    /// subscribers get that very array, and only the compressed variants are made here (once per agreed window).
-    /// Same ordering guarantee as above.
-    public func publish(_ message: BroadcastPayload) {
+    /// Sends a message encoded once (`EncodedMessage`: its bytes, and its text frame built once on first need):
+    /// plain subscribers get that very frame, and only the compressed variants are made here (once per agreed
+    /// window). Same ordering guarantee as above.
+    public func publish(_ message: EncodedMessage) {
+        publish(payload: message.bytes, opcode: .text, frame: message.frame)
+    }
+
+    /// A message as its payload and its plain frame, built once by the caller.
+    private func publish(payload: [UInt8], opcode: WebSocketOpcode, frame: [UInt8]) {
         let demand = counters.demand()
         var localIndex: Int?
         let encoded = encoder.withLock { encoder -> BroadcastMessage in
             if syncPointRequested.exchange(false, ordering: .acquiringAndReleasing) { encoder.requestSyncPoint() }
-            let encoded = encoder.encode(message, demand: demand, now: LoopClock.now())
+            let encoded = encoder.encode(
+                payload: payload, opcode: opcode, frame: frame, demand: demand, now: LoopClock.now())
             // Submitted under the lock, so concurrent publishers reach the other loops in one order.
             for (index, loop) in loops.enumerated() {
                 if loop.inEventLoop {

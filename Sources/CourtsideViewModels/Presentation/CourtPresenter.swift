@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideModel
 
 /// Keeps one court's document (COURT in docs/protocol.md) and turns each new value of the court into one
@@ -22,12 +23,12 @@ public final class CourtPresenter {
     public var document: JSONValue { publisher.published }
 
     /// A `courtSnapshot` message, encoded once per `seq`.
-    public func snapshot() -> PresentationMessage {
+    public func snapshot() -> EncodedMessage {
         publisher.snapshot()
     }
 
     /// Shows `court` (the same court, changed): one patch message, or nil when nothing a page shows changed.
-    public func update(_ court: Court) -> PresentationMessage? {
+    public func update(_ court: Court) -> EncodedMessage? {
         precondition(
             court.id == self.court.id, "Invalid state: court \(court.id) given to \(self.court.id)'s presenter")
         self.court = court

@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideModel
 
 /// Keeps one JSON presentation document and turns each batch of changes into one patch message.
@@ -16,7 +17,7 @@ public final class DocumentPublisher {
     /// The document as of ``seq``.
     public var published: JSONValue { draft.published }
     private var draft: DocumentDraft
-    private var cachedSnapshot: PresentationMessage?
+    private var cachedSnapshot: EncodedMessage?
     private let patchEncoder: PatchMessageEncoder
 
     public init(stream: DocumentStream, document: JSONValue, seq: Int) {
@@ -50,7 +51,7 @@ public final class DocumentPublisher {
     ///
     /// The view models number their change batches and only count a batch that changed a value, so the operations
     /// are never empty in practice; if they were, the message would still go out to keep the numbering gapless.
-    public func commit(seq newSeq: Int, at: Timestamp? = nil) -> PresentationMessage {
+    public func commit(seq newSeq: Int, at: Timestamp? = nil) -> EncodedMessage {
         // Numbers only grow; a stored batch from a shared log may skip some (a spectator then resyncs on the gap).
         precondition(newSeq > seq, "Invalid state: commit \(newSeq) after \(seq)")
         let operations = draft.commit()
@@ -59,7 +60,7 @@ public final class DocumentPublisher {
         // Written directly in canonical form: the same bytes as the message built as an object (every node that
         // applies a batch must send byte-identical patches), at a fraction of the cost (docs/benchmarks.md).
         let bytes = patchEncoder.encode(seq: seq, at: at.map { Int($0.milliseconds) }, operations: operations)
-        return PresentationMessage(kind: .patch, seq: seq, bytes: bytes)
+        return EncodedMessage(kind: .patch, seq: seq, bytes: bytes)
     }
 
     /// The operations the next commit would publish.
@@ -68,7 +69,7 @@ public final class DocumentPublisher {
     }
 
     /// The whole published document as a snapshot message, encoded once per sequence number.
-    public func snapshot() -> PresentationMessage {
+    public func snapshot() -> EncodedMessage {
         if let cachedSnapshot { return cachedSnapshot }
         let snapshot = stream.snapshot(of: published, seq: seq)
         cachedSnapshot = snapshot

@@ -1,3 +1,5 @@
+import CourtsideBytes
+
 /// Which document a presenter publishes, and so which envelope its messages wear (see docs/protocol.md).
 public enum DocumentStream: Hashable, Sendable {
     /// One game's scoreboard: `snapshot` and `patch` messages carrying `"game":"<id>"`.
@@ -26,12 +28,12 @@ public enum DocumentStream: Hashable, Sendable {
     }
 
     /// The snapshot message of `document` at `seq`: `{…envelope, "seq", "state", "type"}` in canonical form.
-    func snapshot(of document: JSONValue, seq: Int) -> PresentationMessage {
+    func snapshot(of document: JSONValue, seq: Int) -> EncodedMessage {
         var message = envelope
         message["type"] = .string(snapshotType)
         message["seq"] = .int(seq)
         message["state"] = document
-        return PresentationMessage(kind: .snapshot, seq: seq, bytes: JSONValue.object(message).canonicalBytes)
+        return EncodedMessage(kind: .snapshot, seq: seq, bytes: JSONValue.object(message).canonicalBytes)
     }
 
     /// The members every message of this stream carries besides `type` and `seq`.

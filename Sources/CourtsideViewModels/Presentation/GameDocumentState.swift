@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideModel
 
 /// A game's presentation document (STATE in docs/protocol.md) at one `seq`, as a value, with the frame it shows.
@@ -54,7 +55,7 @@ public struct GameDocumentState: Sendable {
     /// The document after `batch` and the patch message from this one to it, numbered by the batch's revision and
     /// dated (`"at"`) by its instant; nil when the batch is not newer than this document (it changed nothing shown,
     /// or was shown already). Pure: the same state and batch give the same bytes on every node.
-    public func next(_ batch: ScoreboardBatch) -> (state: GameDocumentState, patch: PresentationMessage)? {
+    public func next(_ batch: ScoreboardBatch) -> (state: GameDocumentState, patch: EncodedMessage)? {
         guard batch.revision > seq else { return nil }
         var draft = DocumentDraft(published: document)
         Self.write(batch.frame, over: frame, plays: batch.changedPlays, players: players, into: &draft)
@@ -65,7 +66,7 @@ public struct GameDocumentState: Sendable {
             seq: batch.revision, at: Int(batch.instant.milliseconds), operations: operations)
         let state = GameDocumentState(
             seq: batch.revision, document: draft.published, frame: batch.frame, players: players, encoder: encoder)
-        return (state, PresentationMessage(kind: .patch, seq: batch.revision, bytes: bytes))
+        return (state, EncodedMessage(kind: .patch, seq: batch.revision, bytes: bytes))
     }
 
     /// Writes the members of `frame` that differ from `previous` (all of them without one), then `plays` at their

@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideModel
 
 /// Everything one batch did, as a value (`GamePresenter`'s `apply…` methods): the events to journal, the reply owed
@@ -6,9 +7,9 @@ import CourtsideModel
 public struct GameEffects: Equatable, Sendable {
     public let events: [GameEvent]
     public let reply: CommandReply?
-    public let patch: PresentationMessage?
+    public let patch: EncodedMessage?
 
-    public init(events: [GameEvent], reply: CommandReply?, patch: PresentationMessage?) {
+    public init(events: [GameEvent], reply: CommandReply?, patch: EncodedMessage?) {
         self.events = events
         self.reply = reply
         self.patch = patch

@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideModel
 
 /// Keeps one game's presentation document (STATE in docs/protocol.md) and turns each batch of its view model into
@@ -15,7 +16,7 @@ public final class GamePresenter {
     public let viewModel: GameScoreboardEditorViewModel
     /// The published document and what it shows.
     public private(set) var state: GameDocumentState
-    private var cachedSnapshot: PresentationMessage?
+    private var cachedSnapshot: EncodedMessage?
     private let commandDecoder: CommandDecoder
 
     /// A presenter of `viewModel`. Each patch is dated (`"at"`, server Unix milliseconds) by the instant the view
@@ -35,7 +36,7 @@ public final class GamePresenter {
     public var document: JSONValue { state.document }
 
     /// A snapshot message of the published document, encoded once per `seq`.
-    public func snapshot() -> PresentationMessage {
+    public func snapshot() -> EncodedMessage {
         if let cachedSnapshot, cachedSnapshot.seq == state.seq { return cachedSnapshot }
         let snapshot = DocumentStream.game(id: viewModel.gameID.rawValue).snapshot(of: state.document, seq: state.seq)
         cachedSnapshot = snapshot

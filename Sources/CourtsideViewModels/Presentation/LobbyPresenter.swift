@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideModel
 
 /// Keeps the lobby document (LOBBY in docs/protocol.md) up to date from a ``GameListViewModel``, with the same
@@ -8,10 +9,10 @@ import CourtsideModel
 public final class LobbyPresenter {
     public let viewModel: GameListViewModel
     /// The latest patch message (nil until the first); bind to it to broadcast each one.
-    public var latestPatch: Dynamic<PresentationMessage?> { mutableLatestPatch }
+    public var latestPatch: Dynamic<EncodedMessage?> { mutableLatestPatch }
 
     private let publisher: DocumentPublisher
-    private let mutableLatestPatch = MutableDynamic<PresentationMessage?>(nil)
+    private let mutableLatestPatch = MutableDynamic<EncodedMessage?>(nil)
     private let bindings = DynamicBindingBag()
     private static let gamesPath = JSONPointer(tokens: ["games"])
 
@@ -40,7 +41,7 @@ public final class LobbyPresenter {
     public var document: JSONValue { publisher.published }
 
     /// A `lobbySnapshot` message of the published document, encoded once per `seq`.
-    public func snapshot() -> PresentationMessage {
+    public func snapshot() -> EncodedMessage {
         publisher.snapshot()
     }
 

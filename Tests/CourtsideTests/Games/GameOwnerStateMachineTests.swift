@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideJournal
 import CourtsideModel
 import CourtsideViewModels
@@ -88,7 +89,7 @@ struct GameOwnerStateMachineTests {
     static func effects(events: [GameEvent], seq: Int?, reply: CommandReply?) -> GameEffects {
         GameEffects(
             events: events, reply: reply,
-            patch: seq.map { PresentationMessage(kind: .patch, seq: $0, bytes: []) })
+            patch: seq.map { EncodedMessage(kind: .patch, seq: $0, bytes: []) })
     }
 
     /// A command shown by the shell as accepted with `seq` (local).

@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideJournal
 import CourtsideModel
 import CourtsideNet

@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideModel
 import CourtsideViewModels
 
@@ -5,7 +6,7 @@ import CourtsideViewModels
 /// returns, in order: the tests' stand-in for the broadcaster.
 final class PresenterRecorder {
     let presenter: GamePresenter
-    private(set) var messages: [PresentationMessage] = []
+    private(set) var messages: [EncodedMessage] = []
 
     init(_ presenter: GamePresenter) {
         self.presenter = presenter

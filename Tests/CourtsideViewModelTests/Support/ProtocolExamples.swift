@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideModel
 import CourtsideViewModels
 import Testing
@@ -18,7 +19,7 @@ enum ProtocolExamples {
                 awayPlayers: ["Di", "Ed", "Flo"], rules: .fiba3x3))
         let lobby = GameListViewModel()
         let lobbyPresenter = LobbyPresenter(viewModel: lobby)
-        var lobbyPatches: [PresentationMessage] = []
+        var lobbyPatches: [EncodedMessage] = []
         lobbyPresenter.latestPatch.bind { if let patch = $0 { lobbyPatches.append(patch) } }
 
         let viewModel = GameScoreboardEditorViewModel(game: game, now: start, clock: { start })

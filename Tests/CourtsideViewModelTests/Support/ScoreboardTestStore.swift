@@ -1,3 +1,4 @@
+import CourtsideBytes
 import CourtsideModel
 import CourtsideViewModels
 import Testing
@@ -17,7 +18,7 @@ final class ScoreboardTestStore {
     private let recorder: PresenterRecorder
     let start = Timestamp(milliseconds: 1_000_000)
     let includesStatistics: Bool
-    private var patches: [PresentationMessage] { recorder.messages }
+    private var patches: [EncodedMessage] { recorder.messages }
 
     init(rules: Rules = .pickup, setup: GameSetup? = nil, includesStatistics: Bool = false) {
         self.includesStatistics = includesStatistics
