@@ -39,7 +39,8 @@ final class ApplicationCore: Sendable {
     private let stopping = Atomic<Bool>(false)
     /// Whether the shared store (Redis) answers, when there is one.
     let storeProbe: StoreProbe?
-    /// The scheduler of the sockets on a loop (their timers, their time): the loop itself, or a test's.
+    /// The scheduler of the sockets on a loop (their timers, their time), and of the archiver's checks on the
+    /// lobby's loop: the loop itself, or a test's.
     let socketScheduler: @Sendable (LoopContext) -> any LoopScheduler
     /// The webhooks and their delivery threads; nil with a journal that is neither SQLite nor Redis (tests).
     let webhooks: WebhookService?

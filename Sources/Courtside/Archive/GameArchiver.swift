@@ -5,18 +5,21 @@ import CourtsideViewModels
 /// Moves finished games to the archive `archiveAfter` after they finished (`--archive-after`), on the server's clock:
 /// the game then refuses commands (`game_archived`), leaves the lobby and is listed by
 /// `GET /api/games?status=archived`; its pages, plays and box score stay readable. Checks every `checkInterval`
-/// from the lobby's loop; each game decides on its own loop. Loop-confined.
+/// from the lobby's loop, on a `LoopScheduler` (the loop itself, or a test's `ManualScheduler`, as the sockets take
+/// one: `ApplicationCore.socketScheduler`); each game decides on its own loop. Loop-confined.
 final class GameArchiver {
     /// The longest wait between two checks: a game leaves the lobby at most this late.
     static let maxCheckInterval: Duration = .seconds(15)
 
     private let core: ApplicationCore
     private let context: LoopContext
+    private let scheduler: any LoopScheduler
     private let policy: ArchivePolicy
 
-    init(core: ApplicationCore, context: LoopContext, policy: ArchivePolicy) {
+    init(core: ApplicationCore, context: LoopContext, scheduler: any LoopScheduler, policy: ArchivePolicy) {
         self.core = core
         self.context = context
+        self.scheduler = scheduler
         self.policy = policy
     }
 
@@ -25,12 +28,15 @@ final class GameArchiver {
         let after = core.configuration.archiveAfter
         guard after > .zero else { return }
         let policy = ArchivePolicy(afterMs: after.milliseconds)
-        core.lobby.run { lobby in GameArchiver(core: core, context: lobby.context, policy: policy).schedule() }
+        core.lobby.run { lobby in
+            let scheduler = core.socketScheduler(lobby.context)
+            GameArchiver(core: core, context: lobby.context, scheduler: scheduler, policy: policy).schedule()
+        }
     }
 
     private func schedule() {
         let interval = min(core.configuration.archiveAfter, Self.maxCheckInterval)
-        _ = context.scheduleTimer(after: interval) { [self] _ in
+        scheduler.schedule(after: interval) { [self] in
             check()
             schedule()
         }
