@@ -51,11 +51,13 @@ struct ScorerSocketTests {
         #expect(try app.snapshot(game.id)["seq"] == 0)
     }
 
-    @Test("a scorer that does not authenticate within 5 s is closed with 1008, and not before (time driven by hand)")
-    func authenticationTimeout() throws {
+    @Test(
+        "a scorer that does not authenticate within 5 s is closed with 1008, and not before (time driven by hand)",
+        arguments: SocketTransport.allCases)
+    func authenticationTimeout(over transport: SocketTransport) throws {
         let time = try SocketTimeByHand()
         let game = try time.app.createGame()
-        let silent = try WebSocketClient(port: time.app.port, path: "/ws/games/\(game.id)/scorer")
+        let silent = try time.app.webSocket("/ws/games/\(game.id)/scorer", over: transport)
         try #require(eventually { time.scheduler.scheduledTimerCount == 1 }, "the socket never armed its deadline")
         #expect(time.scheduler.nextDeadline == time.scheduler.now + .seconds(5))
         try time.advance(by: .seconds(5) - .milliseconds(1))
@@ -65,11 +67,13 @@ struct ScorerSocketTests {
         #expect(try silent.readCloseCode() == 1008)
     }
 
-    @Test("a scorer that authenticates before its deadline stays open past it, the deadline cancelled")
-    func authenticationInTime() throws {
+    @Test(
+        "a scorer that authenticates before its deadline stays open past it, the deadline cancelled",
+        arguments: SocketTransport.allCases)
+    func authenticationInTime(over transport: SocketTransport) throws {
         let time = try SocketTimeByHand()
         let game = try time.app.createGame()
-        let scorer = try WebSocketClient(port: time.app.port, path: "/ws/games/\(game.id)/scorer")
+        let scorer = try time.app.webSocket("/ws/games/\(game.id)/scorer", over: transport)
         try #require(eventually { time.scheduler.scheduledTimerCount == 1 }, "the socket never armed its deadline")
         try time.advance(by: .seconds(4))
         try scorer.send(json: ["type": "auth", "token": .string(game.token)])

@@ -6,11 +6,13 @@ import Testing
 
 @Suite("Spectators and the lobby", .ownThread)
 struct SpectatorTests {
-    @Test("spectators are read-only: what they send is answered with an error and changes nothing")
-    func readOnly() throws {
+    @Test(
+        "spectators are read-only: what they send is answered with an error and changes nothing",
+        arguments: SocketTransport.allCases)
+    func readOnly(over transport: SocketTransport) throws {
         let app = try TestApp()
         let game = try app.createGame()
-        let spectator = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)")
+        let spectator = try app.webSocket("/ws/games/\(game.id)", over: transport)
         #expect(try spectator.readJSON()["type"] == "snapshot")
         try spectator.send(json: command("c1"))
         let answer = try spectator.readJSON()
@@ -20,14 +22,16 @@ struct SpectatorTests {
         #expect(try app.snapshot(game.id)["state"]?["homeScore"] == 0)
     }
 
-    @Test("spectators joining while the scorer plays see every patch after their snapshot, without a gap")
-    func gapFreeJoin() throws {
+    @Test(
+        "spectators joining while the scorer plays see every patch after their snapshot, without a gap",
+        arguments: SocketTransport.allCases)
+    func gapFreeJoin(over transport: SocketTransport) throws {
         let app = try TestApp()
         let game = try app.createGame([
             "homeTeam": "A", "homePlayers": ["a", "b", "c"], "awayTeam": "B", "awayPlayers": ["d", "e", "f"],
             "rules": ["preset": "custom", "targetScore": 999],
         ])
-        let scorer = try app.scorer(game)
+        let scorer = try app.scorer(game, over: transport)
         var spectators: [(WebSocketClient, DocumentMirror)] = []
         let total = 40
         for index in 0..<total {
@@ -36,7 +40,7 @@ struct SpectatorTests {
                     "c\(index)", move: index % 2 == 0 ? "rebound" : "onePoint",
                     player: index % 3 == 0 ? "away-1" : "home-2"))
             if index % 4 == 0 {
-                spectators.append((try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)"), DocumentMirror()))
+                spectators.append((try app.webSocket("/ws/games/\(game.id)", over: transport), DocumentMirror()))
             }
         }
         var acks = 0
@@ -50,25 +54,27 @@ struct SpectatorTests {
         }
     }
 
-    @Test("since=N resumes with just the missed patches; beyond the window or ahead, a snapshot")
-    func resumeWithSince() throws {
+    @Test(
+        "since=N resumes with just the missed patches; beyond the window or ahead, a snapshot",
+        arguments: SocketTransport.allCases)
+    func resumeWithSince(over transport: SocketTransport) throws {
         let app = try TestApp(configure: { $0.resumeWindow = 4 })
         let game = try app.createGame()
-        let scorer = try app.scorer(game)
+        let scorer = try app.scorer(game, over: transport)
         _ = try scorer.readJSON()
         for index in 0..<6 { try scorer.send(json: command("c\(index)", move: "assist")) }
         var acks = 0
         while acks < 6 { if try scorer.readJSON()["type"] == "ack" { acks += 1 } }
-        let resumed = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)?since=3")
+        let resumed = try app.webSocket("/ws/games/\(game.id)?since=3", over: transport)
         #expect(try (0..<3).map { _ in try resumed.readJSON()["seq"] } == [4, 5, 6])
-        let current = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)?since=6")
+        let current = try app.webSocket("/ws/games/\(game.id)?since=6", over: transport)
         try scorer.send(json: command("c9"))
         #expect(try current.readJSON()["seq"] == 7)
-        let old = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)?since=1")
+        let old = try app.webSocket("/ws/games/\(game.id)?since=1", over: transport)
         let message = try old.readJSON()
         #expect(message["type"] == "snapshot")
         #expect(message["seq"] == 7)
-        let ahead = try WebSocketClient(port: app.port, path: "/ws/games/\(game.id)?since=50")
+        let ahead = try app.webSocket("/ws/games/\(game.id)?since=50", over: transport)
         #expect(try ahead.readJSON()["type"] == "snapshot")
     }
 

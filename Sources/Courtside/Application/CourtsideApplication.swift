@@ -20,7 +20,8 @@ public final class CourtsideApplication: Sendable {
     /// The counters behind `/metrics`.
     public let metrics: ServerMetrics
     let core: ApplicationCore
-    let server: HTTPServer
+    /// The HTTP server (the package's tests hand it in-process connections: `HTTPServer.adopt`).
+    package let server: HTTPServer
 
     /// The application's routes and the loops they run on: a test hands them requests in memory (no socket).
     public var router: any HTTPRouter { server.router }

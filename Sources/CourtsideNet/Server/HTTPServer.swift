@@ -113,6 +113,20 @@ public final class HTTPServer: Sendable {
 
     var attachmentKey: ObjectIdentifier { ObjectIdentifier(self) }
 
+    /// Serves `fd`, a connected non-blocking stream socket the caller made, on loop `loopIndex` exactly as one its
+    /// listener accepted (caps, TLS, the HTTP parser, upgrades), as if from `remoteAddress`: the in-process transport
+    /// of the tests (one end of a `socketpair`, no TCP, no port; `CourtsideTestSupport`'s `InProcessConnection`).
+    /// The server owns `fd` from this call (closed if it is shutting down).
+    package func adopt(connectedSocket fd: Int32, remoteAddress: SocketAddress, loopIndex: Int = 0) {
+        group.loops[loopIndex].execute { [self] context in
+            guard let state = context.existingAttachment(for: attachmentKey, as: ServerLoopState.self) else {
+                close(fd)
+                return
+            }
+            state.accept(fd: fd, remote: remoteAddress, context: context)
+        }
+    }
+
     /// Open connections and the ones refused over `configuration.connectionCaps` (any thread).
     public var connectionStatistics: ConnectionStatistics { connectionCounter.statistics }
 

@@ -81,7 +81,8 @@ final class ServerLoopState: ConnectionOwner {
         }
     }
 
-    private func accept(fd: Int32, remote: SocketAddress?, context: LoopContext) {
+    /// Serves a connected socket: one the listener accepted, or one handed in (`HTTPServer.adopt`).
+    func accept(fd: Int32, remote: SocketAddress?, context: LoopContext) {
         guard !isShuttingDown else {
             close(fd)
             return

@@ -22,8 +22,7 @@ final class LoopbackSocket {
         if var size = receiveBufferBytes {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        var tv = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        Self.setReceiveTimeout(fd, timeout)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
@@ -37,6 +36,17 @@ final class LoopbackSocket {
             close(fd)
             throw ClientError("connect: errno \(errno)")
         }
+    }
+
+    /// Takes a connected socket the caller made (`InProcessConnection`: the test's end of a pair the server serves).
+    init(connected fd: Int32, timeout: Duration = .seconds(5)) {
+        self.fd = fd
+        Self.setReceiveTimeout(fd, timeout)
+    }
+
+    private static func setReceiveTimeout(_ fd: Int32, _ timeout: Duration) {
+        var tv = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit { shutdownSocket() }

@@ -61,6 +61,25 @@ final class TestApp {
         try LoopbackSocket(port: port)
     }
 
+    /// A connection served in-process (`InProcessConnection`: a socket pair the server adopts on its first loop, no
+    /// TCP, no port), read and written as a loopback one.
+    func connectInProcess(timeout: Duration = .seconds(5)) throws -> LoopbackSocket {
+        LoopbackSocket(connected: try InProcessConnection.open(to: app.server), timeout: timeout)
+    }
+
+    /// A WebSocket at `path` over `transport` (101 required).
+    func webSocket(
+        _ path: String, headers: [String: String] = [:], over transport: SocketTransport,
+        timeout: Duration = .seconds(5)
+    ) throws -> WebSocketClient {
+        switch transport {
+        case .loopback:
+            try WebSocketClient(port: port, path: path, headers: headers, timeout: timeout)
+        case .inProcess:
+            try WebSocketClient(upgrading: connectInProcess(timeout: timeout), path: path, headers: headers)
+        }
+    }
+
     /// One request on a new connection.
     func request(
         _ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = []
@@ -109,8 +128,11 @@ final class TestApp {
     }
 
     /// A scorer socket, authenticated by its first message; the `authenticated` answer is consumed.
-    func scorer(_ game: (id: String, token: String), timeout: Duration = .seconds(5)) throws -> WebSocketClient {
-        let client = try WebSocketClient(port: port, path: "/ws/games/\(game.id)/scorer", timeout: timeout)
+    func scorer(
+        _ game: (id: String, token: String), over transport: SocketTransport = .loopback,
+        timeout: Duration = .seconds(5)
+    ) throws -> WebSocketClient {
+        let client = try webSocket("/ws/games/\(game.id)/scorer", over: transport, timeout: timeout)
         try client.send(json: ["type": "auth", "token": .string(game.token)])
         let answer = try client.readJSON()
         guard answer["type"]?.stringValue == "authenticated" else { throw ClientError("auth answer \(answer)") }
@@ -147,5 +169,18 @@ extension WebSocketClient {
             if let id = message["id"]?.stringValue, message["type"] != "patch" { answers[id] = message }
         }
         return answers
+    }
+}
+
+/// How a test reaches a socket route: a loopback TCP connection, or in-process (`InProcessConnection`).
+enum SocketTransport: CaseIterable, CustomStringConvertible, Sendable {
+    case loopback
+    case inProcess
+
+    var description: String {
+        switch self {
+        case .loopback: "loopback TCP"
+        case .inProcess: "in process"
+        }
     }
 }

@@ -31,6 +31,16 @@ final class WebSocketClient {
         }
     }
 
+    /// Opens `path` over `socket` (a loopback or in-process connection); throws with the status when the server does
+    /// not answer 101.
+    init(upgrading socket: LoopbackSocket, path: String, headers: [String: String] = [:]) throws {
+        self.socket = socket
+        let response = try Self.upgrade(socket, path: path, headers: headers)
+        guard response.status == 101 else {
+            throw ClientError("upgrade to \(path): status \(response.status) \(response.text)")
+        }
+    }
+
     /// Sends an upgrade request and returns the answer (101, or an error with its body).
     static func upgrade(_ socket: LoopbackSocket, path: String, headers: [String: String] = [:]) throws
         -> ClientResponse
