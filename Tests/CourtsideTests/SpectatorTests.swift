@@ -78,8 +78,8 @@ struct SpectatorTests {
         #expect(try ahead.readJSON()["type"] == "snapshot")
     }
 
-    @Test("server-sent events carry id: seq and resume from Last-Event-ID")
-    func serverSentEvents() throws {
+    @Test("server-sent events carry id: seq and resume from Last-Event-ID", arguments: SocketTransport.allCases)
+    func serverSentEvents(over transport: SocketTransport) throws {
         let app = try TestApp()
         let game = try app.createGame()
         for index in 0..<3 {
@@ -87,14 +87,14 @@ struct SpectatorTests {
                 "POST", "/api/games/\(game.id)/commands", headers: ["Authorization": "Bearer \(game.token)"],
                 json: command("c\(index)"))
         }
-        let stream = try app.connect()
+        let stream = try app.connect(over: transport)
         let head = try stream.request("GET", "/api/games/\(game.id)/events", readBody: false)
         #expect(head.status == 200)
         #expect(head.header("Content-Type")?.hasPrefix("text/event-stream") == true)
         let first = try EventReader(stream).next()
         #expect(first.id == "3")
         #expect(try JSONValue(parsing: first.data)["type"] == "snapshot")
-        let resumed = try app.connect()
+        let resumed = try app.connect(over: transport)
         _ = try resumed.request(
             "GET", "/api/games/\(game.id)/events", headers: ["Last-Event-ID": "3"], readBody: false)
         _ = try app.request(
@@ -107,11 +107,13 @@ struct SpectatorTests {
         #expect(next.id == "4")
     }
 
-    @Test("the lobby socket gets a snapshot, then a patch when a game is created or scores")
-    func lobby() throws {
+    @Test(
+        "the lobby socket gets a snapshot, then a patch when a game is created or scores",
+        arguments: SocketTransport.allCases)
+    func lobby(over transport: SocketTransport) throws {
         let app = try TestApp()
         let first = try app.createGame()
-        let lobby = try WebSocketClient(port: app.port, path: "/ws/games")
+        let lobby = try app.webSocket("/ws/games", over: transport)
         var mirror = DocumentMirror()
         try mirror.take(try lobby.readJSON())
         #expect(mirror.state["games"]?[first.id]?["homeTeam"] == "Lakers")

@@ -67,6 +67,14 @@ final class TestApp {
         LoopbackSocket(connected: try InProcessConnection.open(to: app.server), timeout: timeout)
     }
 
+    /// A connection over `transport`.
+    func connect(over transport: SocketTransport) throws -> LoopbackSocket {
+        switch transport {
+        case .loopback: try connect()
+        case .inProcess: try connectInProcess()
+        }
+    }
+
     /// A WebSocket at `path` over `transport` (101 required).
     func webSocket(
         _ path: String, headers: [String: String] = [:], over transport: SocketTransport,
