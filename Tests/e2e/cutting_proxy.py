@@ -9,12 +9,14 @@ real uplink breaks (docs/relay.md, "What each side does on a cut"):
   proxy closes the public node's side once the venue's side ends (bounded by `blackhole_limit` seconds).
 
 `refusing` closes every new connection at once (a link that stays down); `rate` limits the bytes forwarded per
-second in each direction (a slow link, so a catch-up lasts long enough to be interrupted).
+second in each direction (a slow link, so a catch-up lasts long enough to be interrupted). `BackgroundProxy` runs one
+on its own thread for synchronous callers.
 """
 
 import asyncio
 import socket
 import struct
+import threading
 
 CUT_KINDS = ("close", "blackhole", "reset")
 
@@ -138,3 +140,30 @@ class CuttingProxy:
         if links:
             self.cuts[kind] += 1
         return len(links)
+
+
+class BackgroundProxy:
+    """A CuttingProxy on its own event loop in a daemon thread, for synchronous callers (the browser tests)."""
+
+    def __init__(self, target_port):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.proxy = CuttingProxy(target_port)
+        self.port = self._call(self.proxy.start())
+
+    def _call(self, coroutine, timeout=30):
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    def cut(self, kind):
+        """Cuts every live link (see CuttingProxy.cut); returns how many."""
+        return self._call(self.proxy.cut(kind))
+
+    def refuse(self, refusing):
+        """While true, every new connection is closed at once: the link stays down."""
+        self.loop.call_soon_threadsafe(setattr, self.proxy, "refusing", refusing)
+
+    def close(self):
+        self._call(self.proxy.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
