@@ -13,8 +13,8 @@ directories, and a cutting proxy (cutting_proxy.py) between the venue's uplink a
 
 Fails (exit 1, naming every difference) unless: every acked command is counted exactly once on both nodes (a lost
 one shows as a count too low, a doubled one as a count too high), the public node serves the venue's document at
-the venue's `seq`, every spectator saw every `seq` in order (FeedDocument is strict) and, at every `seq` both saw, a
-public spectator's document equals a venue spectator's. `--sabotage` makes the check compare against a command that
+the venue's `seq`, every spectator saw every `seq` in order (FeedDocument is strict), and at every `seq` every
+spectator's document and the patch's bytes equal a venue spectator's. `--sabotage` makes the check compare against a command that
 was never sent, to show the comparison fails.
 """
 
@@ -47,23 +47,27 @@ class Node(ServerProcess):
 
 
 class Spectator(EventStreamReader):
-    """A server-sent-event spectator that keeps a digest of its document at every `seq` it reached."""
+    """A server-sent-event spectator that keeps a digest of its document at every `seq` it reached, and of every
+    patch's bytes by `seq`."""
 
     def __init__(self, name, game_id):
         super().__init__(name, game_id, in_place=True)
         self.at = {}
+        self.patches = {}
+        self.observe = self._observe
 
-    async def follow_digests(self, stop):
-        """Records the digest of the document each time it moves (FeedDocument sets `seq_changed`)."""
+    def _observe(self, message, text):
+        # Called before the document takes the message: the document is still the one at its own seq.
         document = self.document
-        while not stop.is_set():
-            document.seq_changed.clear()
-            if document.seq is not None and document.seq not in self.at:
-                self.at[document.seq] = digest(document.state)
-            try:
-                await asyncio.wait_for(document.seq_changed.wait(), 0.5)
-            except asyncio.TimeoutError:
-                pass
+        if document.seq is not None and document.seq not in self.at:
+            self.at[document.seq] = digest(document.state)
+        if message.get("type") == "patch":
+            self.patches[message.get("seq")] = hashlib.sha256(text.encode()).hexdigest()
+
+    def record_last(self):
+        """The document at the last seq (no later message recorded it)."""
+        if self.document.seq is not None:
+            self.at.setdefault(self.document.seq, digest(self.document.state))
 
 
 def digest(state):
@@ -172,23 +176,26 @@ class SourcePoller:
 
 
 def compare_spectators(check, venue_spectators, public_spectators, final_seq):
-    reference = {}
+    """Every spectator's document at every seq it reached, and every patch's bytes, against the venue's spectators'
+    (which saw every seq: the venue is never cut). Returns how many documents and patches were compared."""
+    documents, patches = {}, {}
     for spectator in venue_spectators:
         for seq, value in spectator.at.items():
-            reference.setdefault(seq, value)
+            documents.setdefault(seq, value)
+        for seq, value in spectator.patches.items():
+            patches.setdefault(seq, value)
     compared = 0
     for spectator in venue_spectators + public_spectators:
-        check.expect(not spectator.problems, f"{spectator.document.name}: {spectator.problems[:5]}")
-        check.expect(
-            spectator.document.seq == final_seq,
-            f"{spectator.document.name}: ended at seq {spectator.document.seq}, the venue at {final_seq}",
-        )
-        for seq, value in spectator.at.items():
-            if seq in reference:
+        name = spectator.document.name
+        check.expect(not spectator.problems, f"{name}: {spectator.problems[:5]}")
+        check.expect(spectator.document.seq == final_seq, f"{name}: ended at seq {spectator.document.seq}, the venue at {final_seq}")
+        for kind, own, reference in (("document", spectator.at, documents), ("patch bytes", spectator.patches, patches)):
+            for seq, value in own.items():
                 compared += 1
-                check.expect(value == reference[seq], f"{spectator.document.name}: document at seq {seq} differs")
-            else:
-                check.expect(False, f"{spectator.document.name}: seq {seq} that no venue spectator had")
+                if seq not in reference:
+                    check.expect(False, f"{name}: {kind} at seq {seq} that no venue spectator had")
+                else:
+                    check.expect(value == reference[seq], f"{name}: {kind} at seq {seq} differ from the venue's")
     return compared
 
 
@@ -229,7 +236,6 @@ async def run(args, check):
                 spectator = Spectator(f"{side} spectator {index}", game_id)
                 await spectator.open(node.url, game_id)
                 spectators[side].append(spectator)
-                tasks.append(asyncio.create_task(spectator.follow_digests(stop)))
         poller = SourcePoller()
         tasks.append(asyncio.create_task(poller.run(public, game_id, stop)))
 
@@ -276,9 +282,10 @@ async def run(args, check):
                 check.expect(False, f"{name} after the cuts: {problem}")
         for spectator in spectators["venue"] + spectators["public"]:
             await spectator.document.wait_for_seq(final["seq"], 10)
-        await asyncio.sleep(0.3)  # one more digest round after the last seq
+        for spectator in spectators["venue"] + spectators["public"]:
+            spectator.record_last()
         compared = compare_spectators(check, spectators["venue"], spectators["public"], final["seq"])
-        print(f"relay_cuts: {compared} spectator documents compared by seq, final seq {final['seq']}", flush=True)
+        print(f"relay_cuts: {compared} spectator documents and patches compared by seq, final seq {final['seq']}", flush=True)
         check.expect(poller.seen["down"] > 0, f"the public node never showed the link down: {dict(poller.seen)}")
         source_cleared = await wait_until(lambda: source_is(public, game_id, {"link": "up"}), 10)
         check.expect(source_cleared, f"the public node's source not cleared: {poller.last}")
