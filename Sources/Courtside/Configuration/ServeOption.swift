@@ -111,9 +111,10 @@ extension ServeOption {
                 "Relays every game created here to this public node (wss://host[:port], or ws://host:port without"
                 + " TLS; docs/relay.md); needs --upstream-token."
         ) { options, value, source throws(CLIError) in
-            let scheme = value.hasPrefix("wss://") ? "wss://" : value.hasPrefix("ws://") ? "ws://" : nil
-            guard let scheme, value.count > scheme.count else {
-                throw .invalidValue(source, problem: "\"\(value)\" must be a wss:// (or ws://) URL")
+            do throws(UpstreamURLError) {
+                _ = try UpstreamURL(parsing: value)
+            } catch {
+                throw .invalidValue(source, problem: "\(error)")
             }
             options.configuration.upstream = value
         },

@@ -36,34 +36,24 @@ final class VenueUplink {
     let status: UplinkStatus
 
     /// - Parameters:
-    ///   - upstream: `wss://host[:port][/path]` (port 443 by default) or `ws://host[:port][/path]` (port 80).
+    ///   - upstream: the public node's relay endpoint (`--upstream`).
     ///   - tlsContext: the client context for `wss://` (verifying, with the system's store or `--upstream-ca`).
     ///   - settings: the relay's timers (`--upstream-ping` scales the health checks).
     init(
-        upstream: String, token: String, tlsContext: TLSContext?, settings: RelaySettings = RelaySettings(),
+        upstream: UpstreamURL, token: String, tlsContext: TLSContext?, settings: RelaySettings = RelaySettings(),
         journalPath: String, games: [JournaledGame], clock: @escaping @Sendable () -> Timestamp,
         logger: Logger, context: LoopContext, status: UplinkStatus
     ) throws(JournalError) {
         venue = RelayVenue.id(fromToken: token) ?? ""
         self.token = token
-        let secure = upstream.hasPrefix("wss://")
-        let rest = upstream.dropFirst(secure ? "wss://".count : "ws://".count)
-        let authority = rest.prefix { $0 != "/" }
-        let explicitPath = String(rest.dropFirst(authority.count))
-        path = explicitPath.isEmpty || explicitPath == "/" ? "/api/relay" : explicitPath
-        host = String(authority)
-        let hostName: String
-        if let colon = authority.lastIndex(of: ":"), let number = Int(authority[authority.index(after: colon)...]) {
-            hostName = String(authority[..<colon])
-            port = number
-        } else {
-            hostName = String(authority)
-            port = secure ? 443 : 80
-        }
-        self.hostName = hostName
+        path = upstream.path
+        host = upstream.authority
+        hostName = upstream.host
+        port = upstream.port
         // Never plaintext for a wss:// URL: a missing context is the caller's bug, not a fallback.
-        precondition(!secure || tlsContext != nil, "a wss:// upstream needs a TLS context")
-        tls = secure ? tlsContext.map { [hostName] in UplinkSocket.TLS(context: $0, serverName: hostName) } : nil
+        precondition(!upstream.secure || tlsContext != nil, "a wss:// upstream needs a TLS context")
+        tls =
+            upstream.secure ? tlsContext.map { UplinkSocket.TLS(context: $0, serverName: upstream.host) } : nil
         reader = try SQLiteJournalReader(path: journalPath)
         self.clock = clock
         self.logger = logger
