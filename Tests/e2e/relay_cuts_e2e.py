@@ -2,7 +2,9 @@
 """The venue relay under cuts (docs/relay.md; standard library only).
 
 Starts a public node and a venue node (`courtside serve --upstream`), both on loopback with their own data
-directories, and a cutting proxy (cutting_proxy.py) between the venue's uplink and the public node. Then:
+directories, and a cutting proxy (cutting_proxy.py) between the venue's uplink and the public node; with `--tls-cert`
+the public node serves TLS and the venue relays over `wss://`, trusting that certificate (`--upstream-ca`), so the
+cuts land inside TLS records too. Then:
 
 1. A scripted game at the venue (moves whose only effect is a count, counted_moves.py) while the proxy cuts the link
    `--cuts` times at random moments, each cut a close, a blackhole or a reset, with server-sent-event spectators on
@@ -30,19 +32,31 @@ import time
 
 import jsonpatch
 from counted_moves import MOVES, PLAYERS, RULES, count_problems
-from courtside_client import Check, EventStreamReader, Failures, ServerProcess, game_request, http_call
+from courtside_client import (
+    Check,
+    EventStreamReader,
+    Failures,
+    ServerProcess,
+    configure_transport,
+    game_request,
+    http_call,
+)
 from cutting_proxy import CUT_KINDS, CuttingProxy
 
 
 class Node(ServerProcess):
     """A courtside serve with its own port and data directory (ServerProcess reads them from `args`)."""
 
-    def __init__(self, args, name, port, extra=()):
+    def __init__(self, args, name, port, extra=(), tls=False):
         own = argparse.Namespace(**vars(args))
         own.port = port
         own.data = os.path.join(args.work, f"{name}-data")
         self.logfile = open(os.path.join(args.work, f"{name}.log"), "ab")
+        if tls:
+            extra = [*extra, "--tls-cert", args.tls_cert, "--tls-key", args.tls_key]
         super().__init__(own, self.logfile, extra)
+        if tls:
+            self.url = f"https://127.0.0.1:{port}"
         self.name = name
 
 
@@ -202,7 +216,11 @@ def compare_spectators(check, venue_spectators, public_spectators, final_seq):
 async def run(args, check):
     rng = random.Random(args.seed)
     print(f"relay_cuts: seed {args.seed}", flush=True)
-    public = Node(args, "public", args.public_port)
+    tls = args.tls_cert is not None
+    if tls:
+        # The certificate is its own CA: the venue trusts it through --upstream-ca, this program through the same file.
+        configure_transport(ca_file=args.tls_cert)
+    public = Node(args, "public", args.public_port, tls=tls)
     await public.start()
     proxy = CuttingProxy(args.public_port)
     await proxy.start()
@@ -211,8 +229,8 @@ async def run(args, check):
     venue_token = venues.json()["token"]
     venue = Node(
         args, "venue", args.venue_port,
-        ["--upstream", f"ws://127.0.0.1:{proxy.port}", "--upstream-token", venue_token,
-         "--upstream-ping", str(args.ping)],
+        ["--upstream", f"{'wss' if tls else 'ws'}://127.0.0.1:{proxy.port}", "--upstream-token", venue_token,
+         "--upstream-ping", str(args.ping), *(["--upstream-ca", args.tls_cert] if tls else [])],
     )
     nodes = [public, venue]
     try:
@@ -384,7 +402,9 @@ def main():
     parser.add_argument("--ping", type=float, default=0.2, help="--upstream-ping of the venue, in seconds")
     parser.add_argument("--backlog", type=int, default=150, help="commands scored while the link is down, per kill")
     parser.add_argument("--catch-up-rate", type=int, default=20_000, help="bytes per second while catching up")
-    parser.add_argument("--cut-phase-limit", type=float, default=75)
+    parser.add_argument("--cut-phase-limit", type=float, default=100)
+    parser.add_argument("--tls-cert", help="the public node serves TLS with this self-signed PEM certificate (wss://)")
+    parser.add_argument("--tls-key", help="its private key")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--sabotage", action="store_true", help="count a command never sent: the run must fail")
     args = parser.parse_args()
