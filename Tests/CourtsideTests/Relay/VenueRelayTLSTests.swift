@@ -85,6 +85,7 @@ struct VenueRelayTLSTests {
         let (publicNode, token) = try Self.publicNode(certificates)
         let venue = try Self.venue(relayingTo: publicNode, token: token, ca: certificates.ca)
         #expect(try eventually { try venue.request("GET", "/healthz").json["uplink"]?.stringValue == "up" })
+        #expect(try venue.request("GET", "/healthz").json["uplinkProblem"] == nil, "no problem while the link is up")
         let game = try venue.createGame()
         for index in 0..<4 {
             let answer = try venue.request(
