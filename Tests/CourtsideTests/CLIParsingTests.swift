@@ -45,6 +45,12 @@ let serveOptionSamples: [ServeOptionSample] = [
     ServeOptionSample(name: "upstream-token", value: "vk3p9x2ab.0123456789abcdef0123456789abcdef") {
         $0.configuration.upstreamToken == "vk3p9x2ab.0123456789abcdef0123456789abcdef"
     },
+    ServeOptionSample(name: "upstream-ca", value: "/etc/venue-ca.pem") {
+        $0.configuration.upstreamCAFile == "/etc/venue-ca.pem"
+    },
+    ServeOptionSample(name: "upstream-ping", value: "0.25") {
+        $0.configuration.upstreamPingInterval == .milliseconds(250)
+    },
     ServeOptionSample(name: "redis-ca", value: "/etc/redis-ca.pem") {
         $0.configuration.redisCAFile == "/etc/redis-ca.pem"
     },
@@ -201,9 +207,10 @@ struct CLIParsingTests {
                     + " (COURTSIDE_UPSTREAM_TOKEN)"
             ),
             (
-                ["--upstream", "wss://scores.example.org"],
-                "--upstream: \"wss://scores.example.org\" must be a ws:// URL (wss:// is not supported yet)"
+                ["--upstream", "https://scores.example.org"],
+                "--upstream: \"https://scores.example.org\" must be a wss:// (or ws://) URL"
             ),
+            (["--upstream-ping", "0.001"], "--upstream-ping: 0.001 is below 0.01 s"),
             (
                 ["--admin-token", "abcdefghijklmnop", "--admin-token-file", "/t"],
                 "--admin-token-file: give the admin token once: --admin-token (COURTSIDE_ADMIN_TOKEN) is set as well"

@@ -9,6 +9,7 @@ import json
 import signal
 import ssl
 import subprocess
+import sys
 import time
 import urllib.parse
 
@@ -31,6 +32,27 @@ class HTTPResult:
 # How every connection is made, for runs through a TLS proxy (scripts/ci.d/60-deploy.sh): the CA file that https
 # and wss servers are verified with, and the local address connections come from. Set by `configure_transport`.
 TRANSPORT = {"ca_file": None, "source_address": None}
+
+
+class Failures(Exception):
+    pass
+
+
+class Check:
+    """Collects failures; `fatal` stops the run when going on would only produce noise."""
+
+    def __init__(self):
+        self.problems = []
+
+    def expect(self, condition, message):
+        if not condition:
+            self.problems.append(message)
+            print(f"FAIL: {message}", file=sys.stderr, flush=True)
+        return condition
+
+    def fatal(self, condition, message):
+        if not self.expect(condition, message):
+            raise Failures(message)
 
 
 def configure_transport(ca_file=None, source_address=None):

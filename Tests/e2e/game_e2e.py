@@ -32,8 +32,10 @@ import websockets
 from websockets.asyncio.client import connect
 
 import jsonpatch
-from courtside_client import (
+from courtside_client import (  # Check and Failures: dual_scorers_e2e takes them from here too
+    Check,
     EventStreamReader,
+    Failures,
     FeedDocument,
     configure_transport,
     connection_options,
@@ -51,27 +53,6 @@ COUNT_FIELDS = {
     "foul": "foulMoveCount",
 }
 PLAYERS = [f"{team}-{index}" for team in ("home", "away") for index in range(3)]
-
-
-class Failures(Exception):
-    pass
-
-
-class Check:
-    """Collects failures; `fatal` stops the run when going on would only produce noise."""
-
-    def __init__(self):
-        self.problems = []
-
-    def expect(self, condition, message):
-        if not condition:
-            self.problems.append(message)
-            print(f"FAIL: {message}", file=sys.stderr, flush=True)
-        return condition
-
-    def fatal(self, condition, message):
-        if not self.expect(condition, message):
-            raise Failures(message)
 
 
 class Connection:

@@ -68,14 +68,6 @@ show_logs() {
     done
 }
 
-# substitute FILE FROM TO: replaces every FROM (a fixed string) in FILE with TO; fails when FROM is not there, so
-# a recipe that drifts from what this test edits is caught instead of silently tested unchanged.
-substitute() {
-    local file=$1 from=$2 to=$3
-    grep -qF -- "$from" "$file" || fail "$file has no \"$from\" to replace (did the recipe change?)"
-    FROM=$from TO=$to perl -0pi -e 's/\Q$ENV{FROM}\E/$ENV{TO}/g' "$file"
-}
-
 # --- 1. systemd ---------------------------------------------------------------------------------------------
 mkdir -p "$work/systemd"
 unit="$work/systemd/courtside.service"

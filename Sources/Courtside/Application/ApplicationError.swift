@@ -19,6 +19,8 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     case corruptGame(GameID, GameReplayError)
     /// The TLS certificate or key could not be loaded.
     case tls(TLSError)
+    /// `--upstream` is not a URL the venue's uplink can connect to.
+    case upstream(UpstreamURLError)
     /// The event loops could not start, or the address could not be bound.
     case cannotListen(host: String, port: Int, NetError)
 
@@ -30,6 +32,7 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
         case .courts(let directory, let error): "cannot use the courts in \(directory): \(error)"
         case .corruptGame(let id, let error): "stored game \(id) does not replay: \(error)"
         case .tls(let error): "TLS: \(error)"
+        case .upstream(let error): "--upstream: \(error)"
         case .cannotListen(let host, let port, let error): "cannot listen on \(host):\(port): \(error)"
         }
     }

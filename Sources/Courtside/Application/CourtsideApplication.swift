@@ -176,12 +176,34 @@ public final class CourtsideApplication: Sendable {
         {
             let status = UplinkStatus()
             core.uplink.withLock { $0 = status }
+            let upstreamURL: UpstreamURL
+            do throws(UpstreamURLError) {
+                upstreamURL = try UpstreamURL(parsing: upstream)
+            } catch {
+                loops.shutdown()
+                throw .upstream(error)
+            }
+            let tlsContext: TLSContext?
+            do {
+                // wss://: the public node's chain and host name verified, against --upstream-ca or the system's.
+                tlsContext =
+                    upstreamURL.secure ? try TLSContext.client(verify: true, caFile: configuration.upstreamCAFile) : nil
+            } catch {
+                loops.shutdown()
+                throw .tls(error)
+            }
+            var relaySettings = RelaySettings()
+            if let interval = configuration.upstreamPingInterval {
+                relaySettings.scaleHealthChecks(toPingEvery: Int64(interval / .milliseconds(1)))
+            }
+            let settings = relaySettings
             let made = Mutex<Result<Void, JournalError>?>(nil)
             let ready = DispatchSemaphore(value: 0)
             loops.loops[0].execute { context in
                 do throws(JournalError) {
                     let uplink = try VenueUplink(
-                        upstream: upstream, token: token, journalPath: sqlite.path, games: stored, clock: clock,
+                        upstream: upstreamURL, token: token, tlsContext: tlsContext, settings: settings,
+                        journalPath: sqlite.path, games: stored, clock: clock,
                         logger: logger, context: context, status: status)
                     uplinkBox.bound.withLock { $0 = uplink.bound }
                     uplink.start()

@@ -108,13 +108,33 @@ extension ServeOption {
             name: "upstream", environmentVariable: "COURTSIDE_UPSTREAM", valueName: "URL",
             defaultDescription: "none",
             summary:
-                "Relays every game created here to this public node (ws://host:port; docs/relay.md); needs"
-                + " --upstream-token."
+                "Relays every game created here to this public node (wss://host[:port], or ws://host:port without"
+                + " TLS; docs/relay.md); needs --upstream-token."
         ) { options, value, source throws(CLIError) in
-            guard value.hasPrefix("ws://"), value.count > 5 else {
-                throw .invalidValue(source, problem: "\"\(value)\" must be a ws:// URL (wss:// is not supported yet)")
+            do throws(UpstreamURLError) {
+                _ = try UpstreamURL(parsing: value)
+            } catch {
+                throw .invalidValue(source, problem: "\(error)")
             }
             options.configuration.upstream = value
+        },
+        ServeOption(
+            name: "upstream-ca", environmentVariable: "COURTSIDE_UPSTREAM_CA", valueName: "FILE",
+            defaultDescription: "the system's trust store",
+            summary: "PEM certificate authorities that sign the public node's certificate (wss:// upstreams)."
+        ) { options, value, source throws(CLIError) in
+            options.configuration.upstreamCAFile = try nonEmpty(value, source)
+        },
+        ServeOption(
+            name: "upstream-ping", environmentVariable: "COURTSIDE_UPSTREAM_PING", valueName: "SECONDS",
+            defaultDescription: "10",
+            summary:
+                "Seconds of silence before the venue pings its public node; the link is cut after three such"
+                + " intervals without a word, or entries unacknowledged for one and a half (short values are for tests)."
+        ) { options, value, source throws(CLIError) in
+            let milliseconds = Int64(try positiveNumber(value, source) * 1000)
+            guard milliseconds >= 10 else { throw .invalidValue(source, problem: "\(value) is below 0.01 s") }
+            options.configuration.upstreamPingInterval = .milliseconds(milliseconds)
         },
         ServeOption(
             name: "upstream-token", environmentVariable: "COURTSIDE_UPSTREAM_TOKEN", valueName: "TOKEN",

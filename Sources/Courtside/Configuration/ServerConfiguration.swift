@@ -38,9 +38,15 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Names this node among the nodes sharing one Redis (`--node-id`): in logs, metrics and the shared feed, where a
     /// node skips its own entries, so every node needs its own. Nil means `ServerConfiguration.defaultNodeID`.
     public var nodeID: String?
-    /// The public node this venue node relays its games to (`--upstream`, `ws://host:port`; docs/relay.md), nil for
-    /// none.
+    /// The public node this venue node relays its games to (`--upstream`, `wss://host[:port]` or `ws://host:port`;
+    /// docs/relay.md), nil for none.
     public var upstream: String?
+    /// PEM certificate authorities that sign the public node's certificate (`--upstream-ca`, `wss://`); nil uses the
+    /// system's trust store.
+    public var upstreamCAFile: String?
+    /// How long the uplink stays silent before it pings (`--upstream-ping`); the other health-check deadlines scale
+    /// with it (docs/relay.md, "Health checks and backoff"). Nil: `RelaySettings`' 10 s.
+    public var upstreamPingInterval: Duration?
     /// The venue's token on the public node (`--upstream-token`, `<venue id>.<secret>`): its id prefixes every game
     /// id made here.
     public var upstreamToken: String?

@@ -1,6 +1,7 @@
 import CourtsideHTTP
 import CourtsideJournal
 import CourtsideNet
+import CourtsideTLS
 import CourtsideWebSocket
 
 /// The venue's WebSocket client to the public node's `/api/relay` (RFC 6455 over one `OutboundConnection`): the
@@ -8,8 +9,22 @@ import CourtsideWebSocket
 /// answered here (a ping gets its pong, a close ends the connection); data messages go to `VenueUplink`. Messages
 /// are single frames (the public node never fragments), at most `RelayWire.defaultMessageLimit`.
 ///
+/// With TLS (`wss://`), a `TLSConnection` in the client role sits between the socket and the WebSocket: the upgrade
+/// request is sent once the handshake verified the public node's certificate chain and host name (RFC 6125 via
+/// OpenSSL; SNI sent), every byte read is decrypted first and every frame is encrypted. `VenueUplink` and its
+/// machine never see the difference: a refused certificate is a lost connection with its reason, retried with
+/// backoff like any other.
+///
 /// Loop-confined.
 final class UplinkSocket: OutboundConnectionDelegate {
+    /// The client TLS settings of a `wss://` upstream.
+    struct TLS: Sendable {
+        /// Verifies the chain against the system's store or `--upstream-ca`.
+        var context: TLSContext
+        /// Sent as SNI and checked against the certificate (an IP address is checked as such).
+        var serverName: String
+    }
+
     private enum Phase {
         case handshaking([UInt8])
         case open
@@ -19,6 +34,8 @@ final class UplinkSocket: OutboundConnectionDelegate {
     private weak var uplink: VenueUplink?
     private let host: String
     private let path: String
+    private let tls: TLS?
+    private var session: TLSConnection?
     private var connection: OutboundConnection?
     private var phase = Phase.handshaking([])
     private var decoder = WebSocketFrameDecoder(configuration: .client)
@@ -26,10 +43,11 @@ final class UplinkSocket: OutboundConnectionDelegate {
     /// The largest upgrade answer read: a public node's `101` is a few hundred bytes.
     private static let maxHandshakeBytes = 8 * 1024
 
-    init(uplink: VenueUplink, host: String, path: String) {
+    init(uplink: VenueUplink, host: String, path: String, tls: TLS?) {
         self.uplink = uplink
         self.host = host
         self.path = path
+        self.tls = tls
     }
 
     func start(_ address: SocketAddress, context: LoopContext) throws(NetError) {
@@ -37,13 +55,30 @@ final class UplinkSocket: OutboundConnectionDelegate {
     }
 
     func connectionEstablished(_ connection: OutboundConnection, context: LoopContext) {
-        let request =
-            "GET \(path) HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: \(Self.key(using: &random))\r\n\r\n"
-        connection.write(Array(request.utf8))
+        guard let tls else { return sendUpgrade() }
+        do throws(TLSError) {
+            session = try TLSConnection(context: tls.context, serverName: tls.serverName)
+        } catch {
+            return fail("TLS: \(error)")
+        }
+        advanceHandshake()
     }
 
     func connection(_ connection: OutboundConnection, received bytes: UnsafeRawBufferPointer, context: LoopContext) {
+        guard let session else { return receivedPlaintext(bytes) }
+        session.receive(ciphertext: bytes)
+        if !session.isHandshakeComplete { return advanceHandshake() }
+        readPlaintext(session)
+    }
+
+    private func sendUpgrade() {
+        let request =
+            "GET \(path) HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: \(Self.key(using: &random))\r\n\r\n"
+        transmit(Array(request.utf8))
+    }
+
+    private func receivedPlaintext(_ bytes: UnsafeRawBufferPointer) {
         switch phase {
         case .closed:
             return
@@ -67,9 +102,61 @@ final class UplinkSocket: OutboundConnectionDelegate {
         readFrames()
     }
 
+    // MARK: TLS
+
+    private func advanceHandshake() {
+        guard let session else { return }
+        let result = session.handshake()
+        sendCiphertext(session)
+        switch result {
+        case .needsMoreData:
+            return
+        case .failed(let error):
+            // A certificate the CA does not sign, or one for another host, ends here, named by OpenSSL.
+            fail("TLS handshake with the public node failed: \(error)")
+        case .complete:
+            sendUpgrade()
+            // The server's first bytes may have come with its Finished message.
+            if self.session === session { readPlaintext(session) }
+        }
+    }
+
+    private func readPlaintext(_ session: TLSConnection) {
+        var plaintext: [UInt8] = []
+        let result = session.readPlaintext(into: &plaintext)
+        sendCiphertext(session)
+        if !plaintext.isEmpty { plaintext.withUnsafeBytes { receivedPlaintext($0) } }
+        switch result {
+        case .needsMoreData: return
+        case .closed: fail("the public node ended the TLS session")
+        case .failed(let error): fail("TLS: \(error)")
+        }
+    }
+
+    private func sendCiphertext(_ session: TLSConnection) {
+        let bytes = session.takeCiphertext()
+        if !bytes.isEmpty { connection?.write(bytes) }
+    }
+
+    /// Bytes to the public node: encrypted first under TLS.
+    private func transmit(_ bytes: [UInt8]) {
+        guard let session else {
+            connection?.write(bytes)
+            return
+        }
+        do throws(TLSError) {
+            try session.writePlaintext(bytes)
+        } catch {
+            return fail("TLS: \(error)")
+        }
+        sendCiphertext(session)
+    }
+
     func connectionClosed(_ connection: OutboundConnection, error: NetError, context: LoopContext) {
         guard case .closed = phase else {
             phase = .closed
+            self.connection = nil
+            session = nil
             uplink?.socketClosed(self, reason: "\(error)")
             return
         }
@@ -88,13 +175,19 @@ final class UplinkSocket: OutboundConnectionDelegate {
     /// Closes outright (the uplink already counts the link as lost).
     func close() {
         phase = .closed
+        if let session {
+            // close_notify (RFC 8446 §6.1), so the public node reads an orderly end rather than a truncation.
+            session.shutdown()
+            sendCiphertext(session)
+        }
+        session = nil
         connection?.close()
         connection = nil
     }
 
     private func write(_ opcode: WebSocketOpcode, _ payload: [UInt8]) {
-        guard case .open = phase, let connection else { return }
-        connection.write(
+        guard case .open = phase, connection != nil else { return }
+        transmit(
             WebSocketFrameEncoder.frame(
                 opcode: opcode, payload: payload, maskingKey: WebSocketMaskingKey.random(using: &random)))
     }

@@ -2,6 +2,7 @@ import CourtsideJournal
 import CourtsideModel
 import CourtsideNet
 import CourtsideRandom
+import CourtsideTLS
 import Synchronization
 
 /// The venue node's shell of the relay (docs/relay.md, "Wiring"): `VenueUplinkStateMachine` fed by the journal (each
@@ -17,6 +18,8 @@ final class VenueUplink {
     private let host: String
     private let port: Int
     private let path: String
+    /// For `wss://`: the client context and the name its certificate must carry.
+    private let tls: UplinkSocket.TLS?
     private let scheduler: any LoopScheduler
     private let context: LoopContext
     private let reader: SQLiteJournalReader
@@ -32,25 +35,25 @@ final class VenueUplink {
     /// Whether the link is up, for `/healthz` (read on any thread).
     let status: UplinkStatus
 
+    /// - Parameters:
+    ///   - upstream: the public node's relay endpoint (`--upstream`).
+    ///   - tlsContext: the client context for `wss://` (verifying, with the system's store or `--upstream-ca`).
+    ///   - settings: the relay's timers (`--upstream-ping` scales the health checks).
     init(
-        upstream: String, token: String, journalPath: String, games: [JournaledGame],
-        clock: @escaping @Sendable () -> Timestamp,
+        upstream: UpstreamURL, token: String, tlsContext: TLSContext?, settings: RelaySettings = RelaySettings(),
+        journalPath: String, games: [JournaledGame], clock: @escaping @Sendable () -> Timestamp,
         logger: Logger, context: LoopContext, status: UplinkStatus
     ) throws(JournalError) {
         venue = RelayVenue.id(fromToken: token) ?? ""
         self.token = token
-        let rest = upstream.dropFirst("ws://".count)
-        let authority = rest.prefix { $0 != "/" }
-        let explicitPath = String(rest.dropFirst(authority.count))
-        path = explicitPath.isEmpty || explicitPath == "/" ? "/api/relay" : explicitPath
-        host = String(authority)
-        if let colon = authority.lastIndex(of: ":"), let number = Int(authority[authority.index(after: colon)...]) {
-            self.hostName = String(authority[..<colon])
-            port = number
-        } else {
-            self.hostName = String(authority)
-            port = 80
-        }
+        path = upstream.path
+        host = upstream.authority
+        hostName = upstream.host
+        port = upstream.port
+        // Never plaintext for a wss:// URL: a missing context is the caller's bug, not a fallback.
+        precondition(!upstream.secure || tlsContext != nil, "a wss:// upstream needs a TLS context")
+        tls =
+            upstream.secure ? tlsContext.map { UplinkSocket.TLS(context: $0, serverName: upstream.host) } : nil
         reader = try SQLiteJournalReader(path: journalPath)
         self.clock = clock
         self.logger = logger
@@ -61,7 +64,7 @@ final class VenueUplink {
         let relayed = games.filter { $0.id.rawValue.hasPrefix(prefix) }
         records = Dictionary(uniqueKeysWithValues: relayed.map { ($0.id, $0.record) })
         // No snapshots yet: the public node takes entries from its `stored + 1` however far behind.
-        var settings = RelaySettings()
+        var settings = settings
         settings.snapshotBeyond = 1_000_000_000
         machine = VenueUplinkStateMachine(
             heads: Dictionary(uniqueKeysWithValues: relayed.map { ($0.id, $0.lastEventSequence) }), settings: settings)
@@ -119,7 +122,7 @@ final class VenueUplink {
         switch message {
         case .welcome(let stored):
             perform(machine.receivedWelcome(stored: stored, now: now, using: &random))
-            status.set(machine.isLive)
+            if machine.isLive { status.setUp() }
         case .ack(let game, let seq): perform(machine.receivedAck(game, seq: seq, now: now, using: &random))
         case .resend(let game, let from):
             perform(machine.receivedResend(game, from: from, now: now, using: &random))
@@ -140,7 +143,7 @@ final class VenueUplink {
     private func lose(_ socket: UplinkSocket, reason: String) {
         socket.close()
         self.socket = nil
-        status.set(false)
+        status.setDown(because: reason)
         logger.warning("uplink lost", ["reason": reason])
         perform(machine.connectionLost(now: clock(), using: &random))
     }
@@ -155,7 +158,7 @@ final class VenueUplink {
     private func perform(_ action: VenueUplinkAction) {
         switch action {
         case .connect:
-            let socket = UplinkSocket(uplink: self, host: host, path: path)
+            let socket = UplinkSocket(uplink: self, host: host, path: path, tls: tls)
             self.socket = socket
             do throws(NetError) {
                 try socket.start(try SocketAddress.resolve(host: hostName, port: port), context: context)
@@ -190,7 +193,7 @@ final class VenueUplink {
             logger.warning("uplink cut", ["reason": "\(error)"])
             socket?.close()
             socket = nil
-            status.set(false)
+            status.setDown(because: "\(error)")
         case .report(let error):
             logger.warning("uplink", ["report": "\(error)"])
         }

@@ -417,7 +417,10 @@ struct CourtsideRouter: HTTPRouter {
             body["reasons"] = .array(core.healthReasons.map { .string($0) })
         }
         // The venue's uplink is reported, never a failure: the venue serves its own network without it.
-        if let uplink = core.uplink.withLock({ $0 }) { body["uplink"] = .string(uplink.isUp ? "up" : "down") }
+        if let uplink = core.uplink.withLock({ $0 }) {
+            body["uplink"] = .string(uplink.isUp ? "up" : "down")
+            if let problem = uplink.problem { body["uplinkProblem"] = .string(problem) }
+        }
         let quarantined = core.quarantinedGames.sorted { $0.key < $1.key }
         if !quarantined.isEmpty {
             body["quarantined"] = .array(
