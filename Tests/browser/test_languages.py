@@ -5,7 +5,8 @@ display, the scorer panel, the lobby and the component."""
 
 import re
 
-from harness import create_game, scorer_command, set_viewport, wait_until
+from conftest import ADMIN_TOKEN
+from harness import CourtsideServer, console_errors, create_game, scorer_command, set_viewport, wait_until
 from pages import open_scorer
 
 # A 5x5 game: quarters, team fouls, timeouts, the shot clock and every kind of move have words to show.
@@ -78,6 +79,76 @@ def test_spanish_play_sentences_moves_and_periods(server, browsers):
     scorer_command(server, game, {"type": "move", "id": "c-late", "player": "away-2", "move": "twoPoints"})
     wait_text(driver, "#plays", lambda text: "Flo: tiro de 2 anotado, 3–2" in text, "the new basket in the scorer's list")
     wait_until(lambda: js(driver, "return document.getElementById('announcer').textContent") == "Lakers 3, Celtics 2", 5, what="the announcement")
+
+
+def test_spanish_shortcuts_errors_delay_and_venue(server, browsers):
+    driver = browsers["languages"]
+    set_viewport(driver, 1280, 900)
+    fresh = create_game(server, GAME)
+    open_scorer(driver, server.base, fresh["id"], fresh["scorerToken"], lang="es")
+    # The keyboard shortcuts: every description, the "then" between keys, and a key's name.
+    js(driver, "document.getElementById('shortcuts').open = true")
+    assert js(driver, "return document.querySelector('#shortcuts > summary').textContent") == "Atajos de teclado"
+    shortcuts = js(driver, "return [...document.querySelectorAll('#shortcuts dd, #shortcuts dd span, #shortcuts p[data-i18n]')].map((n) => n.textContent)")
+    assert "Iniciar o pausar el reloj de juego" in shortcuts and "Deshacer la última acción" in shortcuts, shortcuts
+    assert not any(re.search(r"\b(the|and|or|foul|clock|player)\b", text) for text in shortcuts), shortcuts
+    assert js(driver, "return [...document.querySelectorAll('#shortcuts [data-i18n=\"shortcut.then\"]')].map((n) => n.textContent)") == ["luego"] * 4
+    assert js(driver, "return document.querySelector('#shortcuts kbd[data-i18n=\"shortcut.space\"]').textContent") == "Espacio"
+    # A real refusal from the server, by its code: undo with nothing to undo is answered nothing_to_undo.
+    js(driver, "document.getElementById('undo-button').click()")
+    wait_until(lambda: js(driver, "return document.getElementById('error').hidden ? null : document.getElementById('error-text').textContent") == "No queda ninguna acción que deshacer.", 10, what="the refusal in Spanish")
+    # The token form: "Forget token" shows it, in Spanish.
+    js(driver, "document.getElementById('forget-token').click()")
+    assert js(driver, "return document.querySelector('#token-form p[data-i18n]').textContent").startswith("Escribe el token de anotador")
+    assert js(driver, "return document.querySelector('#token-form button[type=submit]').textContent") != "Start scoring"
+
+    # A bad ?delay= is said in the reader's words, and the game shows live.
+    driver.get(f"{server.base}/game.html?id={fresh['id']}&lang=es&delay=soon")
+    wait_text(driver, "#delay-badge", lambda text: text.startswith("El retardo debe ser de 0 a 120 segundos, no «soon»"), "the delay's error in Spanish")
+
+    # The venue overview: a court with a live game and one waiting for its next.
+    status, live_court = server.request("POST", "/api/courts", {"name": "Pista 1"}, token=server.admin_token)
+    assert status == 201, live_court
+    status, idle_court = server.request("POST", "/api/courts", {"name": "Pista 2"}, token=server.admin_token)
+    assert status == 201, idle_court
+    game = played_game(server)
+    assert server.request("PUT", f"/api/courts/{live_court['id']}", {"game": game["id"]}, token=server.admin_token)[0] == 200
+    driver.get(f"{server.base}/venue.html?lang=es")
+    card = "document.querySelector(`[data-court='${arguments[0]}'] .court-status`)?.textContent"
+    wait_until(lambda: js(driver, f"return {card}", live_court["id"]) == "En directo", 10, what="the live court in Spanish")
+    wait_until(lambda: js(driver, "return document.querySelector(`[data-court='${arguments[0]}'] .court-score`)?.textContent", idle_court["id"]) == "Próximo partido pronto", 10, what="the idle court in Spanish")
+
+
+def test_spanish_join_page(browsers, tmp_path):
+    # Its own server: joining is rate-limited per address, and the other suites' joins must keep their allowance.
+    server = CourtsideServer(tmp_path / "data", ADMIN_TOKEN)
+    server.start()
+    try:
+        status, court = server.request("POST", "/api/courts", {"name": "Pista 3"}, token=server.admin_token)
+        assert status == 201, court
+        status, shown = server.request("GET", f"/api/courts/{court['id']}/code", token=server.admin_token)
+        assert status == 200, shown
+        driver = browsers["languages"]
+        driver.get(f"{server.base}/join.html?court={court['id']}&lang=es")
+        wait_text(driver, "#queue-words", lambda text: text == "No espera nadie: seríais los siguientes.", "the queue in Spanish")
+        assert js(driver, "return document.getElementById('join-button').textContent") == "Apuntarse"
+        wrong = f"{(int(shown['code']) + 1) % 1_000_000:06d}"
+        for field, value in (("code", wrong), ("name", "Búhos"), ("player0", "Ana"), ("player1", "Bea"), ("player2", "Cris")):
+            driver.find_element("id", field).send_keys(value)
+        driver.find_element("id", "join-button").click()
+        # The server answers 403 wrong_join_code; the page says it in Spanish.
+        wait_text(driver, "#form-error", lambda text: text == "Ese no es el código de la pantalla de la pista (cambia cada 10 minutos).", "the wrong code in Spanish")
+        driver.find_element("id", "code").clear()
+        driver.find_element("id", "code").send_keys(shown["code"])
+        driver.find_element("id", "join-button").click()
+        wait_text(driver, "#joined", lambda text: text == "Búhos está en la cola, número 1. Mirad la pantalla de la pista para ver vuestro turno.", "joined, in Spanish")
+        # A court that does not exist.
+        driver.get(f"{server.base}/join.html?court=no-such-court&lang=es")
+        wait_text(driver, "#form-error", lambda text: text == "Aquí no hay ninguna pista «no-such-court»", "the missing court in Spanish")
+        assert console_errors(driver, allowed=("no-such-court", "/queue")) == []
+    finally:
+        browsers["languages"].get("about:blank")
+        server.stop()
 
 
 def test_arabic_pages_mirror_with_readable_scores(server, browsers):
