@@ -1,12 +1,12 @@
 """The game's own words in the reader's language (README, "Languages"; docs/i18n.md): a play sentence, move names,
 periods and the scorer's controls in Spanish; the pages in Arabic mirrored with their scores and clocks readable;
-and in the pseudo-locale x-long no visible text of a game in progress clipped on the spectator page, the venue
+and in the pseudo-locale x-long no visible text of a game in progress clipped (harness.CLIPPED) on the spectator page, the venue
 display, the scorer panel, the lobby and the component."""
 
 import re
 
 from conftest import ADMIN_TOKEN
-from harness import CourtsideServer, console_errors, create_game, scorer_command, set_viewport, wait_until
+from harness import CourtsideServer, clipped, console_errors, create_game, open_every_details, scorer_command, set_viewport, wait_until
 from pages import open_scorer
 
 # A 5x5 game: quarters, team fouls, timeouts, the shot clock and every kind of move have words to show.
@@ -207,42 +207,6 @@ def test_arabic_pages_mirror_with_readable_scores(server, browsers):
     wait_until(lambda: js(driver, "return document.getElementById('announcer').textContent") == "Lakers 3، Celtics 2", 5, what="the Arabic announcement")
 
 
-# Every visible element with text of its own: not scrolled inside itself, not off the screen, not cut by an
-# ancestor that hides overflow (an ancestor that scrolls keeps its content reachable, so it does not count).
-CLIPPED = """
-// The window's width is the test's (a mobile layout viewport grows to fit content that overflows it).
-const width = arguments[0];
-const offenders = [];
-if (document.documentElement.scrollWidth > width + 1) offenders.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + width);
-const roots = [document];
-for (const host of document.querySelectorAll('courtside-score')) if (host.shadowRoot) roots.push(host.shadowRoot);
-const hasOwnText = (node) => [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim() !== '');
-const parentOf = (node) => node.parentElement ?? node.getRootNode().host ?? null;
-for (const root of roots) {
-  for (const node of root.querySelectorAll('*')) {
-    if (!hasOwnText(node) || ['SCRIPT', 'STYLE', 'TITLE', 'OPTION'].includes(node.tagName)) continue;
-    const r = node.getBoundingClientRect();
-    if (r.width <= 1 || r.height <= 1 || getComputedStyle(node).visibility === 'hidden') continue;
-    const what = node.tagName + '.' + node.className + ' "' + node.textContent.trim().slice(0, 30) + '"';
-    const style = getComputedStyle(node);
-    if (node.scrollWidth > node.clientWidth + 1 && style.overflowX !== 'visible' && style.display !== 'inline') offenders.push(what + ': scrolls ' + node.scrollWidth + '>' + node.clientWidth);
-    let scrolls = false;
-    for (let p = parentOf(node); p && !scrolls; p = parentOf(p)) scrolls = ['auto', 'scroll'].includes(getComputedStyle(p).overflowX) && p !== document.documentElement;
-    for (let p = parentOf(node); p && p !== document.body && p !== document.documentElement; p = parentOf(p)) {
-      const s = getComputedStyle(p);
-      if (['auto', 'scroll'].includes(s.overflowX)) break;
-      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
-      const q = p.getBoundingClientRect();
-      if (r.right > q.right + 1 || r.left < q.left - 1 || r.bottom > q.bottom + 1) offenders.push(what + ': clipped by ' + p.tagName + '.' + p.className);
-      break;
-    }
-    if (!scrolls && (r.right > width + 1 || r.left < -1)) offenders.push(what + ': off screen ' + Math.round(r.left) + '..' + Math.round(r.right));
-  }
-}
-return offenders;
-"""
-
-
 def test_pseudo_locale_clips_nothing_in_a_game(server, browsers):
     game = played_game(server)
     driver = browsers["languages"]
@@ -267,7 +231,8 @@ def test_pseudo_locale_clips_nothing_in_a_game(server, browsers):
                 texts = js(driver, "return [...document.querySelectorAll('#plays .play-text, [data-period], .fiba-team .stat, #rules')].map((n) => n.textContent)")
                 assert texts and all("[" in text for text in texts), texts
             if name == "scorer":
-                texts = js(driver, "return [...document.querySelectorAll('button.move .move-label, [data-team-move], #clock-button, #timeout-home, #end-period')].map((n) => n.textContent)")
+                texts = js(driver, "return [...document.querySelectorAll('button.move .move-label, [data-team-move], #clock-button, #timeout-home, #end-period, #shortcuts [data-i18n], #token-form [data-i18n-key]')].map((n) => n.textContent)")
                 assert texts and all(text.startswith("[") for text in texts), [text for text in texts if not text.startswith("[")]
-            offenders = js(driver, CLIPPED, width)
+            open_every_details(driver)  # the scorer's shortcut list and the lobby's form are measured open
+            offenders = clipped(driver, width)
             assert offenders == [], f"{name} at {width} px: {offenders}"
