@@ -287,3 +287,36 @@ def test_component_follows_a_court_from_game_to_game(server, browsers):
         wait_until(lambda: shadow(driver, "court", ".home .s") == "2", 5, what="the court's game live")
     finally:
         site.close()
+
+
+def test_the_embed_box_snippets_work_when_pasted(server, browsers):
+    """The lobby's "Embed" link opens the spectator page's Embed box; both of its snippets, pasted as they are into a
+    page of another origin, show the game live (the component) and size the frame (the iframe and its listener)."""
+    game = create_game(server, GAME)
+    gid = game["id"]
+    driver = browsers["embed"]
+    set_viewport(driver, 1000, 800)
+    driver.get(server.base + "/")
+    link = wait_until(lambda: driver.find_element("css selector", f'[data-embed="{gid}"]'), 10, what="the lobby's Embed link")
+    driver.execute_script("arguments[0].click()", link)
+    wait_until(lambda: driver.execute_script("const box = document.getElementById('embed'); return box && !box.hidden && box.open"), 10, what="the Embed box open")
+    component, iframe = driver.execute_script("return ['embed-script', 'embed-iframe'].map((id) => document.getElementById(id).value)")
+    assert f'<script src="{server.base}/embed.js" async></script>' in component and f'game="{gid}"' in component, component
+    assert f'src="{server.base}/embed.html?id={gid}"' in iframe, iframe
+    site = HostSite()
+    try:
+        site.pages["/component.html"] = f"<!doctype html><html><head><meta charset=utf-8></head><body>{component}</body></html>"
+        site.pages["/frame.html"] = f"<!doctype html><html><head><meta charset=utf-8></head><body>{iframe}</body></html>"
+        driver.get(site.base + "/component.html")
+        wait_until(lambda: driver.execute_script("return document.querySelector('courtside-score')?.shadowRoot?.querySelector('.home .long')?.textContent") == "Lakers", 10, what="the pasted component")
+        scorer_command(server, game, {"type": "move", "id": "m1", "player": "home-0", "move": "twoPoints"})
+        wait_until(lambda: driver.execute_script("return document.querySelector('courtside-score').shadowRoot.querySelector('.home .s').textContent") == "2", 5, what="the basket on the pasted component")
+        driver.get(site.base + "/frame.html")
+        frame = driver.find_element("css selector", "iframe")
+        driver.switch_to.frame(frame)
+        wait_until(lambda: shadow(driver, "board", ".home .s") == "2", 10, what="the pasted iframe's board")
+        height = driver.execute_script("return Math.ceil(document.documentElement.getBoundingClientRect().height)")
+        driver.switch_to.default_content()
+        wait_until(lambda: frame.get_attribute("height") == str(height), 5, what=f"the pasted listener sizing the frame to {height}")
+    finally:
+        site.close()
