@@ -125,7 +125,7 @@ function render(state) {
   setText($("printed"), t("box.asOf", { time: formatDateTime(new Date()) }));
   if (!state.homePlayers?.[0]?.stats) {
     $("notice").hidden = false;
-    $("notice").textContent = "This server does not send the statistics of a box score.";
+    $("notice").textContent = t("box.noStats");
     return;
   }
   const now = game.clock.now();
@@ -139,7 +139,7 @@ $("print-button").addEventListener("click", () => print());
 
 if (!id) {
   $("notice").hidden = false;
-  $("notice").append("No game chosen. ", el("a", { href: "./", text: "Pick one in the lobby." }));
+  $("notice").append(`${t("box.noGame")} `, el("a", { href: "./", text: t("box.pickInLobby") }));
 } else {
   game = followGame({
     gameID: id,

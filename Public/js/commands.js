@@ -31,44 +31,8 @@ for (const entry of MOVES) {
   });
 }
 
-/** Plain words for each error code (docs/protocol.md, the error table); the server's own sentence is the fallback. */
-const ERROR_WORDS = {
-  game_finished: "The game is over, so moves and clock starts are refused. Undo the winning basket to reopen it.",
-  unknown_player: "That player is not in this game.",
-  nothing_to_undo: "There is no move left to undo.",
-  clock_running: "The clock is already running.",
-  clock_stopped: "The clock is already stopped.",
-  command_id_reused: "The server saw this command's id before, for a different command; it was not applied.",
-  unknown_game: "This game does not exist on the server.",
-  game_archived: "This game is archived and takes no more commands.",
-  rate_limited: "Too many commands at once: the server asked to slow down.",
-  unavailable: "The server cannot save commands right now.",
-  read_only: "This connection cannot score.",
-  unauthorized: "The scorer token was refused.",
-  game_locked: "The game was confirmed final. An administrator must reopen it before anything changes.",
-  not_in_rules: "This game's rules do not have that (no shot clock, timeouts, possession or substitutions).",
-  no_timeouts_left: "That team has no timeout left.",
-  shot_clock_running: "The shot clock is already running.",
-  shot_clock_stopped: "The shot clock is already stopped.",
-  shot_clock_off: "The shot clock is switched off. Switch it on first.",
-  out_of_range: "That time is outside what the clock can show.",
-  unknown_play: "There is no such play.",
-  play_deleted: "That play was already deleted.",
-  wrong_team: "That player plays for the other team.",
-  not_on_court: "The player going out is not on court.",
-  already_on_court: "The player coming in is already on court.",
-  move_not_in_rules: "This game's rules do not have that move (a 3-pointer in 3x3, a 1-point field goal in 5x5).",
-  player_not_eligible: "That player fouled out or was disqualified: substitute them first.",
-};
-
-export function errorInWords(error) {
-  const words = ERROR_WORDS[error.code];
-  if (words) return words;
-  if (error.code === "bad_json" || error.code === "bad_command") {
-    return `The server did not understand a command from this page (${error.message ?? error.code}). Reload the page.`;
-  }
-  return error.message || `The server refused the command (${error.code}).`;
-}
+// The error codes' words live in error-words.js; re-exported here, where the client module has always offered them.
+export { errorInWords } from "./error-words.js";
 
 /** Describes a command for the pending list. */
 export function describeCommand(command, state) {

@@ -14,7 +14,7 @@ export function delayFromQuery() {
   if (text === null || text === "") return { ms: 0 };
   const seconds = Number(text);
   if (!Number.isFinite(seconds) || seconds < 0 || seconds > MAX_DELAY_SECONDS) {
-    return { ms: 0, error: `delay must be 0 to ${MAX_DELAY_SECONDS} seconds, not "${text}": showing the game live` };
+    return { ms: 0, error: t("game.delayError", { max: formatNumber(MAX_DELAY_SECONDS), value: text }) };
   }
   return { ms: Math.round(seconds * 1000) };
 }
@@ -38,7 +38,7 @@ export function delayWithBadge(badge) {
 /** Stops the game a page shows, unless it is `gameID` already: true when the page should show `gameID` anew. */
 export function leaveGameUnless(game, gameID) {
   if (game?.id === gameID && gameID !== null) return false;
-  game?.stop("another game is on the court");
+  game?.stop(t("conn.anotherGame"));
   return true;
 }
 

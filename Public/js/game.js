@@ -116,7 +116,7 @@ function sortedPlayers(players, now, state) {
 
 function renderBoxScore(state) {
   if (!state || !state.homePlayers?.[0]?.stats) {
-    boxscore.replaceChildren(el("p", { class: "empty-feed", text: "This server does not send the statistics of a box score." }));
+    boxscore.replaceChildren(el("p", { class: "empty-feed", text: t("box.noStats") }));
     return;
   }
   const now = serverNow();

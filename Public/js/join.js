@@ -2,7 +2,8 @@
 // and its three players, and joins the queue. The server checks everything (docs/protocol.md, "Courts"); this page
 // only shows its answers beside the fields.
 import { param } from "./ui.js";
-import { translate } from "./i18n.js";
+import { formatNumber, t, translate } from "./i18n.js";
+import { answerInWords } from "./error-words.js";
 
 translate();
 
@@ -15,13 +16,13 @@ function showErrors(answer) {
   for (const node of form.querySelectorAll("[data-error-for]")) node.textContent = answer?.fields?.[node.dataset.errorFor] ?? "";
   const fieldsShown = answer?.fields && Object.keys(answer.fields).some((name) => form.querySelector(`[data-error-for="${CSS.escape(name)}"]`));
   formError.hidden = !answer || fieldsShown;
-  formError.textContent = answer?.message ?? "";
+  formError.textContent = answer ? answerInWords(answer, null, "") : "";
 }
 
 async function loadCourt() {
   const response = await fetch(`/api/courts/${encodeURIComponent(courtID)}`);
   if (!response.ok) {
-    showErrors({ message: `No court "${courtID}" here` });
+    showErrors({ message: t("join.noCourt", { court: courtID }) });
     form.hidden = true;
     return;
   }
@@ -30,11 +31,11 @@ async function loadCourt() {
   title.textContent = court.name;
   delete title.dataset.i18n; // a name now, not a word of the catalog
   document.getElementById("queue-words").textContent =
-    court.queue.length === 0 ? "Nobody is waiting: you would be next." : `${court.queue.length} ${court.queue.length === 1 ? "team" : "teams"} waiting.`;
+    court.queue.length === 0 ? t("join.nobody") : t(court.queue.length === 1 ? "join.waitingOne" : "join.waiting", { n: formatNumber(court.queue.length) });
   if (court.joining === "admin") {
     form.hidden = true;
     joined.hidden = false;
-    joined.textContent = "This court takes teams at the desk: ask the staff to add yours.";
+    joined.textContent = t("error.joiningByAdmin");
   }
 }
 
@@ -53,19 +54,19 @@ form.addEventListener("submit", async (event) => {
     });
     const answer = await response.json().catch(() => null);
     if (!response.ok) {
-      showErrors(answer ?? { message: `The server answered ${response.status}` });
+      showErrors(answer ?? { message: t("error.status", { status: response.status }) });
       return;
     }
     const place = answer.queue.length;
     form.hidden = true;
     joined.hidden = false;
-    joined.textContent = `${body.name.trim()} is in the queue, number ${place}. Watch the court's screen for your turn.`;
+    joined.textContent = t("join.joined", { team: body.name.trim(), n: formatNumber(place) });
   } catch {
-    showErrors({ message: "No connection to the court: try again" });
+    showErrors({ message: t("join.offline") });
   } finally {
     button.disabled = false;
   }
 });
 
 if (courtID) loadCourt();
-else showErrors({ message: "Add ?court=<court> to the address (the court's screen shows it)" });
+else showErrors({ message: t("join.addCourt") });

@@ -5,6 +5,7 @@ import { el } from "./ui.js";
 import { ROLES, ROLE_HINTS, ROLE_WORDS, memberLink, renderCrew } from "./crew.js";
 import { encodeQR, qrSVG } from "./qr.js";
 import { t } from "./i18n.js";
+import { answerInWords } from "./error-words.js";
 
 const ADMIN_TOKEN_KEY = "courtside.adminToken";
 
@@ -50,7 +51,7 @@ function buildBox(game) {
 
   async function call(method, path, body) {
     const token = adminToken(tokenField);
-    if (!token) throw new Error("Enter the admin token.");
+    if (!token) throw new Error(t("lobby.needToken"));
     sessionStorage.setItem(ADMIN_TOKEN_KEY, token);
     const response = await fetch(path, {
       method,
@@ -58,11 +59,11 @@ function buildBox(game) {
       body: body ? JSON.stringify(body) : undefined,
       cache: "no-store",
     }).catch(() => {
-      throw new Error("The server could not be reached.");
+      throw new Error(t("error.unreachable"));
     });
     const answer = await response.json().catch(() => null);
-    if (response.status === 401 || response.status === 403) throw new Error("The admin token was refused.");
-    if (!response.ok) throw new Error(Object.values(answer?.fields ?? {})[0] ?? answer?.message ?? `The server answered ${response.status}.`);
+    if (response.status === 401 || response.status === 403) throw new Error(t("lobby.tokenRefused"));
+    if (!response.ok) throw new Error(Object.values(answer?.fields ?? {})[0] ?? answerInWords(answer, response.status));
     return answer;
   }
 
@@ -96,7 +97,7 @@ function buildBox(game) {
         event.preventDefault();
         showError("");
         if (!label.value.trim()) {
-          showError("Enter a label, such as the device or the person.");
+          showError(t("lobby.needLabel"));
           label.focus();
           return;
         }

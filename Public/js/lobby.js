@@ -4,6 +4,7 @@ import { DocumentStream } from "./connection.js";
 import { el, param, showConnection, applyTeamColors } from "./ui.js";
 import { t, formatNumber } from "./i18n.js";
 import { crewBox, forgetCrewBoxes } from "./lobby-crew.js";
+import { answerInWords } from "./error-words.js";
 
 const $ = (name) => document.getElementById(name);
 const ADMIN_TOKEN_KEY = "courtside.adminToken";
@@ -128,7 +129,7 @@ form.addEventListener("submit", async (event) => {
   clearErrors();
   const adminToken = $("admin-token").value.trim();
   if (!adminToken) {
-    showFormError("Enter the admin token.");
+    showFormError(t("lobby.needToken"));
     $("admin-token").focus();
     return;
   }
@@ -149,14 +150,14 @@ form.addEventListener("submit", async (event) => {
       const errors = [answer.fields, answer.errors].find((e) => e && typeof e === "object") ?? (answer.type ? {} : answer);
       const fields = Object.fromEntries(Object.entries(errors).filter(([, m]) => typeof m === "string"));
       if (Object.keys(fields).length) showFieldErrors(fields);
-      else showFormError(answer.message ?? "The server refused the game.");
+      else showFormError(answerInWords(answer, response.status, t("lobby.refusedGame")));
     } else if (response.status === 401 || response.status === 403) {
-      showFormError("The admin token was refused.");
+      showFormError(t("lobby.tokenRefused"));
     } else {
-      showFormError(answer?.message ?? `The server answered ${response.status}.`);
+      showFormError(answerInWords(answer, response.status));
     }
   } catch {
-    showFormError("The server could not be reached. Try again when the connection is back.");
+    showFormError(t("error.unreachable"));
   } finally {
     $("create-button").disabled = false;
   }

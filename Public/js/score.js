@@ -1,7 +1,8 @@
 // The scorer panel: the tutorial's editor on the web. It renders the server's STATE and sends commands; it never
 // changes the score itself. Commands wait in the outbox (commands.js) until the server answers them.
 import { followGame, winnerWords, rulesWords } from "./game-view.js";
-import { CommandQueue, MOVES, describeCommand, errorInWords } from "./commands.js";
+import { CommandQueue, MOVES, describeCommand } from "./commands.js";
+import { answerInWords, errorInWords } from "./error-words.js";
 import { announce, bindAll, el, param, setText } from "./ui.js";
 import { crewRole } from "./crew-panel.js";
 import { renderFiba, renderPlays, playerWords } from "./fiba.js";
@@ -52,9 +53,9 @@ async function offerNextGame(s) {
 
 async function startNextGame() {
   const response = await fetch(`/api/courts/${encodeURIComponent(courtOfGame.id)}/next`, { method: "POST", headers: { Authorization: `Bearer ${token()}` } });
-  const body = await response.json();
+  const body = await response.json().catch(() => ({}));
   if (!response.ok) {
-    showError(body.message ?? "The next game could not start.");
+    showError(body.code ? answerInWords(body, response.status) : body.message ?? t("score.nextGameFailed"));
     return;
   }
   sessionStorage.setItem(`courtside.token.${body.id}`, body.scorerToken);
@@ -214,7 +215,7 @@ function openAssistPrompt(playerID, move) {
         ` ${playerWords(s, p.id)}`,
       ),
     ),
-    el("button", { type: "button", class: "control", id: "assist-skip", onclick: closeAssistPrompt }, `${t("scorer.noAssist")} `, el("kbd", { text: "Esc" })),
+    el("button", { type: "button", class: "control", id: "assist-skip", onclick: closeAssistPrompt }, `${t("scorer.noAssist")} `, el("kbd", { text: "Esc", translate: "no" })),
   );
   $("assist-prompt").hidden = false;
   clearTimeout(assistTimer);
@@ -564,7 +565,7 @@ function onMessage(message) {
   }
   if (message.type === "error" && message.code in RETRY_LATER_MS) {
     // Kept in the outbox; said once, in words, and tried again shortly.
-    showError(`${errorInWords(message)} Waiting commands will be sent again shortly.`);
+    showError(`${errorInWords(message)} ${t("error.retrying")}`);
     retryLater(RETRY_LATER_MS[message.code]);
     return;
   }
@@ -584,7 +585,7 @@ function onMessage(message) {
 
 function askForToken(why) {
   sessionStorage.removeItem(tokenKey);
-  game?.stream.stop("Waiting for the scorer token");
+  game?.stream.stop(t("conn.waitingToken"));
   ready = false;
   $("panel").hidden = true;
   $("token-form").hidden = false;
@@ -623,12 +624,12 @@ function connect() {
         renderOutbox();
         // 1008 (policy violation) before the server accepted us: the token was refused.
         if (event.code === 1008 && !acceptedThisSocket) {
-          askForToken(`The server refused this token${event.reason ? `: ${event.reason}` : ""}.`);
+          askForToken(event.reason ? t("score.tokenRefusedWhy", { reason: event.reason }) : t("score.tokenRefused"));
           return false;
         }
         // 4401: this crew member's token was revoked (docs/protocol.md, "The table crew"); it will not work again.
         if (event.code === 4401) {
-          askForToken("This crew member was revoked: ask the scorer or the administrator for a new link.");
+          askForToken(t("score.memberRevoked"));
           return false;
         }
         return true;
@@ -670,7 +671,7 @@ if (!id) {
     const left = parseClockInput($("set-clock").value);
     const length = state?.clock?.periodLengthMs;
     if (left === null || !length || left > length) {
-      showError(`Enter the time left as minutes:seconds, at most ${Math.floor(length / 60000)}:00.`);
+      showError(t("score.clockFormat", { max: formatNumber(Math.floor(length / 60000)) }));
       return;
     }
     send({ type: "setClock", elapsedMs: length - left });
@@ -696,7 +697,7 @@ if (!id) {
   });
   // Leaving the page closes its socket, so the table crew sees this device go at once (a page kept in the
   // back/forward cache would hold it open); coming back to the page opens it again.
-  addEventListener("pagehide", () => game?.stream.stop("Left the page"));
+  addEventListener("pagehide", () => game?.stream.stop(t("conn.leftPage")));
   addEventListener("pageshow", (event) => {
     if (event.persisted && token()) connect();
   });

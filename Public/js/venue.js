@@ -4,7 +4,7 @@
 import { DocumentStream } from "./connection.js";
 import { applyTeamColors, el, showConnection, keepScreenAwake } from "./ui.js";
 import { followCourt, queueWords } from "./court.js";
-import { translate } from "./i18n.js";
+import { t, translate } from "./i18n.js";
 
 translate();
 
@@ -16,8 +16,8 @@ let lobby = { games: {} };
 function card(court) {
   const game = court.game ? lobby.games[court.game] : null;
   const words = queueWords(court);
-  let status = "Next game soon";
-  if (game) status = game.isFinished ? "Final" : game.isLive ? "Live" : "Starting soon";
+  let status = t("display.nextSoon");
+  if (game) status = game.isFinished ? t("result.final") : game.isLive ? t("venue.live") : t("venue.soon");
   const node = el(
     "section",
     { class: "court-card", "data-court": court.id, "data-status": game ? (game.isFinished ? "final" : "live") : "idle" },
@@ -32,7 +32,7 @@ function card(court) {
           el("span", { class: "points away-points", text: String(game.awayScore) }),
           el("span", { class: "team away" }, el("span", { class: "short", text: game.awayShort }), el("span", { class: "full", text: game.awayTeam })),
         )
-      : el("div", { class: "court-score idle", text: "Next game soon" }),
+      : el("div", { class: "court-score idle", text: t("display.nextSoon") }),
     el("p", { class: "court-status", text: [game ? status : null, words.next, words.streak].filter(Boolean).join(" · ") }),
   );
   if (game) applyTeamColors(node, game);

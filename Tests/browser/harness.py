@@ -260,3 +260,74 @@ def console_errors(driver, allowed=()):
     """The page's console entries at SEVERE level since the last call, minus those matching `allowed` substrings."""
     entries = driver.get_log("browser")
     return [e for e in entries if e.get("level") == "SEVERE" and not any(a in e.get("message", "") for a in allowed)]
+
+
+# Nothing clipped (docs/i18n.md, "The pseudo-locale"): for every visible element with text of its own, in the page
+# and in each <courtside-score>'s shadow root, the text measured (a Range over its own text nodes, so a word longer
+# than its box counts) lies inside the element, and the element and its text lie inside each container above it, up
+# to the first that scrolls (whose content stays reachable); nothing outside the test's viewport, and the page itself
+# does not scroll sideways. Elements inside a closed <details> are not shown, so not measured: open them first
+# (`open_every_details`) to measure what a reader can open.
+CLIPPED = r"""
+// The test's viewport width (a mobile layout viewport grows to fit content that overflows it, so innerWidth would hide
+// the very overflow this looks for).
+const width = arguments[0];
+const offenders = [];
+if (document.documentElement.scrollWidth > width + 1) offenders.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + width);
+const roots = [document];
+for (const host of document.querySelectorAll('courtside-score')) if (host.shadowRoot) roots.push(host.shadowRoot);
+const parentOf = (node) => node.parentElement ?? node.getRootNode().host ?? null;
+const scrolls = (node) => node !== document.documentElement && node !== document.body && ['auto', 'scroll'].includes(getComputedStyle(node).overflowX);
+const ownText = (node) => [...node.childNodes].filter((c) => c.nodeType === 3 && c.textContent.trim() !== '');
+const name = (node) => node.tagName + (node.id ? '#' + node.id : '') + (typeof node.className === 'string' && node.className ? '.' + node.className.trim().split(/\s+/).join('.') : '');
+for (const root of roots) {
+  for (const node of root.querySelectorAll('*')) {
+    const texts = ownText(node);
+    if (texts.length === 0 || ['SCRIPT', 'STYLE', 'TITLE', 'OPTION', 'TEXTAREA'].includes(node.tagName)) continue;
+    const box = node.getBoundingClientRect();
+    const style = getComputedStyle(node);
+    if (box.width <= 1 || box.height <= 1 || !node.checkVisibility({ visibilityProperty: true })) continue;
+    const what = name(node) + ' "' + node.textContent.trim().slice(0, 30) + '"';
+    // The text itself, measured: a word longer than its box runs out of it even when the box fits.
+    const range = document.createRange();
+    let text = null;
+    for (const t of texts) {
+      range.selectNodeContents(t);
+      for (const r of range.getClientRects()) {
+        if (r.width === 0) continue;
+        text = text ? { left: Math.min(text.left, r.left), right: Math.max(text.right, r.right), top: Math.min(text.top, r.top), bottom: Math.max(text.bottom, r.bottom) } : { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+      }
+    }
+    if (!text) continue;
+    if (style.display !== 'inline' && (text.right > box.right + 1 || text.left < box.left - 1)) offenders.push(what + ': its text runs out of it (' + Math.round(text.left) + '..' + Math.round(text.right) + ' in ' + Math.round(box.left) + '..' + Math.round(box.right) + ')');
+    if (node.scrollWidth > node.clientWidth + 1 && style.overflowX !== 'visible' && style.display !== 'inline' && !scrolls(node)) offenders.push(what + ': cut inside itself ' + node.scrollWidth + ' > ' + node.clientWidth);
+    // Its container, and every one above it up to the first that scrolls (whose content stays reachable): the
+    // element and its text inside each one's bounds.
+    const extent = { left: Math.min(box.left, text.left), right: Math.max(box.right, text.right), bottom: Math.max(box.bottom, text.bottom) };
+    let reachable = false;
+    for (let p = parentOf(node); p && p !== document.documentElement; p = parentOf(p)) {
+      if (scrolls(p)) { reachable = true; break; }
+      const s = getComputedStyle(p);
+      if (s.display === 'inline' || s.display === 'contents' || s.position === 'fixed' && p === node) continue;
+      const q = p.getBoundingClientRect();
+      const clips = s.overflowX !== 'visible' || s.overflowY !== 'visible';
+      if (extent.right > q.right + 1 || extent.left < q.left - 1 || (clips && extent.bottom > q.bottom + 1)) {
+        offenders.push(what + ': past its container ' + name(p) + ' (' + Math.round(extent.left) + '..' + Math.round(extent.right) + ' in ' + Math.round(q.left) + '..' + Math.round(q.right) + ')' + (clips ? ', which cuts it' : ''));
+        break;
+      }
+    }
+    if (!reachable && (extent.right > width + 1 || extent.left < -1)) offenders.push(what + ': off screen ' + Math.round(extent.left) + '..' + Math.round(extent.right));
+  }
+}
+return offenders;
+"""
+
+
+def clipped(driver, width):
+    """What `CLIPPED` finds on the current page, laid out `width` CSS pixels wide: a list of sentences, [] when nothing."""
+    return driver.execute_script(CLIPPED, width)
+
+
+def open_every_details(driver):
+    """Opens every <details> on the page (the scorer's shortcut list, the lobby's form, the embed offer …)."""
+    driver.execute_script("for (const d of document.querySelectorAll('details')) d.open = true")

@@ -11,7 +11,7 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from conftest import ADMIN_TOKEN
-from harness import create_game, scorer_command, CourtsideServer, console_errors, free_port, set_viewport, wait_until
+from harness import create_game, scorer_command, CourtsideServer, clipped, console_errors, free_port, open_every_details, set_viewport, wait_until
 
 # Chromium's own console lines while the server is deliberately down (the restart test).
 OUTAGE_NOISE = ("WebSocket connection to", "ERR_CONNECTION_REFUSED", "ERR_CONNECTION_RESET", "ERR_EMPTY_RESPONSE")
@@ -207,26 +207,6 @@ def test_arabic_pages_mirror_and_keep_the_score_readable(server, browsers):
     assert re.fullmatch(r"\d\d:\d\d\.\d", shadow(driver, "board", ".c") or ""), shadow(driver, "board", ".c")
 
 
-UNCLIPPED = """
-const offenders = [];
-const check = (node, what) => {
-  const r = node.getBoundingClientRect();
-  if (r.width <= 1 || r.height <= 1) return; // not shown (a closed tab), or for screen readers only (visually-hidden)
-  if (node.scrollWidth > node.clientWidth + 1 && getComputedStyle(node).overflowX !== 'visible') offenders.push(what + ': scrolls ' + node.scrollWidth + '>' + node.clientWidth);
-  if (r.right > innerWidth + 1 || r.left < -1) offenders.push(what + ': off screen ' + r.left + '..' + r.right);
-  for (let p = node.parentElement; p && p !== document.body; p = p.parentElement) {
-    const s = getComputedStyle(p);
-    if (s.overflow === 'visible') continue;
-    const q = p.getBoundingClientRect();
-    if (r.right > q.right + 1 || r.left < q.left - 1 || r.bottom > q.bottom + 1) offenders.push(what + ': clipped by ' + p.tagName + '.' + p.className);
-    break;
-  }
-};
-for (const node of document.querySelectorAll('[data-i18n], [data-i18n-key]')) check(node, node.dataset.i18n ?? node.dataset.i18nKey);
-return offenders;
-"""
-
-
 def test_pseudo_locale_leaves_nothing_untranslated_or_clipped(server, browsers):
     game = create_game(server, GAME)
     driver = browsers["embed"]
@@ -242,24 +222,27 @@ def test_pseudo_locale_leaves_nothing_untranslated_or_clipped(server, browsers):
         assert labels and all(label.startswith("[") for label in labels), labels
         assert driver.execute_script("return document.getElementById('connection').textContent").startswith("[")
         assert driver.execute_script("return document.getElementById('clock-state').textContent").startswith("[")
-        offenders = driver.execute_script(UNCLIPPED)
+        open_every_details(driver)
+        offenders = clipped(driver, width)
         assert offenders == [], f"at {width} px: {offenders}"
 
     # A link to a game that does not exist: the badge's longest words (the reason it stopped) are translated and fit.
     assert console_errors(driver) == []
     driver.get(f"{server.base}/game.html?id=no-such-game&lang=x-long")
     wait_until(lambda: driver.execute_script("return document.getElementById('connection').textContent").startswith("[Théré"), 20, what="the badge saying the game is missing")
-    offenders = driver.execute_script(UNCLIPPED)
+    offenders = clipped(driver, 360)
     assert offenders == [], f"before the game: {offenders}"
     # The refused socket and the 404 that tells the page the game is missing are the only errors (and are read
     # here, so the suites that check every window's console after this one do not see them).
     assert console_errors(driver, allowed=("no-such-game",)) == []
 
-    # Every other page: its words keyed in the markup or in its table went through the catalog and fit.
-    set_viewport(driver, 360, 800, mobile=True)
+    # Every other page: its words keyed in the markup or in its table went through the catalog and fit, on a phone
+    # and on a laptop.
     status, court = server.request("POST", "/api/courts", {"name": "Court 9"}, token=server.admin_token)
     assert status == 201, court
-    for page in ("/?create=1", f"/score.html?id={game['id']}", f"/display.html?id={game['id']}", f"/boxscore.html?id={game['id']}", "/venue.html", f"/join.html?court={court['id']}"):
+    pages = ("/?create=1", f"/score.html?id={game['id']}", f"/display.html?id={game['id']}", f"/boxscore.html?id={game['id']}", "/venue.html", f"/join.html?court={court['id']}")
+    for width, page in ((width, page) for width in (360, 1280) for page in pages):
+        set_viewport(driver, width, 800, mobile=width < 500)
         driver.get(f"{server.base}{page}{'&' if '?' in page else '?'}lang=x-long")
         wait_until(lambda: driver.execute_script("return document.documentElement.lang") == "x-long", 20, what=f"{page} translated")
         texts = driver.execute_script(
@@ -268,17 +251,21 @@ def test_pseudo_locale_leaves_nothing_untranslated_or_clipped(server, browsers):
         assert texts, page
         untranslated = [(key, text) for key, text in texts if not text.startswith("[")]
         assert untranslated == [], f"{page}: {untranslated}"
-        offenders = driver.execute_script(UNCLIPPED)
-        assert offenders == [], f"{page}: {offenders}"
+        open_every_details(driver)
+        offenders = clipped(driver, width)
+        assert offenders == [], f"{page} at {width} px: {offenders}"
 
-    # The component in the pseudo-locale: its status is translated and whole in every size.
+    # The component in the pseudo-locale: its status is translated and whole in every size, and nothing of it clipped.
     site_sizes = ("ticker", "compact", "full")
-    for size in site_sizes:
+    for width, size in ((width, size) for width in (360, 1280) for size in site_sizes):
+        set_viewport(driver, width, 800, mobile=width < 500)
         driver.get(f"{server.base}/embed.html?id={game['id']}&lang=x-long&size={size}")
         wait_until(lambda: (shadow(driver, "board", ".st") or "").startswith("[Lívé"), 10, what=f"the {size} embed in x-long")
         status = box(driver, "board", ".st")
         board = box(driver, "board", ".b")
         assert status["x"] >= board["x"] - 1 and status["x"] + status["width"] <= board["x"] + board["width"] + 1, (size, status, board)
+        offenders = clipped(driver, width)
+        assert offenders == [], f"the {size} embed at {width} px: {offenders}"
 
 
 def test_component_follows_a_court_from_game_to_game(server, browsers):
@@ -298,5 +285,38 @@ def test_component_follows_a_court_from_game_to_game(server, browsers):
             wait_until(lambda: shadow(driver, "court", ".home .long") == home, 10, what=f"{home} on the court")
         scorer_command(server, second, {"type": "move", "id": "m1", "player": "home-0", "move": "twoPoints"})
         wait_until(lambda: shadow(driver, "court", ".home .s") == "2", 5, what="the court's game live")
+    finally:
+        site.close()
+
+
+def test_the_embed_box_snippets_work_when_pasted(server, browsers):
+    """The lobby's "Embed" link opens the spectator page's Embed box; both of its snippets, pasted as they are into a
+    page of another origin, show the game live (the component) and size the frame (the iframe and its listener)."""
+    game = create_game(server, GAME)
+    gid = game["id"]
+    driver = browsers["embed"]
+    set_viewport(driver, 1000, 800)
+    driver.get(server.base + "/")
+    link = wait_until(lambda: driver.find_element("css selector", f'[data-embed="{gid}"]'), 10, what="the lobby's Embed link")
+    driver.execute_script("arguments[0].click()", link)
+    wait_until(lambda: driver.execute_script("const box = document.getElementById('embed'); return box && !box.hidden && box.open"), 10, what="the Embed box open")
+    component, iframe = driver.execute_script("return ['embed-script', 'embed-iframe'].map((id) => document.getElementById(id).value)")
+    assert f'<script src="{server.base}/embed.js" async></script>' in component and f'game="{gid}"' in component, component
+    assert f'src="{server.base}/embed.html?id={gid}"' in iframe, iframe
+    site = HostSite()
+    try:
+        site.pages["/component.html"] = f"<!doctype html><html><head><meta charset=utf-8></head><body>{component}</body></html>"
+        site.pages["/frame.html"] = f"<!doctype html><html><head><meta charset=utf-8></head><body>{iframe}</body></html>"
+        driver.get(site.base + "/component.html")
+        wait_until(lambda: driver.execute_script("return document.querySelector('courtside-score')?.shadowRoot?.querySelector('.home .long')?.textContent") == "Lakers", 10, what="the pasted component")
+        scorer_command(server, game, {"type": "move", "id": "m1", "player": "home-0", "move": "twoPoints"})
+        wait_until(lambda: driver.execute_script("return document.querySelector('courtside-score').shadowRoot.querySelector('.home .s').textContent") == "2", 5, what="the basket on the pasted component")
+        driver.get(site.base + "/frame.html")
+        frame = driver.find_element("css selector", "iframe")
+        driver.switch_to.frame(frame)
+        wait_until(lambda: shadow(driver, "board", ".home .s") == "2", 10, what="the pasted iframe's board")
+        height = driver.execute_script("return Math.ceil(document.documentElement.getBoundingClientRect().height)")
+        driver.switch_to.default_content()
+        wait_until(lambda: frame.get_attribute("height") == str(height), 5, what=f"the pasted listener sizing the frame to {height}")
     finally:
         site.close()

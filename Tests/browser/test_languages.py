@@ -1,11 +1,12 @@
 """The game's own words in the reader's language (README, "Languages"; docs/i18n.md): a play sentence, move names,
 periods and the scorer's controls in Spanish; the pages in Arabic mirrored with their scores and clocks readable;
-and in the pseudo-locale x-long no visible text of a game in progress clipped on the spectator page, the venue
+and in the pseudo-locale x-long no visible text of a game in progress clipped (harness.CLIPPED) on the spectator page, the venue
 display, the scorer panel, the lobby and the component."""
 
 import re
 
-from harness import create_game, scorer_command, set_viewport, wait_until
+from conftest import ADMIN_TOKEN
+from harness import CourtsideServer, clipped, console_errors, create_game, open_every_details, scorer_command, set_viewport, wait_until
 from pages import open_scorer
 
 # A 5x5 game: quarters, team fouls, timeouts, the shot clock and every kind of move have words to show.
@@ -80,6 +81,76 @@ def test_spanish_play_sentences_moves_and_periods(server, browsers):
     wait_until(lambda: js(driver, "return document.getElementById('announcer').textContent") == "Lakers 3, Celtics 2", 5, what="the announcement")
 
 
+def test_spanish_shortcuts_errors_delay_and_venue(server, browsers):
+    driver = browsers["languages"]
+    set_viewport(driver, 1280, 900)
+    fresh = create_game(server, GAME)
+    open_scorer(driver, server.base, fresh["id"], fresh["scorerToken"], lang="es")
+    # The keyboard shortcuts: every description, the "then" between keys, and a key's name.
+    js(driver, "document.getElementById('shortcuts').open = true")
+    assert js(driver, "return document.querySelector('#shortcuts > summary').textContent") == "Atajos de teclado"
+    shortcuts = js(driver, "return [...document.querySelectorAll('#shortcuts dd, #shortcuts dd span, #shortcuts p[data-i18n]')].map((n) => n.textContent)")
+    assert "Iniciar o pausar el reloj de juego" in shortcuts and "Deshacer la última acción" in shortcuts, shortcuts
+    assert not any(re.search(r"\b(the|and|or|foul|clock|player)\b", text) for text in shortcuts), shortcuts
+    assert js(driver, "return [...document.querySelectorAll('#shortcuts [data-i18n=\"shortcut.then\"]')].map((n) => n.textContent)") == ["luego"] * 4
+    assert js(driver, "return document.querySelector('#shortcuts kbd[data-i18n=\"shortcut.space\"]').textContent") == "Espacio"
+    # A real refusal from the server, by its code: undo with nothing to undo is answered nothing_to_undo.
+    js(driver, "document.getElementById('undo-button').click()")
+    wait_until(lambda: js(driver, "return document.getElementById('error').hidden ? null : document.getElementById('error-text').textContent") == "No queda ninguna acción que deshacer.", 10, what="the refusal in Spanish")
+    # The token form: "Forget token" shows it, in Spanish.
+    js(driver, "document.getElementById('forget-token').click()")
+    assert js(driver, "return document.querySelector('#token-form p[data-i18n]').textContent").startswith("Escribe el token de anotador")
+    assert js(driver, "return document.querySelector('#token-form button[type=submit]').textContent") != "Start scoring"
+
+    # A bad ?delay= is said in the reader's words, and the game shows live.
+    driver.get(f"{server.base}/game.html?id={fresh['id']}&lang=es&delay=soon")
+    wait_text(driver, "#delay-badge", lambda text: text.startswith("El retardo debe ser de 0 a 120 segundos, no «soon»"), "the delay's error in Spanish")
+
+    # The venue overview: a court with a live game and one waiting for its next.
+    status, live_court = server.request("POST", "/api/courts", {"name": "Pista 1"}, token=server.admin_token)
+    assert status == 201, live_court
+    status, idle_court = server.request("POST", "/api/courts", {"name": "Pista 2"}, token=server.admin_token)
+    assert status == 201, idle_court
+    game = played_game(server)
+    assert server.request("PUT", f"/api/courts/{live_court['id']}", {"game": game["id"]}, token=server.admin_token)[0] == 200
+    driver.get(f"{server.base}/venue.html?lang=es")
+    card = "document.querySelector(`[data-court='${arguments[0]}'] .court-status`)?.textContent"
+    wait_until(lambda: js(driver, f"return {card}", live_court["id"]) == "En directo", 10, what="the live court in Spanish")
+    wait_until(lambda: js(driver, "return document.querySelector(`[data-court='${arguments[0]}'] .court-score`)?.textContent", idle_court["id"]) == "Próximo partido pronto", 10, what="the idle court in Spanish")
+
+
+def test_spanish_join_page(browsers, tmp_path):
+    # Its own server: joining is rate-limited per address, and the other suites' joins must keep their allowance.
+    server = CourtsideServer(tmp_path / "data", ADMIN_TOKEN)
+    server.start()
+    try:
+        status, court = server.request("POST", "/api/courts", {"name": "Pista 3"}, token=server.admin_token)
+        assert status == 201, court
+        status, shown = server.request("GET", f"/api/courts/{court['id']}/code", token=server.admin_token)
+        assert status == 200, shown
+        driver = browsers["languages"]
+        driver.get(f"{server.base}/join.html?court={court['id']}&lang=es")
+        wait_text(driver, "#queue-words", lambda text: text == "No espera nadie: seríais los siguientes.", "the queue in Spanish")
+        assert js(driver, "return document.getElementById('join-button').textContent") == "Apuntarse"
+        wrong = f"{(int(shown['code']) + 1) % 1_000_000:06d}"
+        for field, value in (("code", wrong), ("name", "Búhos"), ("player0", "Ana"), ("player1", "Bea"), ("player2", "Cris")):
+            driver.find_element("id", field).send_keys(value)
+        driver.find_element("id", "join-button").click()
+        # The server answers 403 wrong_join_code; the page says it in Spanish.
+        wait_text(driver, "#form-error", lambda text: text == "Ese no es el código de la pantalla de la pista (cambia cada 10 minutos).", "the wrong code in Spanish")
+        driver.find_element("id", "code").clear()
+        driver.find_element("id", "code").send_keys(shown["code"])
+        driver.find_element("id", "join-button").click()
+        wait_text(driver, "#joined", lambda text: text == "Búhos está en la cola, número 1. Mirad la pantalla de la pista para ver vuestro turno.", "joined, in Spanish")
+        # A court that does not exist.
+        driver.get(f"{server.base}/join.html?court=no-such-court&lang=es")
+        wait_text(driver, "#form-error", lambda text: text == "Aquí no hay ninguna pista «no-such-court»", "the missing court in Spanish")
+        assert console_errors(driver, allowed=("no-such-court", "/queue")) == []
+    finally:
+        browsers["languages"].get("about:blank")
+        server.stop()
+
+
 def test_arabic_pages_mirror_with_readable_scores(server, browsers):
     game = played_game(server)
     driver = browsers["languages"]
@@ -136,42 +207,6 @@ def test_arabic_pages_mirror_with_readable_scores(server, browsers):
     wait_until(lambda: js(driver, "return document.getElementById('announcer').textContent") == "Lakers 3، Celtics 2", 5, what="the Arabic announcement")
 
 
-# Every visible element with text of its own: not scrolled inside itself, not off the screen, not cut by an
-# ancestor that hides overflow (an ancestor that scrolls keeps its content reachable, so it does not count).
-CLIPPED = """
-// The window's width is the test's (a mobile layout viewport grows to fit content that overflows it).
-const width = arguments[0];
-const offenders = [];
-if (document.documentElement.scrollWidth > width + 1) offenders.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + width);
-const roots = [document];
-for (const host of document.querySelectorAll('courtside-score')) if (host.shadowRoot) roots.push(host.shadowRoot);
-const hasOwnText = (node) => [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim() !== '');
-const parentOf = (node) => node.parentElement ?? node.getRootNode().host ?? null;
-for (const root of roots) {
-  for (const node of root.querySelectorAll('*')) {
-    if (!hasOwnText(node) || ['SCRIPT', 'STYLE', 'TITLE', 'OPTION'].includes(node.tagName)) continue;
-    const r = node.getBoundingClientRect();
-    if (r.width <= 1 || r.height <= 1 || getComputedStyle(node).visibility === 'hidden') continue;
-    const what = node.tagName + '.' + node.className + ' "' + node.textContent.trim().slice(0, 30) + '"';
-    const style = getComputedStyle(node);
-    if (node.scrollWidth > node.clientWidth + 1 && style.overflowX !== 'visible' && style.display !== 'inline') offenders.push(what + ': scrolls ' + node.scrollWidth + '>' + node.clientWidth);
-    let scrolls = false;
-    for (let p = parentOf(node); p && !scrolls; p = parentOf(p)) scrolls = ['auto', 'scroll'].includes(getComputedStyle(p).overflowX) && p !== document.documentElement;
-    for (let p = parentOf(node); p && p !== document.body && p !== document.documentElement; p = parentOf(p)) {
-      const s = getComputedStyle(p);
-      if (['auto', 'scroll'].includes(s.overflowX)) break;
-      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
-      const q = p.getBoundingClientRect();
-      if (r.right > q.right + 1 || r.left < q.left - 1 || r.bottom > q.bottom + 1) offenders.push(what + ': clipped by ' + p.tagName + '.' + p.className);
-      break;
-    }
-    if (!scrolls && (r.right > width + 1 || r.left < -1)) offenders.push(what + ': off screen ' + Math.round(r.left) + '..' + Math.round(r.right));
-  }
-}
-return offenders;
-"""
-
-
 def test_pseudo_locale_clips_nothing_in_a_game(server, browsers):
     game = played_game(server)
     driver = browsers["languages"]
@@ -196,7 +231,8 @@ def test_pseudo_locale_clips_nothing_in_a_game(server, browsers):
                 texts = js(driver, "return [...document.querySelectorAll('#plays .play-text, [data-period], .fiba-team .stat, #rules')].map((n) => n.textContent)")
                 assert texts and all("[" in text for text in texts), texts
             if name == "scorer":
-                texts = js(driver, "return [...document.querySelectorAll('button.move .move-label, [data-team-move], #clock-button, #timeout-home, #end-period')].map((n) => n.textContent)")
+                texts = js(driver, "return [...document.querySelectorAll('button.move .move-label, [data-team-move], #clock-button, #timeout-home, #end-period, #shortcuts [data-i18n], #token-form [data-i18n-key]')].map((n) => n.textContent)")
                 assert texts and all(text.startswith("[") for text in texts), [text for text in texts if not text.startswith("[")]
-            offenders = js(driver, CLIPPED, width)
+            open_every_details(driver)  # the scorer's shortcut list and the lobby's form are measured open
+            offenders = clipped(driver, width)
             assert offenders == [], f"{name} at {width} px: {offenders}"

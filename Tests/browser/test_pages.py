@@ -428,7 +428,8 @@ def test_e_screenshots_of_the_four_pages(server, browsers, screenshot_dir):
         set_viewport(driver, 360, 740, mobile=True)
         driver.get(server.base + path)
         wait_live(driver)
-        assert driver.execute_script("return document.documentElement.scrollWidth <= innerWidth"), f"{path} scrolls sideways at 360 px"
+        # Against 360, not innerWidth: a mobile layout viewport grows to fit what overflows it.
+        assert driver.execute_script("return document.documentElement.scrollWidth <= 360"), f"{path} scrolls sideways at 360 px"
     # Nothing may scroll on the display, whatever the shape.
     for width, height in ((390, 844), (1920, 1080), (3440, 1440), (1024, 1024)):
         set_viewport(viewer, width, height)
