@@ -127,7 +127,8 @@ def test_s_foul_trouble_end_period_and_the_display(server, browsers, screenshot_
     open_scorer(scorer, server.base, gid, game["scorerToken"])
     open_display(display, server.base, gid)
     # The display counts the period down: 10:00 before the tip-off.
-    assert shown(display, "[data-countdown]") == "10:00"
+    # The page is live before its first frame has drawn the countdown: wait for it, as for every other change.
+    wait_until(lambda: shown(display, "[data-countdown]") == "10:00", 5, what="the countdown at 10:00")
     for _ in range(4):
         click_move(scorer, "home-2", "foul")
     acked(scorer)
