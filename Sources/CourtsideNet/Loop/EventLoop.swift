@@ -109,6 +109,7 @@ public final class EventLoop: Sendable, CustomStringConvertible {
             let timeout = context.pollTimeoutMilliseconds(hasTasks: hasTasks)
             let count = epoll_wait(epollFD, events, Int32(maxEventsPerWait), timeout)
             context.now = LoopClock.now()
+            context.iterationBegan()
             if count < 0 {
                 let err = errno
                 if err == EINTR { continue }
@@ -124,7 +125,7 @@ public final class EventLoop: Sendable, CustomStringConvertible {
             }
             context.runDueTimers()
             runTasks(context)
-            context.flushPending()
+            context.iterationEnded()
         }
         runTasks(context)
         context.flushPending()

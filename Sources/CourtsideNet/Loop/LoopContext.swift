@@ -27,6 +27,8 @@ public final class LoopContext {
     private var pendingFlush: [Connection] = []
     /// The batch `flushPending` is working through (kept, with its capacity, between iterations).
     private var flushing: [Connection] = []
+    /// Whether a broadcast frame goes out at once or is gathered with the frames behind it.
+    var adaptiveFlush = AdaptiveFlush()
     /// Per-loop objects owned by servers and applications, keyed by their owner's identity.
     private var attachments: [ObjectIdentifier: AnyObject] = [:]
 
@@ -156,6 +158,28 @@ public final class LoopContext {
     func scheduleFlush(_ connection: Connection) {
         pendingFlush.append(connection)
     }
+
+    /// Whether input waits in the kernel for this loop (a readable socket, a task's wake-up): one `poll(2)` of the
+    /// epoll descriptor, which is readable while its ready list holds an event, without taking any.
+    func inputIsWaiting() -> Bool {
+        var descriptor = pollfd(fd: loop.epollFD, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0
+    }
+
+    /// Called by the loop after `epoll_wait`.
+    func iterationBegan() {
+        adaptiveFlush.iterationBegan()
+    }
+
+    /// Called by the loop at the end of an iteration: flushes what is queued, unless the adaptive flush holds it one
+    /// more iteration for the message waiting behind it.
+    func iterationEnded() {
+        if adaptiveFlush.shouldHoldFlush(hasQueued: !pendingFlush.isEmpty) { return }
+        flushPending()
+    }
+
+    /// Whether the last iteration held its queued frames (tests).
+    var isHoldingFlush: Bool { adaptiveFlush.isHolding }
 
     func flushPending() {
         while !pendingFlush.isEmpty {
