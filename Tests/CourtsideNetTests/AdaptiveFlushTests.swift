@@ -7,97 +7,65 @@ import Testing
 /// The decisions as a trace of events, without sockets.
 @Suite("Adaptive flush: the decisions")
 struct AdaptiveFlushDecisionTests {
-    @Test("an idle loop sends at once, and looks for waiting input every lookInterval sends")
-    func idleSendsAtOnce() {
-        var offer: AdaptiveFlush.Decision
-        var hold: Bool
+    @Test("nothing waiting: the flush goes on, looking every lookInterval connections")
+    func idleFlushesEverything() {
+        var step: AdaptiveFlush.Step
         var flush = AdaptiveFlush(lookInterval: 3)
-        flush.iterationBegan()
-        offer = flush.frameOffered(connectionIdle: true)
-        #expect(offer == .sendNow)
-        offer = flush.frameOffered(connectionIdle: true)
-        #expect(offer == .sendNow)
-        offer = flush.frameOffered(connectionIdle: true)
-        #expect(offer == .sendNowThenLookForInput)
-        flush.lookedForInput(waiting: false)
-        offer = flush.frameOffered(connectionIdle: true)
-        #expect(offer == .sendNow, "nothing waiting: still at once")
-        hold = flush.shouldHoldFlush(hasQueued: false)
-        #expect(!hold)
-    }
-
-    @Test("a frame never jumps a queue: a connection with bytes queued or pushed back gathers")
-    func busyConnectionQueues() {
-        var offer: AdaptiveFlush.Decision
-        var hold: Bool
-        var flush = AdaptiveFlush(lookInterval: 2)
-        flush.iterationBegan()
-        offer = flush.frameOffered(connectionIdle: false)
-        #expect(offer == .queue)
-        offer = flush.frameOffered(connectionIdle: true)
-        #expect(offer == .sendNow, "a queued frame does not count as a send")
-        hold = flush.shouldHoldFlush(hasQueued: true)
-        #expect(!hold, "queued without input waiting: flushed now")
-    }
-
-    @Test("after one pass at once, the rest of the iteration gathers; the next iteration is at once again")
-    func secondPassGathers() {
-        var offer: AdaptiveFlush.Decision
-        var hold: Bool
-        var flush = AdaptiveFlush(lookInterval: 8)
-        flush.iterationBegan()
-        offer = flush.frameOffered(connectionIdle: true)
-        #expect(offer == .sendNow)
-        flush.fanOutEnded()
-        offer = flush.frameOffered(connectionIdle: true)
-        #expect(offer == .queue)
-        hold = flush.shouldHoldFlush(hasQueued: true)
-        #expect(!hold)
-        flush.iterationBegan()
-        offer = flush.frameOffered(connectionIdle: true)
-        #expect(offer == .sendNow)
-    }
-
-    @Test("input found waiting: the rest gathers and is held one iteration, never two in a row")
-    func inputWaitingHoldsOnce() {
-        var offer: AdaptiveFlush.Decision
-        var hold: Bool
-        var flush = AdaptiveFlush(lookInterval: 1)
-        flush.iterationBegan()
-        offer = flush.frameOffered(connectionIdle: true)
-        #expect(offer == .sendNowThenLookForInput)
-        flush.lookedForInput(waiting: true)
-        offer = flush.frameOffered(connectionIdle: true)
-        #expect(offer == .queue)
-        hold = flush.shouldHoldFlush(hasQueued: true)
-        #expect(hold)
-        #expect(flush.isHolding)
-        // The next iteration starts behind: everything gathers, no look, no second hold.
-        flush.iterationBegan()
-        offer = flush.frameOffered(connectionIdle: true)
-        #expect(offer == .queue)
-        hold = flush.shouldHoldFlush(hasQueued: true)
-        #expect(!hold)
+        flush.flushBegan()
+        step = flush.connectionFlushed()
+        #expect(step == .flushNext)
+        step = flush.connectionFlushed()
+        #expect(step == .flushNext)
+        step = flush.connectionFlushed()
+        #expect(step == .lookForInput)
+        let held = flush.lookedForInput(waiting: false)
+        #expect(!held, "nothing waiting: nothing held")
+        step = flush.connectionFlushed()
+        #expect(step == .flushNext)
+        flush.flushCompleted()
         #expect(!flush.isHolding)
-        // Caught up: at once again.
-        flush.iterationBegan()
-        offer = flush.frameOffered(connectionIdle: true)
-        #expect(offer == .sendNowThenLookForInput)
     }
 
-    @Test("nothing queued is never held, even with input waiting")
-    func nothingQueuedNotHeld() {
-        var offer: AdaptiveFlush.Decision
-        var hold: Bool
-        var flush = AdaptiveFlush(lookInterval: 1)
-        flush.iterationBegan()
-        _ = flush.frameOffered(connectionIdle: true)
-        flush.lookedForInput(waiting: true)
-        hold = flush.shouldHoldFlush(hasQueued: false)
-        #expect(!hold)
-        flush.iterationBegan()
-        offer = flush.frameOffered(connectionIdle: true)
-        #expect(offer == .sendNowThenLookForInput)
+    @Test("input waiting: the rest is held once; the next flush sends everything without looking")
+    func inputWaitingHoldsOnce() {
+        var step: AdaptiveFlush.Step
+        var flush = AdaptiveFlush(lookInterval: 2)
+        flush.flushBegan()
+        step = flush.connectionFlushed()
+        #expect(step == .flushNext)
+        step = flush.connectionFlushed()
+        #expect(step == .lookForInput)
+        var held = flush.lookedForInput(waiting: true)
+        #expect(held && flush.isHolding)
+        // The next iteration's flush: no look however many connections, so nothing is held twice in a row.
+        flush.flushBegan()
+        for _ in 0..<10 {
+            step = flush.connectionFlushed()
+            #expect(step == .flushNext)
+        }
+        flush.flushCompleted()
+        #expect(!flush.isHolding)
+        // Caught up: the flush after that looks again.
+        flush.flushBegan()
+        step = flush.connectionFlushed()
+        #expect(step == .flushNext)
+        step = flush.connectionFlushed()
+        #expect(step == .lookForInput)
+        held = flush.lookedForInput(waiting: true)
+        #expect(held)
+    }
+
+    @Test("the count of connections between looks starts again with each flush")
+    func countPerFlush() {
+        var step: AdaptiveFlush.Step
+        var flush = AdaptiveFlush(lookInterval: 2)
+        flush.flushBegan()
+        step = flush.connectionFlushed()
+        #expect(step == .flushNext)
+        flush.flushCompleted()
+        flush.flushBegan()
+        step = flush.connectionFlushed()
+        #expect(step == .flushNext, "a small flush per iteration (HTTP traffic) never looks")
     }
 }
 
@@ -140,44 +108,37 @@ private final class Held: @unchecked Sendable {
 /// in the loop iteration after the previous one (tasks submitted while tasks run wait for the next iteration).
 @Suite("Adaptive flush on a loop", .ownThread)
 struct AdaptiveFlushLoopTests {
-    @Test("idle: a frame goes out at once; a second pass gathers behind it; a frame never jumps a queue")
-    func idleThenGathered() async throws {
+    @Test("idle: everything queued leaves at the end of the iteration, in order on each connection")
+    func idleFlushesAtOnce() async throws {
         let group = try EventLoopGroup(threadCount: 1)
         defer { group.shutdown() }
-        let pairs = [Pair(), Pair()]
+        let pairs = [Pair(), Pair(), Pair()]
         defer { for pair in pairs { close(pair.peer) } }
         let held = Held()
-        let seen = Collector<String>()
         group.loops[0].execute { context in
+            // A look after every connection; nothing else reaches the loop until the bytes are read below.
+            context.adaptiveFlush = AdaptiveFlush(lookInterval: 1)
             held.connections = pairs.map { Connection(fd: $0.local, remoteAddress: nil, context: context) }
-            let (first, second) = (held.connections[0], held.connections[1])
-            first.writeBroadcast([1, 1], tag: 7)
-            seen.append("at once: queued \(first.bufferedBytes), peer read \(pairs[0].peerReads())")
-            context.adaptiveFlush.fanOutEnded()
-            first.writeBroadcast([2, 2], tag: 7)
-            first.writeBroadcast([3, 3], tag: 7)
-            seen.append("second pass: queued \(first.bufferedBytes), peer read \(pairs[0].peerReads())")
-            // The application's own answer is queued first: the frame waits behind it.
-            second.write([9])
-            second.writeBroadcast([1, 1], tag: 7)
-            context.loop.execute { _ in
-                seen.append(
-                    "next iteration: peer read \(pairs[0].peerReads()), queued \(held.connections[0].bufferedBytes)")
-                seen.append("behind an answer: peer read \(pairs[1].peerReads())")
-                for connection in held.connections { connection.close() }
+            for connection in held.connections {
+                connection.write([9])
+                connection.write([1, 1], tag: 7)
             }
         }
-        let result = await seen.wait(for: 4)
-        #expect(
-            result == [
-                "at once: queued 0, peer read [1, 1]",
-                "second pass: queued 4, peer read []",
-                "next iteration: peer read [2, 2, 3, 3], queued 0",
-                "behind an answer: peer read [9, 1, 1]",
-            ])
+        var read: [[UInt8]] = pairs.map { _ in [] }
+        _ = eventually(within: .seconds(5), every: .milliseconds(5)) {
+            for (index, pair) in pairs.enumerated() { read[index] += pair.peerReads() }
+            return read.allSatisfy { $0.count >= 3 }
+        }
+        #expect(read == [[9, 1, 1], [9, 1, 1], [9, 1, 1]])
+        let seen = Collector<Int>()
+        group.loops[0].execute { context in
+            seen.append(context.heldFlushCount)
+            for connection in held.connections { connection.close() }
+        }
+        #expect(await seen.wait(for: 1) == [0], "nothing was waiting at the looks: nothing held")
     }
 
-    @Test("busy: input waiting gathers the rest, holds it one iteration, then one flush carries both frames")
+    @Test("busy: input waiting behind a flush holds the rest one iteration; then one flush carries both frames")
     func busyHeldOnce() async throws {
         let group = try EventLoopGroup(threadCount: 1)
         defer { group.shutdown() }
@@ -187,37 +148,33 @@ struct AdaptiveFlushLoopTests {
         let held = Held()
         let seen = Collector<String>()
         group.loops[0].execute { context in
-            context.adaptiveFlush = AdaptiveFlush(lookInterval: 2)
+            context.adaptiveFlush = AdaptiveFlush(lookInterval: 1)
             // A registered connection with bytes waiting: the loop's epoll descriptor is readable.
             let reader = Connection(fd: input.local, remoteAddress: nil, context: context)
             try? reader.activate()
             input.peerWrites([0])
             held.connections = pairs.map { Connection(fd: $0.local, remoteAddress: nil, context: context) } + [reader]
-            for connection in held.connections.prefix(3) { connection.writeBroadcast([1, 1], tag: 7) }
-            seen.append("queued \(held.connections.prefix(3).map(\.bufferedBytes))")
+            for connection in held.connections.prefix(3) { connection.write([1, 1], tag: 7) }
             context.loop.execute { context in
-                let third = held.connections[2]
-                seen.append(
-                    "held \(context.isHoldingFlush), third queued \(third.bufferedBytes) read \(pairs[2].peerReads())")
+                // The first connection was flushed, the look after it found input waiting: the others were held.
+                let queued = held.connections.prefix(3).map(\.bufferedBytes)
+                seen.append("held \(context.isHoldingFlush), queued \(queued), read \(pairs.map { $0.peerReads() })")
                 input.peerWrites([0])
-                for connection in held.connections.prefix(3) { connection.writeBroadcast([2, 2], tag: 7) }
-                seen.append("behind: queued \(held.connections.prefix(3).map(\.bufferedBytes))")
+                for connection in held.connections.prefix(3) { connection.write([2, 2], tag: 7) }
                 context.loop.execute { context in
+                    // Not held twice in a row, though input was waiting again: everything went, in order.
                     seen.append("held \(context.isHoldingFlush), read \(pairs.map { $0.peerReads() })")
+                    seen.append("holds \(context.heldFlushCount)")
                     for connection in held.connections { connection.close() }
                 }
             }
         }
-        let result = await seen.wait(for: 4)
+        let result = await seen.wait(for: 3)
         #expect(
             result == [
-                // Two sent at once; the look after the second found input waiting: the third is queued.
-                "queued [0, 0, 2]",
-                "held true, third queued 2 read []",
-                // The iteration after a hold gathers everything, idle connections too.
-                "behind: queued [2, 2, 4]",
-                // Not held twice: flushed, in order.
-                "held false, read [[1, 1, 2, 2], [1, 1, 2, 2], [1, 1, 2, 2]]",
+                "held true, queued [0, 2, 2], read [[1, 1], [], []]",
+                "held false, read [[2, 2], [1, 1, 2, 2], [1, 1, 2, 2]]",
+                "holds 1",
             ])
     }
 }

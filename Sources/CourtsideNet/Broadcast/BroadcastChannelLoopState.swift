@@ -12,8 +12,6 @@ final class BroadcastChannelLoopState {
         var compressedFrames = 0
         var bytes = 0
         var needResync: [WebSocket] = []
-        // Every subscriber here is on this loop: any of them leads to its context.
-        let context = subscribers.first?.connection.context
         var index = 0
         while index < subscribers.count {
             let socket = subscribers[index]
@@ -32,8 +30,6 @@ final class BroadcastChannelLoopState {
                 }
             }
         }
-        // A second message in this iteration is gathered with this one (one `writev` per subscriber).
-        context?.adaptiveFlush.fanOutEnded()
         channel.counters.recordDelivery(frames: frames, compressedFrames: compressedFrames, bytes: bytes)
         // After the fan-out, so the hook (which may re-subscribe, or publish) never runs inside the list walk.
         for socket in needResync {

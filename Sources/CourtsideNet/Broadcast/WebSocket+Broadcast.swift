@@ -38,8 +38,8 @@ extension WebSocket {
             return .overBudget
         }
         // Equivalent to the state machine's `sendFrame` (open checked above) without an actions array per
-        // subscriber per publish; written at once or gathered, as the loop's adaptive flush decides.
-        connection.writeBroadcast(frame, tag: tag)
+        // subscriber per publish.
+        connection.write(frame, tag: tag)
         // RSV1 is bit 6 of the first byte (RFC 6455 §5.2, RFC 7692 §6).
         return .queued(bytes: frame.count, compressed: frame[0] & 0x40 != 0)
     }

@@ -109,7 +109,6 @@ public final class EventLoop: Sendable, CustomStringConvertible {
             let timeout = context.pollTimeoutMilliseconds(hasTasks: hasTasks)
             let count = epoll_wait(epollFD, events, Int32(maxEventsPerWait), timeout)
             context.now = LoopClock.now()
-            context.iterationBegan()
             if count < 0 {
                 let err = errno
                 if err == EINTR { continue }

@@ -132,36 +132,6 @@ final class Connection: EventHandler, LoopClosable {
         requestFlush()
     }
 
-    /// Queues a broadcast frame, or writes it at once: on an idle loop, a frame with nothing queued ahead of it
-    /// goes out now; once the loop is busy it is queued and gathered with the frames behind it (`AdaptiveFlush`).
-    func writeBroadcast(_ bytes: [UInt8], tag: UInt32) {
-        context.loop.assertInEventLoop()
-        let idle =
-            state == .open && transformState == nil && queue.isEmpty && !writeBlocked && !flushScheduled
-            && !bytes.isEmpty
-        switch context.adaptiveFlush.frameOffered(connectionIdle: idle) {
-        case .queue:
-            write(bytes, tag: tag)
-        case .sendNow:
-            sendNow(bytes, tag: tag)
-        case .sendNowThenLookForInput:
-            sendNow(bytes, tag: tag)
-            context.adaptiveFlush.lookedForInput(waiting: context.inputIsWaiting())
-        }
-    }
-
-    /// Writes `bytes` onto an empty queue now. What is left (a short write, the kernel's push-back, an error, the
-    /// deadlines' bookkeeping) is the scheduled flush's, at the end of the iteration: closing here would change
-    /// the subscriber list a fan-out is walking.
-    private func sendNow(_ bytes: [UInt8], tag: UInt32) {
-        queue.append(bytes, tag: tag)
-        let outcome = queue.write(to: fd, iovecs: context.iovecs, maxIOVecs: 1)
-        if outcome == .drained && deadlines == nil { return }
-        // The kernel reports `TCP_USER_TIMEOUT` once; the retry at the flush sees only `EPIPE`.
-        if case .failed(let err) = outcome, err == ETIMEDOUT { abortReason = .writeTimedOut }
-        requestFlush()
-    }
-
     /// Drops the queued chunks written with `tag` that have not started going out (with TLS: not yet encrypted),
     /// for a slow consumer whose backlog of broadcast frames is discarded. Returns the bytes and chunks dropped.
     func dropUnstartedWrites(tag: UInt32) -> (bytes: Int, chunks: Int) {
