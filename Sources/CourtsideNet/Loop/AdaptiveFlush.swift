@@ -30,7 +30,7 @@ struct AdaptiveFlush {
 
     /// Connections flushed between two looks for waiting input: one `poll(2)` of the epoll descriptor per 256
     /// connections is under 0.4% of the flush's system calls, and a flush notices a waiting message within 256
-    /// connections (about half a millisecond of sends). A loop that flushes fewer connections per iteration (an
+    /// connections (half a millisecond to a millisecond of sends). A loop that flushes fewer connections per iteration (an
     /// HTTP server's usual traffic) never looks.
     static let defaultLookInterval = 256
 
