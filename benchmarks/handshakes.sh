@@ -142,7 +142,7 @@ storm() {
 }
 
 echo
-echo "Handshakes: $connections spectators at once, 256 in flight, $(nproc) cores shared with the clients$([ "${PIN:-0}" = 1 ] && echo ", servers pinned to CPU 0 and clients to CPU 1"); started $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "Handshakes: $connections spectators at once, $in_flight in flight, $(nproc) cores shared with the clients$([ "${PIN:-0}" = 1 ] && echo ", servers pinned to CPU 0 and clients to CPU 1"); started $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "| round | server | load average | connected | got the snapshot | s to last 101 | s to last snapshot | handshakes/s | CPU µs/handshake |"
 echo "|---|---|---|---:|---:|---:|---:|---:|---:|"
 declare -A rate cpus

@@ -12,7 +12,9 @@
 #            a, b and c; the limit's store is the Redis journal; skipped, saying so, when redis-server is missing.
 # Everything on loopback, every process stopped at the end; each mode DURATION s of play plus the limit's runs.
 # Environment: GAMES (20), SPECTATORS (20), BIG_GAMES (1), BIG_SPECTATORS (1000), DURATION (45), SPEED (1),
-# DEFLATE_SHARE (0.25), LIMIT_SECONDS (10), MODES (sqlite,tls,cluster), BIN (binaries built elsewhere).
+# DEFLATE_SHARE (0.25), LIMIT_SECONDS (10), MODES (sqlite,tls,cluster), BIN (binaries built elsewhere),
+# PER_ADDRESS (each server's cap on connections from one address; the defaults, 1,024 per address over the load
+# generator's 8 source addresses, refuse past 8,192 spectators: the target's scale needs PER_ADDRESS=20000).
 set -euo pipefail
 # shellcheck source=benchmarks/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -30,8 +32,15 @@ load_flags=(--admin-token "$token" --games "$games" --spectators "$spectators" -
 echo "tap-to-screen: $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%F %H:%M') UTC," \
     "load $(load_average), $games games x $spectators + $big_games x $big_spectators spectators"
 
+cap_node=()
+cap_echo=()
+if [ -n "${PER_ADDRESS:-}" ]; then
+    cap_node=(--max-connections-per-address "$PER_ADDRESS")
+    cap_echo=(--max-per-address "$PER_ADDRESS")
+fi
+
 echo_port=$(free_loopback_port)
-start_server "$work/echo.log" "$bin/courtside-echo" --host 127.0.0.1 --port "$echo_port"
+start_server "$work/echo.log" "$bin/courtside-echo" --host 127.0.0.1 --port "$echo_port" ${cap_echo[@]+"${cap_echo[@]}"}
 wait_for_port "$echo_port" "$SERVER_PID" 30
 
 # node NAME PORT [FLAGS...]: a `courtside serve` on PORT with its own data folder (on this disk) and the token.
@@ -40,7 +49,7 @@ node() {
     shift 2
     mkdir -p "$work/$name"
     start_server "$work/$name.log" "$bin/courtside" serve --host 127.0.0.1 --port "$port" --data "$work/$name/data" \
-        --public "$work/public" --admin-token "$token" --log-level warning "$@"
+        --public "$work/public" --admin-token "$token" --log-level warning ${cap_node[@]+"${cap_node[@]}"} "$@"
     wait_for_port "$port" "$SERVER_PID" 60
 }
 

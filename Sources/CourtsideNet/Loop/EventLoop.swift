@@ -124,7 +124,7 @@ public final class EventLoop: Sendable, CustomStringConvertible {
             }
             context.runDueTimers()
             runTasks(context)
-            context.flushPending()
+            context.iterationEnded()
         }
         runTasks(context)
         context.flushPending()

@@ -27,6 +27,9 @@ public final class LoopContext {
     private var pendingFlush: [Connection] = []
     /// The batch `flushPending` is working through (kept, with its capacity, between iterations).
     private var flushing: [Connection] = []
+    /// Whether the end-of-iteration flush sends everything now or holds what it has not reached for the message
+    /// waiting behind it.
+    var adaptiveFlush = AdaptiveFlush()
     /// Per-loop objects owned by servers and applications, keyed by their owner's identity.
     private var attachments: [ObjectIdentifier: AnyObject] = [:]
 
@@ -157,16 +160,54 @@ public final class LoopContext {
         pendingFlush.append(connection)
     }
 
+    /// Whether input waits in the kernel for this loop (a readable socket, a task's wake-up): one `poll(2)` of the
+    /// epoll descriptor, which is readable while its ready list holds an event, without taking any.
+    func inputIsWaiting() -> Bool {
+        var descriptor = pollfd(fd: loop.epollFD, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0
+    }
+
+    /// Called by the loop at the end of an iteration: flushes what is queued, unless input waits behind the flush,
+    /// in which case the connections not reached yet are held one iteration (`AdaptiveFlush`): they stay scheduled,
+    /// and the message waiting behind them is read and queued before they are flushed.
+    func iterationEnded() {
+        flush(mayHold: true)
+    }
+
+    /// Flushes everything queued, holding nothing (the loop's last flush, when it stops).
     func flushPending() {
+        flush(mayHold: false)
+    }
+
+    /// Whether the last iteration held connections (tests).
+    var isHoldingFlush: Bool { adaptiveFlush.isHolding }
+    /// How many flushes held connections for the next iteration since the loop started (tests).
+    private(set) var heldFlushCount = 0
+
+    private func flush(mayHold: Bool) {
+        adaptiveFlush.flushBegan()
         while !pendingFlush.isEmpty {
             // Swapped, not copied: a copy of a shared array would allocate and fill a new one of the same size
             // per iteration (10,000 entries for a fan-out to 10,000), and a flush may schedule more.
             swap(&pendingFlush, &flushing)
-            for connection in flushing {
-                connection.performScheduledFlush()
+            var index = 0
+            while index < flushing.count {
+                flushing[index].performScheduledFlush()
+                index += 1
+                guard mayHold, index < flushing.count, adaptiveFlush.connectionFlushed() == .lookForInput else {
+                    continue
+                }
+                if adaptiveFlush.lookedForInput(waiting: inputIsWaiting()) {
+                    // Still scheduled (their flag is set): they go out at the end of the next iteration.
+                    pendingFlush.append(contentsOf: flushing[index...])
+                    heldFlushCount += 1
+                    flushing.removeAll(keepingCapacity: true)
+                    return
+                }
             }
             flushing.removeAll(keepingCapacity: true)
         }
+        adaptiveFlush.flushCompleted()
     }
 
     /// Called when the loop exits: closes whatever is still registered and drops every timer and attachment.
