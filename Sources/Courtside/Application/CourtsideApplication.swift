@@ -85,14 +85,17 @@ public final class CourtsideApplication: Sendable {
         self.courtStore = courtStore
         let webhooks = try Self.startWebhooks(
             journal: journal, node: shared?.nodeID ?? "", configuration: configuration, logger: logger)
-        // Venues live beside the SQLite journal like the webhooks; under --redis they are not offered yet.
+        // Venues live beside the SQLite journal like the webhooks, or in a single Redis shared by every node (a
+        // relayed game's id has no partition in it, so several partitions do not relay yet).
         var venues: VenueDirectory?
-        if journal is SQLiteJournal {
-            do {
+        do {
+            if journal is SQLiteJournal {
                 venues = try VenueDirectory(directory: configuration.dataDirectory, clock: clock)
-            } catch {
-                throw .journal(directory: configuration.dataDirectory, error)
+            } else if let partitions = Self.redisPartitions(of: journal), partitions.count == 1 {
+                venues = try VenueDirectory(store: RedisVenueStore(journal: partitions[0]), clock: clock)
             }
+        } catch {
+            throw .journal(directory: configuration.dataDirectory, error)
         }
         markerPath = (configuration.dataDirectory as NSString).appendingPathComponent(Self.cleanShutdownMarker)
         let marked = unlink(markerPath) == 0
@@ -211,6 +214,7 @@ public final class CourtsideApplication: Sendable {
         probe?.start(on: loops.loops[0])
         if let tailer, let shared {
             let router = SharedFeedRouter(core: core, journal: shared, scheduler: loops.loops[0].makeScheduler())
+            core.relayHub.withLock { $0 }?.router.withLock { $0 = router }
             tailer.start(router: router, games: stored, courts: courtStore, logger: logger)
         }
         url = server.url

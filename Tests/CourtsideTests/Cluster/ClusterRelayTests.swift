@@ -1,0 +1,87 @@
+import Courtside
+import CourtsideJournal
+import CourtsideTestSupport
+import CourtsideViewModels
+import Foundation
+import Testing
+
+@testable import Courtside
+
+/// A venue node relaying to a public side of two nodes on one Redis (docs/relay.md, "Several public nodes"): the
+/// venue's entries are stored once, with its `seq`s, in the shared journal; every node serves the relayed game; the
+/// venue follows a failover to another node and resumes from what the journal holds.
+@Suite(
+    "Cluster: a venue relays to a public side of two nodes on Redis", .serialized, .ownThread,
+    .enabled(if: RedisServer.enabled, Comment(rawValue: RedisServer.skipReason)))
+struct ClusterRelayTests {
+    @Test("relayed through A, cut, then through another node on A's address: every node serves the venue's document")
+    func relayFollowsFailover() throws {
+        let redis = try RedisServer()
+        let nodeA = try ClusterNode.start("A", on: redis)
+        let nodeB = try ClusterNode.start("B", on: redis)
+        // Created on B: A knows the venue only by reading the shared store when the venue's token reaches it.
+        let created = try nodeB.request(
+            "POST", "/api/venues", headers: ["Authorization": "Bearer \(TestApp.adminToken)"], json: ["name": "Hall 2"])
+        #expect(created.status == 201, "\(created.text)")
+        let venueID = try #require(try created.json["id"]?.stringValue)
+        let token = try #require(try created.json["token"]?.stringValue)
+        #expect(try nodeA.request("GET", "/api/venues", headers: ["Authorization": "Bearer \(TestApp.adminToken)"])
+            .json["venues"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [venueID])
+        let portA = nodeA.port
+        let venue = try TestApp(configure: { configuration in
+            configuration.upstream = "ws://127.0.0.1:\(portA)"
+            configuration.upstreamToken = token
+        })
+        func uplink() throws -> String? { try venue.request("GET", "/healthz").json["uplink"]?.stringValue }
+        #expect(try eventually { try uplink() == "up" })
+
+        let game = try venue.createGame()
+        var index = 0
+        func score(_ count: Int) throws {
+            for _ in 0..<count {
+                let answer = try venue.request(
+                    "POST", "/api/games/\(game.id)/commands", headers: ["Authorization": "Bearer \(game.token)"],
+                    json: command(
+                        "c\(index)", move: index % 3 == 0 ? "twoPoints" : "rebound",
+                        player: index % 2 == 0 ? "home-0" : "away-1"))
+                #expect(answer.status == 200, "\(answer.text)")
+                index += 1
+            }
+        }
+        func caughtUp(_ node: TestApp, _ name: String) throws {
+            let expected = try venue.snapshot(game.id)
+            var served: JSONValue?
+            let equal = eventually(within: .seconds(20)) {
+                served = try? node.snapshot(game.id)
+                return served.map(RelayEndpointTests.withoutSource) == expected
+            }
+            #expect(equal, "\(name): \(served.map(\.description) ?? "nothing")\nvenue \(expected)")
+        }
+        try score(6)
+        try caughtUp(nodeA, "A")
+        try caughtUp(nodeB, "B")
+
+        // A goes away (a failover): the venue keeps scoring, then reconnects to the node now behind A's address.
+        nodeA.app.shutdown()
+        #expect(try eventually { try uplink() == "down" })
+        try score(5)
+        let nodeC = try ClusterNode.start("C", on: redis, configure: { $0.port = portA })
+        #expect(try eventually(within: .seconds(20)) { try uplink() == "up" })
+        try score(3)
+        try caughtUp(nodeC, "C")
+        try caughtUp(nodeB, "B")
+
+        // Stored once, with the venue's seqs and bytes, in the shared journal.
+        let atVenue = try #require(try venue.app.core.services.journal.loadGames().first { $0.id.rawValue == game.id })
+        let shared = try #require(
+            try nodeB.app.core.services.journal.loadGames().first { $0.id.rawValue == game.id })
+        #expect(shared.events == atVenue.events)
+        #expect(shared.record.metadata[GameRecord.relayedFromKey] == venueID)
+        #expect(atVenue.events.count >= index)
+        // Read-only on every node.
+        let refused = try nodeB.request(
+            "POST", "/api/games/\(game.id)/commands", headers: ["Authorization": "Bearer \(game.token)"],
+            json: command("x"))
+        #expect(try refused.json["code"] == "relayed_game")
+    }
+}
