@@ -19,7 +19,8 @@ extension CourtsideRouter {
             return .respond(
                 APIResponse.error(
                     .notImplemented, "venues_unavailable",
-                    "venues need the SQLite journal or a single Redis; they are not available over several partitions yet"))
+                    "venues need the SQLite journal or a single Redis; they are not available over several partitions yet"
+                ))
         }
         guard head.method == .POST else {
             @Sendable func list() -> HTTPResponse {
@@ -76,7 +77,8 @@ extension CourtsideRouter {
             return .respond(
                 APIResponse.error(
                     .notImplemented, "relay_unavailable",
-                    "the relay needs the SQLite journal or a single Redis; it is not available over several partitions yet"))
+                    "the relay needs the SQLite journal or a single Redis; it is not available over several partitions yet"
+                ))
         }
         if case .failure(let error) = WebSocketHandshake.validate(head) { return .respond(error.response) }
         var headerVenue: RelayVenue?

@@ -1,5 +1,6 @@
 import Courtside
 import CourtsideJournal
+import CourtsideModel
 import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
@@ -25,8 +26,9 @@ struct ClusterRelayTests {
         #expect(created.status == 201, "\(created.text)")
         let venueID = try #require(try created.json["id"]?.stringValue)
         let token = try #require(try created.json["token"]?.stringValue)
-        #expect(try nodeA.request("GET", "/api/venues", headers: ["Authorization": "Bearer \(TestApp.adminToken)"])
-            .json["venues"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [venueID])
+        #expect(
+            try nodeA.request("GET", "/api/venues", headers: ["Authorization": "Bearer \(TestApp.adminToken)"])
+                .json["venues"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [venueID])
         let portA = nodeA.port
         let venue = try TestApp(configure: { configuration in
             configuration.upstream = "ws://127.0.0.1:\(portA)"
@@ -83,5 +85,63 @@ struct ClusterRelayTests {
             "POST", "/api/games/\(game.id)/commands", headers: ["Authorization": "Bearer \(game.token)"],
             json: command("x"))
         #expect(try refused.json["code"] == "relayed_game")
+    }
+
+    @Test(
+        "two connections of one venue on two nodes: the stale one's overlapping write is refused, each entry stored once"
+    )
+    func staleWriterRefused() throws {
+        let redis = try RedisServer()
+        let nodeA = try ClusterNode.start("A", on: redis)
+        let nodeB = try ClusterNode.start("B", on: redis)
+        let admin = ["Authorization": "Bearer \(TestApp.adminToken)"]
+        let made = try nodeA.request("POST", "/api/venues", headers: admin, json: ["name": "Hall 2"]).json
+        let venueID = try #require(made["id"]?.stringValue)
+        let token = try #require(made["token"]?.stringValue)
+        // A game played on A: its stored events are what a venue would relay.
+        let local = try nodeA.createGame()
+        for index in 0..<6 {
+            let answer = try nodeA.request(
+                "POST", "/api/games/\(local.id)/commands", headers: ["Authorization": "Bearer \(local.token)"],
+                json: command("c\(index)", move: index % 2 == 0 ? "twoPoints" : "rebound"))
+            #expect(answer.status == 200, "\(answer.text)")
+        }
+        let journaled = try #require(
+            try nodeA.app.core.services.journal.loadGames().first { $0.id.rawValue == local.id })
+        let relayed = GameID("\(venueID).\(local.id)")
+        let (record, entries) = try RelayEndpointTests.relayedCopy(of: journaled, as: relayed)
+        #expect(entries.count >= 5)
+
+        let onA = RelayEndpointTests.Venue(client: try WebSocketClient(port: nodeA.port, path: "/api/relay"))
+        try onA.send(.hello(venue: venueID, token: token, boot: "b1", heads: [relayed: entries.count]))
+        #expect(try onA.read() == .welcome(stored: [:]))
+        try onA.send(.open(relayed, record: record))
+        #expect(try onA.read() == .ack(relayed, seq: 0))
+        try onA.send(.entries(relayed, Array(entries[0..<2])))
+        #expect(try onA.read() == .ack(relayed, seq: 2))
+        // A second connection of the same venue on B: its welcome is what the shared journal holds, not B's memory.
+        let onB = RelayEndpointTests.Venue(client: try WebSocketClient(port: nodeB.port, path: "/api/relay"))
+        try onB.send(.hello(venue: venueID, token: token, boot: "b2", heads: [relayed: entries.count]))
+        #expect(try onB.read() == .welcome(stored: [relayed: 2]))
+        // A goes on writing; B's connection, now stale, writes over it: the journal's sequence check refuses it
+        // and B cuts that connection (the venue would resend after a fresh welcome).
+        try onA.send(.entries(relayed, Array(entries[2..<4])))
+        #expect(try onA.read() == .ack(relayed, seq: 4))
+        try onB.send(.entries(relayed, Array(entries[2...])))
+        #expect(throws: ClientError.self) { _ = try onB.read() }
+        let stored = try #require(
+            try nodeB.app.core.services.journal.loadGames().first { $0.id == relayed })
+        #expect(stored.events.map(\.event.sequence) == Array(1...4))
+        // Reconnected to B: welcomed from the journal, it finishes the game once.
+        let again = RelayEndpointTests.Venue(client: try WebSocketClient(port: nodeB.port, path: "/api/relay"))
+        try again.send(.hello(venue: venueID, token: token, boot: "b2", heads: [relayed: entries.count]))
+        #expect(try again.read() == .welcome(stored: [relayed: 4]))
+        try again.send(.entries(relayed, Array(entries[4...])))
+        #expect(try again.read() == .ack(relayed, seq: entries.count))
+        let final = try #require(try nodeB.app.core.services.journal.loadGames().first { $0.id == relayed })
+        #expect(final.events.map(\.event.sequence) == Array(1...entries.count))
+        #expect(final.events.map(\.presentationSequence) == journaled.events.map(\.presentationSequence))
+        _ = try nodeA.waitForGame(relayed.rawValue, seq: journaled.lastPresentationSequence)
+        _ = try nodeB.waitForGame(relayed.rawValue, seq: journaled.lastPresentationSequence)
     }
 }

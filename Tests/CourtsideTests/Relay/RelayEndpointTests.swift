@@ -15,7 +15,7 @@ struct RelayEndpointTests {
     private let admin = ["Authorization": "Bearer \(TestApp.adminToken)"]
 
     /// A relay client: the venue's end, frame by frame.
-    private struct Venue {
+    struct Venue {
         let client: WebSocketClient
 
         func send(_ message: RelayMessage) throws {
@@ -38,6 +38,22 @@ struct RelayEndpointTests {
                 }
             }
         }
+    }
+
+    /// What a venue would relay of `journaled` under the id `relayed`: its `open` record and its entries.
+    static func relayedCopy(of journaled: JournaledGame, as relayed: GameID) throws -> (
+        record: [UInt8], entries: [RelayEntry]
+    ) {
+        let record = Array(
+            String(decoding: try RelayedGameRecord.encode(journaled.record), as: UTF8.self)
+                .replacingOccurrences(of: "\"\(journaled.id.rawValue)\"", with: "\"\(relayed.rawValue)\"").utf8)
+        let json = JournalJSON()
+        let entries = try journaled.events.map { stored in
+            RelayEntry(
+                seq: stored.event.sequence, event: Array(try json.encode(stored.event, game: relayed).utf8),
+                presentationSequence: stored.presentationSequence)
+        }
+        return (record, entries)
     }
 
     /// A snapshot answer without its `source` member (the venue's own copy has none).
@@ -70,16 +86,7 @@ struct RelayEndpointTests {
         let localDocument = try app.snapshot(local.id)
         let journaled = try #require(try app.app.core.services.journal.loadGames().first { $0.id.rawValue == local.id })
         let relayed = GameID("\(venue.id).\(local.id)")
-        let recordBytes = try RelayedGameRecord.encode(journaled.record)
-        let record = Array(
-            String(decoding: recordBytes, as: UTF8.self)
-                .replacingOccurrences(of: "\"\(local.id)\"", with: "\"\(relayed.rawValue)\"").utf8)
-        let json = JournalJSON()
-        let entries = try journaled.events.map { stored in
-            RelayEntry(
-                seq: stored.event.sequence, event: Array(try json.encode(stored.event, game: relayed).utf8),
-                presentationSequence: stored.presentationSequence)
-        }
+        let (record, entries) = try Self.relayedCopy(of: journaled, as: relayed)
         let last = try #require(entries.last?.seq)
         #expect(last >= 4)
 
@@ -182,15 +189,7 @@ struct RelayEndpointTests {
             try first.app.core.services.journal.loadGames().first { $0.id.rawValue == local.id })
         let localDocument = try first.snapshot(local.id)
         let relayed = GameID("\(venue.id).\(local.id)")
-        let record = Array(
-            String(decoding: try RelayedGameRecord.encode(journaled.record), as: UTF8.self)
-                .replacingOccurrences(of: "\"\(local.id)\"", with: "\"\(relayed.rawValue)\"").utf8)
-        let json = JournalJSON()
-        let entries = try journaled.events.map { stored in
-            RelayEntry(
-                seq: stored.event.sequence, event: Array(try json.encode(stored.event, game: relayed).utf8),
-                presentationSequence: stored.presentationSequence)
-        }
+        let (record, entries) = try Self.relayedCopy(of: journaled, as: relayed)
         let relay = Venue(client: try WebSocketClient(port: first.port, path: "/api/relay"))
         try relay.send(.hello(venue: venue.id, token: venue.token, boot: "b1", heads: [relayed: entries.count]))
         #expect(try relay.read() == .welcome(stored: [:]))
