@@ -142,6 +142,7 @@ public final class CourtsideApplication: Sendable {
         // journal nothing is published before it is stored, so every start is clean.
         let cleanStart = marked || stored.isEmpty || shared != nil
         let metrics = ServerMetrics()
+        metrics.relayGames.use(clock: clock)
         self.metrics = metrics
         let lobby = Self.startLobby(on: loops, metrics: metrics)
         let courtDirectory = CourtDirectory(waiting: courtsWaiting)

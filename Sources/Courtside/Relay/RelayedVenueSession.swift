@@ -120,7 +120,27 @@ final class RelayedVenueSession {
 
     private func perform(_ actions: [RelayedVenueAction]) {
         for action in actions { send(action) }
+        report(actions)
         armTimer()
+    }
+
+    /// The relay's figures of each game `actions` touched (docs/relay.md, "Metrics").
+    private func report(_ actions: [RelayedVenueAction]) {
+        var touched: [GameID: Bool] = [:]
+        for action in actions {
+            switch action {
+            case .sendAck(let game, _): touched[game] = true
+            case .storeEntries(let game, _), .showLink(let game, _): touched[game] = touched[game] ?? false
+            default: break
+            }
+        }
+        let archived = core.archivedGames
+        for (game, acked) in touched {
+            guard let copy = machine.games[game], let stored = copy.stored else { continue }
+            core.metrics.relayGames.update(
+                game, venue: venue.id, venueSeq: max(copy.venueHead, stored), storedSeq: stored, acked: acked,
+                isRetired: { archived.contains(game) })
+        }
     }
 
     private func send(_ action: RelayedVenueAction) {
