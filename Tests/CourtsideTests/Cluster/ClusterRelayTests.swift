@@ -99,17 +99,8 @@ struct ClusterRelayTests {
         let venueID = try #require(made["id"]?.stringValue)
         let token = try #require(made["token"]?.stringValue)
         // A game played on A: its stored events are what a venue would relay.
-        let local = try nodeA.createGame()
-        for index in 0..<6 {
-            let answer = try nodeA.request(
-                "POST", "/api/games/\(local.id)/commands", headers: ["Authorization": "Bearer \(local.token)"],
-                json: command("c\(index)", move: index % 2 == 0 ? "twoPoints" : "rebound"))
-            #expect(answer.status == 200, "\(answer.text)")
-        }
-        let journaled = try #require(
-            try nodeA.app.core.services.journal.loadGames().first { $0.id.rawValue == local.id })
-        let relayed = GameID("\(venueID).\(local.id)")
-        let (record, entries) = try RelayEndpointTests.relayedCopy(of: journaled, as: relayed)
+        let (journaled, relayed, record, entries) = try RelayEndpointTests.playedGame(
+            on: nodeA, commands: 6, venueID: venueID)
         #expect(entries.count >= 5)
 
         let onA = RelayEndpointTests.Venue(client: try WebSocketClient(port: nodeA.port, path: "/api/relay"))

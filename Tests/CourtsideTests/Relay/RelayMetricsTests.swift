@@ -23,16 +23,7 @@ struct RelayMetricsTests {
         let made = try app.request("POST", "/api/venues", headers: admin, json: ["name": "Hall 2"]).json
         let venueID = try #require(made["id"]?.stringValue)
         let token = try #require(made["token"]?.stringValue)
-        let local = try app.createGame()
-        for index in 0..<5 {
-            let answer = try app.request(
-                "POST", "/api/games/\(local.id)/commands", headers: ["Authorization": "Bearer \(local.token)"],
-                json: command("c\(index)", move: index % 2 == 0 ? "twoPoints" : "rebound"))
-            #expect(answer.status == 200, "\(answer.text)")
-        }
-        let journaled = try #require(try app.app.core.services.journal.loadGames().first { $0.id.rawValue == local.id })
-        let relayed = GameID("\(venueID).\(local.id)")
-        let (record, entries) = try RelayEndpointTests.relayedCopy(of: journaled, as: relayed)
+        let (_, relayed, record, entries) = try RelayEndpointTests.playedGame(on: app, commands: 5, venueID: venueID)
         let last = entries.count
         let labels = "{game=\"\(relayed.rawValue)\",venue=\"\(venueID)\"}"
         func metrics() throws -> String { try app.request("GET", "/metrics").text }
