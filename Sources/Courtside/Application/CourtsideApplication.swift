@@ -162,7 +162,13 @@ public final class CourtsideApplication: Sendable {
         limits.storageRetryInterval = configuration.storageRetryInterval
         let services = GameServices(
             journal: tap ?? journal, shared: shared, metrics: metrics, logger: logger, clock: clock, limits: limits,
-            reportSummary: { summary in lobby.run { $0.upsert(summary) } },
+            reportSummary: { [venues] summary in
+                // A relayed game's lobby row names its venue (docs/relay.md).
+                var named = summary
+                named.venue = venues?.relaying(summary.id)?.name
+                let row = named
+                lobby.run { $0.upsert(row) }
+            },
             reportFailure: { id, problem in failures.withLock { $0?.gameFailed(id, problem: problem) } },
             reportRecovery: { id in failures.withLock { $0?.gameRecovered(id) } }, group: loops)
         let probe = shared.map { StoreProbe(partitions: Self.redisPartitions(of: journal) ?? [], shared: $0) }

@@ -72,6 +72,11 @@ struct ClusterRelayTests {
         try score(3)
         try caughtUp(nodeC, "C")
         try caughtUp(nodeB, "B")
+        // Every node's lobby lists the relayed game with its venue's name.
+        for node in [nodeB, nodeC] {
+            let rows = try node.request("GET", "/api/games").json["games"]?.arrayValue ?? []
+            #expect(rows.first { $0["id"]?.stringValue == game.id }?["venue"] == "Hall 2", "\(rows)")
+        }
 
         // Stored once, with the venue's seqs and bytes, in the shared journal.
         let atVenue = try #require(try venue.app.core.services.journal.loadGames().first { $0.id.rawValue == game.id })

@@ -59,6 +59,11 @@ struct VenueRelayTests {
             return served.map(RelayEndpointTests.withoutSource) == venueDocument
         }
         #expect(caughtUp, "public \(served.map(\.description) ?? "nothing")\nvenue \(venueDocument)")
+        // The public lobby names the venue of a relayed game; the venue's own lobby has no venue member.
+        let publicRows = try publicNode.request("GET", "/api/games").json["games"]?.arrayValue ?? []
+        #expect(publicRows.first { $0["id"]?.stringValue == game.id }?["venue"] == "Hall 2", "\(publicRows)")
+        let venueRows = try venue.request("GET", "/api/games").json["games"]?.arrayValue ?? []
+        #expect(venueRows.count == 1 && venueRows.allSatisfy { $0["venue"] == nil }, "\(venueRows)")
         let atVenue = try #require(try venue.app.core.services.journal.loadGames().first { $0.id.rawValue == game.id })
         let upstream = try #require(
             try publicNode.app.core.services.journal.loadGames().first { $0.id.rawValue == game.id })
