@@ -412,7 +412,14 @@ public final class CourtsideApplication: Sendable {
             guard let game = core.replayOrQuarantine(journaled) else { continue }
             // A relayed game's numbers are the venue's: it publishes only what was stored, so it skips none.
             let relayed = journaled.record.metadata[GameRecord.relayedFromKey] != nil
-            let seq = journaled.lastPresentationSequence + (cleanStart || relayed ? 0 : limits.restartMargin)
+            var seq = journaled.lastPresentationSequence + (cleanStart || relayed ? 0 : limits.restartMargin)
+            // The last number was published without an event (a refused command refreshed a running clock's `time`;
+            // only the number is recorded): the rebuilt document, read at the last event's instant, is another
+            // document, so it takes the next number; one `seq` never names two documents (docs/server.md).
+            let lastEventNumber = journaled.events.last?.presentationSequence ?? 0
+            if cleanStart, !relayed, core.services.shared == nil, journaled.lastPresentationSequence > lastEventNumber {
+                seq += 1
+            }
             if !cleanStart, !relayed {
                 pending.enter()
                 core.services.journal.recordPresentationSequence(seq, forGame: journaled.id) { result in
