@@ -84,12 +84,16 @@ final class VenueDirectory: Sendable {
         return venue
     }
 
-    /// The venue that relays `game` (its id's part before the first dot), if it is one of these venues.
+    /// The venue that relays `game` (its id's part before the first dot), if it is one of these venues. With a
+    /// shared store, a venue id not in memory (created on another node since) has the store read again in the
+    /// background, so the next lookup finds it.
     func relaying(_ game: GameID) -> RelayVenue? {
         guard let dot = game.rawValue.firstIndex(of: ".") else { return nil }
         let prefix = String(game.rawValue[..<dot])
         guard RelayVenue.isValidID(prefix) else { return nil }
-        return venue(prefix)
+        if let known = venue(prefix) { return known }
+        if store.isShared { queue.async { [self] in refresh() } }
+        return nil
     }
 
     /// Creates a venue named `name` (call on `queue`): its record and its token, which is never shown again.
