@@ -4,8 +4,8 @@ import CourtsideRedis
 import CourtsideRedisClient
 
 /// The venues of every node of a cluster (docs/relay.md, "Ids"), in the Redis of the first partition: one hash,
-/// `courtside:venues`, venue id → `<created-at ms> <token SHA-256 in hex> <name>` (the name last, so its spaces
-/// need no escaping). A venue is written once with `HSETNX` (a taken id is refused, never overwritten) and never
+/// `courtside:venues`, venue id → the token's SHA-256 (32 bytes), then `<created-at ms> <name>` in UTF-8 (the name
+/// last, so its spaces need no escaping). A venue is written once with `HSETNX` (a taken id is refused, never overwritten) and never
 /// changed, so no function library is needed: every node reads the hash again when a token is not in its memory.
 ///
 /// Calls block on the journal's connection (`sendAndWait`): call them from a queue, never a loop.
@@ -23,7 +23,7 @@ public final class RedisVenueStore: VenueStore {
     public func loadAll() throws(JournalError) -> [RelayVenue] {
         let reply = try call(RESPCommand("HGETALL", .string(Self.venues)))
         var venues: [RelayVenue] = []
-        for (id, value) in RedisWebhookStore.hash(reply) {
+        for (id, value) in RedisWebhookStore.hashBytes(reply) {
             guard let venue = Self.decode(id: id, value) else {
                 throw .storageFailure(reason: "venue \(id) is stored in an unknown form")
             }
@@ -34,51 +34,22 @@ public final class RedisVenueStore: VenueStore {
     }
 
     public func save(_ venue: RelayVenue) throws(JournalError) {
-        let value = "\(venue.createdAt.milliseconds) \(Self.hex(venue.tokenSHA256)) \(venue.name)"
-        let reply = try call(RESPCommand("HSETNX", .string(Self.venues), .string(venue.id), .string(value)))
+        let value = venue.tokenSHA256 + Array("\(venue.createdAt.milliseconds) \(venue.name)".utf8)
+        let reply = try call(RESPCommand("HSETNX", .string(Self.venues), .string(venue.id), .bytes(value)))
         guard reply.integer == 1 else { throw .storageFailure(reason: "venue id \(venue.id) is taken") }
     }
 
     /// The journal owns the connection and closes it.
     public func close() {}
 
-    static func decode(id: String, _ value: String) -> RelayVenue? {
-        let parts = value.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, let milliseconds = Int64(parts[0]), let digest = bytes(hex: parts[1]),
-            digest.count == 32, RelayVenue.isValidID(id)
-        else { return nil }
+    static func decode(id: String, _ value: [UInt8]) -> RelayVenue? {
+        guard value.count > 32, RelayVenue.isValidID(id) else { return nil }
+        let text = String(decoding: value.dropFirst(32), as: UTF8.self)
+        let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let milliseconds = Int64(parts[0]) else { return nil }
         return RelayVenue(
-            id: id, name: String(parts[2]), tokenSHA256: digest, createdAt: Timestamp(milliseconds: milliseconds))
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func bytes(hex text: Substring) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count.isMultiple(of: 2) else { return nil }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: utf8.count, by: 2) {
-            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
-    }
-
-    private static func nibble(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
-        }
+            id: id, name: String(parts[1]), tokenSHA256: Array(value.prefix(32)),
+            createdAt: Timestamp(milliseconds: milliseconds))
     }
 
     private func call(_ command: RESPCommand) throws(JournalError) -> RESPValue {
