@@ -41,22 +41,14 @@ struct ClusterRelayTests {
         var index = 0
         func score(_ count: Int) throws {
             for _ in 0..<count {
-                let answer = try venue.request(
-                    "POST", "/api/games/\(game.id)/commands", headers: ["Authorization": "Bearer \(game.token)"],
-                    json: command(
-                        "c\(index)", move: index % 3 == 0 ? "twoPoints" : "rebound",
-                        player: index % 2 == 0 ? "home-0" : "away-1"))
+                let answer = try venue.scoreRelayTestCommand(index, in: game)
                 #expect(answer.status == 200, "\(answer.text)")
                 index += 1
             }
         }
         func caughtUp(_ node: TestApp, _ name: String) throws {
             let expected = try venue.snapshot(game.id)
-            var served: JSONValue?
-            let equal = eventually(within: .seconds(20)) {
-                served = try? node.snapshot(game.id)
-                return served.map(RelayEndpointTests.withoutSource) == expected
-            }
+            let (equal, served) = node.waitUntilServes(game.id, as: expected, within: .seconds(20))
             #expect(equal, "\(name): \(served.map(\.description) ?? "nothing")\nvenue \(expected)")
         }
         try score(6)
