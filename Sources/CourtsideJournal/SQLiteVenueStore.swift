@@ -6,7 +6,7 @@ import Foundation
 /// its SHA-256.
 ///
 /// Every call takes a lock and may wait for the disk: call it from a queue or at start-up, never a loop.
-public final class SQLiteVenueStore: @unchecked Sendable {
+public final class SQLiteVenueStore: VenueStore, @unchecked Sendable {
     public static let fileName = "venues.sqlite3"
 
     private let lock = NSLock()
@@ -62,6 +62,9 @@ public final class SQLiteVenueStore: @unchecked Sendable {
             .text(venue.id), .text(venue.name), .blob(venue.tokenSHA256), .integer(venue.createdAt.milliseconds),
         ])
     }
+
+    /// One node's file: nobody else writes it.
+    public var isShared: Bool { false }
 
     /// Releases the connection.
     public func close() {

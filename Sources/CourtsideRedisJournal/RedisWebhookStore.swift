@@ -151,17 +151,22 @@ public final class RedisWebhookStore: WebhookStore {
 
     /// A hash reply (a RESP3 map, or a RESP2 flat array) as field → text.
     static func hash(_ reply: RESPValue) -> [String: String] {
-        var result: [String: String] = [:]
+        hashBytes(reply).mapValues { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A hash reply as field → bytes (binary values, such as a token's digest).
+    static func hashBytes(_ reply: RESPValue) -> [String: [UInt8]] {
+        var result: [String: [UInt8]] = [:]
         switch reply {
         case .map(let entries):
             for entry in entries {
-                guard let key = entry.key.string, let value = entry.value.string else { continue }
+                guard let key = entry.key.string, let value = entry.value.bytes else { continue }
                 result[key] = value
             }
         default:
             let flat = reply.elements ?? []
             for index in stride(from: 0, to: flat.count - 1, by: 2) {
-                guard let key = flat[index].string, let value = flat[index + 1].string else { continue }
+                guard let key = flat[index].string, let value = flat[index + 1].bytes else { continue }
                 result[key] = value
             }
         }

@@ -56,6 +56,47 @@ struct RestartDeterminismTests {
         ["type": "clock", "id": .string(id), "action": .string(action)]
     }
 
+    @Test(
+        "a refused command while the clock ran published a number without an event: after a clean restart the rebuilt document takes the next number, the same after a second restart"
+    )
+    func refusedWhileRunning() throws {
+        let journal = InMemoryJournal()
+        let directory = TestApp.makeTemporaryDirectory()
+        var documents: [JSONValue] = []
+        let id: String
+        do {
+            let app = try TestApp(dataDirectory: directory, journal: journal, clock: Self.steppingClock())
+            let game = try app.createGame()
+            id = game.id
+            for (command, status) in [
+                (Self.clock("start", "k1"), 200), (command("c1"), 200), (command("c2", player: "home-9"), 409),
+            ] {
+                let answer = try app.request(
+                    "POST", "/api/games/\(game.id)/commands", headers: ["Authorization": "Bearer \(game.token)"],
+                    json: command)
+                #expect(answer.status == status, "\(command): \(answer.text)")
+            }
+            documents.append(try app.snapshot(game.id))
+            app.app.shutdown()
+        }
+        var contents = journal.contents
+        for _ in 0..<2 {
+            let restored = InMemoryJournal(restoring: contents)
+            let restarted = try TestApp(dataDirectory: directory, journal: restored, clock: Self.steppingClock())
+            documents.append(try restarted.snapshot(id))
+            restarted.app.shutdown()
+            contents = restored.contents
+        }
+        let (before, first, second) = (documents[0], documents[1], documents[2])
+        // The refused command's patch refreshed `time` (3 s into the game); the rebuilt document reads the clock at
+        // the basket (1.5 s): another document, so another number.
+        #expect(before["seq"] == 3)
+        #expect(first["state"]?["time"] != before["state"]?["time"])
+        #expect(first["seq"] == 4, "\(first["seq"]?.description ?? "-")")
+        #expect(first["state"]?["clock"] == before["state"]?["clock"])
+        #expect(second == first, "a second clean restart: the same number, the same document")
+    }
+
     @Test("a paused game comes back with the same seq and the same bytes")
     func paused() throws {
         let documents = try Self.documentsAcrossRestart(

@@ -86,14 +86,17 @@ public final class CourtsideApplication: Sendable {
         self.courtStore = courtStore
         let webhooks = try Self.startWebhooks(
             journal: journal, node: shared?.nodeID ?? "", configuration: configuration, logger: logger)
-        // Venues live beside the SQLite journal like the webhooks; under --redis they are not offered yet.
+        // Venues live beside the SQLite journal like the webhooks, or in a single Redis shared by every node (a
+        // relayed game's id has no partition in it, so several partitions do not relay yet).
         var venues: VenueDirectory?
-        if journal is SQLiteJournal {
-            do {
+        do {
+            if journal is SQLiteJournal {
                 venues = try VenueDirectory(directory: configuration.dataDirectory, clock: clock)
-            } catch {
-                throw .journal(directory: configuration.dataDirectory, error)
+            } else if let partitions = Self.redisPartitions(of: journal), partitions.count == 1 {
+                venues = try VenueDirectory(store: RedisVenueStore(journal: partitions[0]), clock: clock)
             }
+        } catch {
+            throw .journal(directory: configuration.dataDirectory, error)
         }
         markerPath = (configuration.dataDirectory as NSString).appendingPathComponent(Self.cleanShutdownMarker)
         let marked = unlink(markerPath) == 0
@@ -140,6 +143,7 @@ public final class CourtsideApplication: Sendable {
         // journal nothing is published before it is stored, so every start is clean.
         let cleanStart = marked || stored.isEmpty || shared != nil
         let metrics = ServerMetrics()
+        metrics.relayGames.use(clock: clock)
         self.metrics = metrics
         let lobby = Self.startLobby(on: loops, metrics: metrics)
         let courtDirectory = CourtDirectory(waiting: courtsWaiting)
@@ -159,7 +163,13 @@ public final class CourtsideApplication: Sendable {
         limits.storageRetryInterval = configuration.storageRetryInterval
         let services = GameServices(
             journal: tap ?? journal, shared: shared, metrics: metrics, logger: logger, clock: clock, limits: limits,
-            reportSummary: { summary in lobby.run { $0.upsert(summary) } },
+            reportSummary: { [venues] summary in
+                // A relayed game's lobby row names its venue (docs/relay.md).
+                var named = summary
+                named.venue = venues?.relaying(summary.id)?.name
+                let row = named
+                lobby.run { $0.upsert(row) }
+            },
             reportFailure: { id, problem in failures.withLock { $0?.gameFailed(id, problem: problem) } },
             reportRecovery: { id in failures.withLock { $0?.gameRecovered(id) } }, group: loops)
         let probe = shared.map { StoreProbe(partitions: Self.redisPartitions(of: journal) ?? [], shared: $0) }
@@ -234,6 +244,7 @@ public final class CourtsideApplication: Sendable {
         probe?.start(on: loops.loops[0])
         if let tailer, let shared {
             let router = SharedFeedRouter(core: core, journal: shared, scheduler: loops.loops[0].makeScheduler())
+            core.relayHub.withLock { $0 }?.router.withLock { $0 = router }
             tailer.start(router: router, games: stored, courts: courtStore, logger: logger)
         }
         url = server.url
@@ -424,7 +435,14 @@ public final class CourtsideApplication: Sendable {
             guard let game = core.replayOrQuarantine(journaled) else { continue }
             // A relayed game's numbers are the venue's: it publishes only what was stored, so it skips none.
             let relayed = journaled.record.metadata[GameRecord.relayedFromKey] != nil
-            let seq = journaled.lastPresentationSequence + (cleanStart || relayed ? 0 : limits.restartMargin)
+            var seq = journaled.lastPresentationSequence + (cleanStart || relayed ? 0 : limits.restartMargin)
+            // The last number was published without an event (a refused command refreshed a running clock's `time`;
+            // only the number is recorded): the rebuilt document, read at the last event's instant, is another
+            // document, so it takes the next number; one `seq` never names two documents (docs/server.md).
+            let lastEventNumber = journaled.events.last?.presentationSequence ?? 0
+            if cleanStart, !relayed, core.services.shared == nil, journaled.lastPresentationSequence > lastEventNumber {
+                seq += 1
+            }
             if !cleanStart, !relayed {
                 pending.enter()
                 core.services.journal.recordPresentationSequence(seq, forGame: journaled.id) { result in

@@ -11,6 +11,7 @@ extension ApplicationCore {
         archivedGames.add(GameSummary(game: owner.viewModel.game))
         let id = owner.id
         lobby.run { $0.remove(id) }
+        metrics.relayGames.remove(id)
         logger.info("game archived", ["game": id.rawValue])
     }
 }

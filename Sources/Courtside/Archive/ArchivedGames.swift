@@ -13,6 +13,11 @@ final class ArchivedGames: Sendable {
         }
     }
 
+    /// Whether `id` is archived (a linear scan: for rare questions, such as a relayed game seen again).
+    func contains(_ id: GameID) -> Bool {
+        summaries.withLock { list in list.contains { $0.id == id } }
+    }
+
     /// `[GAME,…]` with `"status":"archived"`.
     func rowsJSON() -> [JSONValue] {
         summaries.withLock { $0 }.enumerated().map { order, summary in

@@ -52,6 +52,12 @@ final class SharedFeedRouter: Sendable {
         route([], to: game)
     }
 
+    /// This node's relay stored `events` of `game` (docs/relay.md): the feed skips this node's own writes, so they
+    /// come here, and a game this node does not hold yet (the venue opened it through another node) is loaded.
+    func relayed(_ events: [JournaledEvent], of game: GameID) {
+        route(events, to: game)
+    }
+
     /// Another node archived `game`: this node archives its copy too (off the lobby, into the archive, refusing
     /// commands), so every node shows it archived within a read of the feed. A game not held yet is loaded with its
     /// archived flag when it is first seen.

@@ -193,13 +193,22 @@ struct GameOwnerStateMachine {
 
     /// This node may be behind the shared log (a gap in the feed, a joiner ahead of it): catch up.
     mutating func gapSeen() -> [GameOwnerAction] {
+        // A relayed game on a shared log reads it after what it holds, as shared mode does: on a cluster the node
+        // the venue moved to may store a batch before its feed brought the previous node's last ones (on a single
+        // node the shell has no shared log and reads nothing).
+        if case .relayed = writes { return [.catchUp] }
         guard mode == .shared else { return [] }
         return withShared { $0.sharedGapSeen(&$1) }
     }
 
     /// The catch-up read's answer (shared).
     mutating func caughtUp(_ result: Result<[JournaledEvent], JournalError>) -> [GameOwnerAction] {
-        withShared { $0.sharedCaughtUp(result, &$1) }
+        if case .relayed = writes {
+            // A failed read is tried again at the next batch that shows the gap.
+            guard case .success(let events) = result else { return [] }
+            return remoteBatch(events)
+        }
+        return withShared { $0.sharedCaughtUp(result, &$1) }
     }
 
     /// A failed write's answer when stored again (local).

@@ -18,6 +18,8 @@ public final class ServerMetrics: Sendable {
     let sharedBatchesApplied = Atomic<Int>(0)
     /// Spectators per game summed over every node sharing the Redis (`ViewerCounter`), nil on a single node.
     let clusterViewers = Mutex<[GameID: Int]?>(nil)
+    /// Per relayed game, the relay's figures (docs/relay.md, "Metrics").
+    let relayGames = RelayGameMetrics()
     private let rejected = Mutex<[String: Int]>([:])
     private let ackLatency = Mutex(LatencyHistogram())
     private let spectators = Mutex<[GameID: Int]>([:])
@@ -134,6 +136,7 @@ public final class ServerMetrics: Sendable {
         }
         lines.append(contentsOf: connectionLines())
         lines.append(contentsOf: clusterLines())
+        lines.append(contentsOf: relayGames.lines())
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -10,6 +10,9 @@ final class RelayHub: Sendable {
     let loop: EventLoop
     private let sessions = Mutex<[String: LoopBound<RelayedVenueSession>]>([:])
     private let nextConnection = Atomic<UInt64>(1)
+    /// On a shared journal (Redis): the feed's router, through which relayed batches reach this node's owners, so
+    /// a game this node does not hold yet is loaded first (set once at start, after the hub).
+    let router = Mutex<SharedFeedRouter?>(nil)
 
     init(core: ApplicationCore, loop: EventLoop) {
         self.core = core
@@ -36,7 +39,7 @@ final class RelayHub: Sendable {
                 let prefix = venue.id + "."
                 let stored = core.relayHeads.withLock { heads in heads.filter { $0.key.rawValue.hasPrefix(prefix) } }
                 let session = LoopBound(
-                    RelayedVenueSession(venue: venue, core: core, loop: loop, stored: stored), loop: loop)
+                    RelayedVenueSession(venue: venue, hub: self, loop: loop, stored: stored), loop: loop)
                 sessions[venue.id] = session
                 return session
             }

@@ -12,6 +12,8 @@ final class RelaySocket: WebSocketHandler {
     private var socket: WebSocket?
     private var venue: RelayVenue?
     private var helloTimer: TimerID?
+    /// `hello` arrived and its token is being checked: nothing else may come before `welcome`.
+    private var isAuthenticating = false
 
     init(hub: RelayHub, headerVenue: RelayVenue?) {
         self.hub = hub
@@ -47,10 +49,21 @@ final class RelaySocket: WebSocketHandler {
             hub.withSession(of: venue) { session, _ in session.received(decoded, on: id) }
             return
         }
-        guard case .hello(let named, let token, _, let heads) = decoded else {
+        guard case .hello(let named, let token, _, let heads) = decoded, !isAuthenticating else {
             return close(reason: "the first relay message must be hello")
         }
-        guard let venue = hub.core.venues?.authenticate(token: token) ?? headerVenue, venue.id == named else {
+        guard let venues = hub.core.venues else { return greeted(nil, named: named, heads: heads) }
+        // The store may be read again (a shared one, for a venue another node created): the answer comes back here.
+        isAuthenticating = true
+        let me = LoopBound(self, loop: socket.eventLoop)
+        venues.authenticate(token: token) { venue in me.run { $0.greeted(venue, named: named, heads: heads) } }
+    }
+
+    /// `hello`'s token checked: `venue` is the one it names, or nil (then the bearer header's, if any).
+    private func greeted(_ authenticated: RelayVenue?, named: String, heads: [GameID: Int]) {
+        isAuthenticating = false
+        guard let socket, socket.isOpen else { return }
+        guard let venue = authenticated ?? headerVenue, venue.id == named else {
             return close(reason: "the venue token does not match venue \(named)", code: .policyViolation)
         }
         self.venue = venue

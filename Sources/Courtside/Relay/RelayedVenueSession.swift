@@ -2,6 +2,7 @@ import CourtsideJournal
 import CourtsideModel
 import CourtsideNet
 import Foundation
+import Synchronization
 
 /// The public node's shell of one venue's relay (docs/relay.md, "Wiring"): it feeds `RelayedVenueStateMachine` the
 /// connections and messages of `RelaySocket`s and performs its actions: relayed games created in the journal and
@@ -19,9 +20,12 @@ final class RelayedVenueSession {
     private var context: LoopContext?
     private let json = JournalJSON()
 
-    init(venue: RelayVenue, core: ApplicationCore, loop: EventLoop, stored: [GameID: Int]) {
+    private let hub: RelayHub
+
+    init(venue: RelayVenue, hub: RelayHub, loop: EventLoop, stored: [GameID: Int]) {
         self.venue = venue
-        self.core = core
+        self.hub = hub
+        core = hub.core
         self.loop = loop
         machine = RelayedVenueStateMachine(venue: venue.id, stored: stored, now: core.services.clock())
     }
@@ -37,6 +41,51 @@ final class RelayedVenueSession {
         self.context = context
         sockets[id] = socket
         perform(machine.connected(id, now: now))
+        guard let shared = core.services.shared else {
+            return perform(machine.receivedHello(id, heads: heads, now: now))
+        }
+        // Other nodes write the same journal: the venue may have relayed through one of them since this node last
+        // saw it, so `welcome` reports what the journal holds now, not what this node remembers.
+        readHeads(of: Array(heads.keys.filter(machine.owns)), in: shared, connection: id, heads: heads)
+    }
+
+    /// Reads from the shared journal the highest stored `seq` of each of `games` (a game it does not hold is left
+    /// out; one it cannot read now keeps what this node knows, and a write that follows a stale `welcome` is refused
+    /// by the journal's sequence check, which cuts the link: the venue resends after the next `welcome`), then
+    /// answers the `hello` of `connection`.
+    private func readHeads(
+        of games: [GameID], in shared: any SharedGameJournal, connection id: RelayConnectionID, heads: [GameID: Int]
+    ) {
+        guard !games.isEmpty else { return headsRead([:], connection: id, heads: heads) }
+        let known = core.relayHeads.withLock { $0 }.merging(machine.games.compactMapValues(\.stored)) { max($0, $1) }
+        let me = bound
+        let results = Mutex<(left: Int, stored: [GameID: Int])>((games.count, [:]))
+        @Sendable func done(_ game: GameID, _ seq: Int?) {
+            let finished = results.withLock { results -> [GameID: Int]? in
+                if let seq { results.stored[game] = seq }
+                results.left -= 1
+                return results.left == 0 ? results.stored : nil
+            }
+            if let finished { me.run { $0.headsRead(finished, connection: id, heads: heads) } }
+        }
+        for game in games {
+            if let held = known[game] {
+                shared.events(ofGame: game, after: held) { result in
+                    done(game, (try? result.get())?.last.map(\.event.sequence) ?? held)
+                }
+            } else {
+                shared.loadGame(game) { result in
+                    guard case .success(let journaled) = result else { return done(game, nil) }
+                    // Held by no one here yet: this node loads it, so what it stores next has an owner to show it.
+                    me.run { $0.hub.router.withLock { $0 }?.relayed([], of: game) }
+                    done(game, journaled.lastEventSequence)
+                }
+            }
+        }
+    }
+
+    private func headsRead(_ stored: [GameID: Int], connection id: RelayConnectionID, heads: [GameID: Int]) {
+        machine.learned(stored: stored)
         perform(machine.receivedHello(id, heads: heads, now: now))
     }
 
@@ -71,7 +120,27 @@ final class RelayedVenueSession {
 
     private func perform(_ actions: [RelayedVenueAction]) {
         for action in actions { send(action) }
+        report(actions)
         armTimer()
+    }
+
+    /// The relay's figures of each game `actions` touched (docs/relay.md, "Metrics").
+    private func report(_ actions: [RelayedVenueAction]) {
+        var touched: [GameID: Bool] = [:]
+        for action in actions {
+            switch action {
+            case .sendAck(let game, _): touched[game] = true
+            case .storeEntries(let game, _), .showLink(let game, _): touched[game] = touched[game] ?? false
+            default: break
+            }
+        }
+        let archived = core.archivedGames
+        for (game, acked) in touched {
+            guard let copy = machine.games[game], let stored = copy.stored else { continue }
+            core.metrics.relayGames.update(
+                game, venue: venue.id, venueSeq: max(copy.venueHead, stored), storedSeq: stored, acked: acked,
+                isRetired: { archived.contains(game) })
+        }
     }
 
     private func send(_ action: RelayedVenueAction) {
@@ -145,9 +214,11 @@ final class RelayedVenueSession {
         switch result {
         case .success:
             core.relayHeads.withLock { $0[record.id] = 0 }
-            core.install(
-                game: Game(setup: record.setup), seq: 0, now: record.createdAt, restored: false,
-                digest: record.scorerTokenSHA256, isArchived: false, relayedFrom: venue.id)
+            if core.registry.handle(record.id) == nil {
+                core.install(
+                    game: Game(setup: record.setup), seq: 0, now: record.createdAt, restored: false,
+                    digest: record.scorerTokenSHA256, isArchived: false, relayedFrom: venue.id)
+            }
             core.logger.info("relayed game created", ["game": record.id.rawValue, "venue": venue.id])
             perform(machine.stored(record.id, seq: 0, now: now))
         case .failure(let error):
@@ -179,8 +250,13 @@ final class RelayedVenueSession {
         case .success:
             let last = events.last?.event.sequence ?? 0
             core.relayHeads.withLock { $0[game] = max($0[game] ?? 0, last) }
-            // Stored, then shown: the owner applies it as a batch another node stored (docs/relay.md).
-            core.registry.handle(game)?.withOwner(from: nil) { owner in owner.receiveStored(events) }
+            // Stored, then shown: the owner applies it as a batch another node stored (docs/relay.md). On a shared
+            // journal through the feed's router, which loads a game this node does not hold yet.
+            if let router = hub.router.withLock({ $0 }) {
+                router.relayed(events, of: game)
+            } else {
+                core.registry.handle(game)?.withOwner(from: nil) { owner in owner.receiveStored(events) }
+            }
             perform(machine.stored(game, seq: last, now: now))
         case .failure(let error):
             perform(machine.storeFailed(game, reason: "\(error)", now: now))

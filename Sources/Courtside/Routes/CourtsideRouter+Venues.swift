@@ -19,10 +19,21 @@ extension CourtsideRouter {
             return .respond(
                 APIResponse.error(
                     .notImplemented, "venues_unavailable",
-                    "venues need the SQLite journal; they are not available with --redis yet"))
+                    "venues need the SQLite journal or a single Redis; they are not available over several partitions yet"
+                ))
         }
         guard head.method == .POST else {
-            return .respond(APIResponse.json(.ok, ["venues": .array(venues.all.map { .object(Self.venueFields($0)) })]))
+            @Sendable func list() -> HTTPResponse {
+                APIResponse.json(.ok, ["venues": .array(venues.all.map { .object(Self.venueFields($0)) })])
+            }
+            guard venues.isShared else { return .respond(list()) }
+            // Another node may have created one since this node read the shared store.
+            return later(context) { respond in
+                venues.queue.async {
+                    venues.refresh()
+                    respond(list())
+                }
+            }
         }
         guard request.body.count <= Self.maxVenueBodyBytes else {
             return .respond(
@@ -66,13 +77,17 @@ extension CourtsideRouter {
             return .respond(
                 APIResponse.error(
                     .notImplemented, "relay_unavailable",
-                    "the relay needs the SQLite journal; it is not available with --redis yet"))
+                    "the relay needs the SQLite journal or a single Redis; it is not available over several partitions yet"
+                ))
         }
         if case .failure(let error) = WebSocketHandshake.validate(head) { return .respond(error.response) }
         var headerVenue: RelayVenue?
         if let token = BearerToken.from(head.headers) {
             headerVenue = core.venues?.authenticate(token: token)
-            guard headerVenue != nil else {
+            // With a shared store the venue may be one another node created since this node read it: `hello`
+            // (which repeats the token) reads the store again before it is refused.
+            let mayBeElsewhere = core.venues?.isShared == true && RelayVenue.id(fromToken: token) != nil
+            guard headerVenue != nil || mayBeElsewhere else {
                 return .respond(APIResponse.error(.unauthorized, "invalid_token", "not a venue token"))
             }
         }

@@ -89,6 +89,20 @@ public struct RelayedVenueStateMachine: Sendable {
         }
     }
 
+    /// What the public journal holds of the venue's games, read again from a journal other nodes write too (a
+    /// cluster on one Redis, where the venue may have relayed through another node since this one last saw it):
+    /// each game's `stored` and `accepted` only rise, so nothing this node has handed to the journal is forgotten.
+    /// Call it before `receivedHello`, so `welcome` reports it.
+    public mutating func learned(stored: [GameID: Int]) {
+        for (game, seq) in stored where owns(game) {
+            var copy = games[game] ?? Copy(stored: seq, accepted: seq, venueHead: seq)
+            copy.stored = max(copy.stored ?? seq, seq)
+            copy.accepted = max(copy.accepted, seq)
+            copy.venueHead = max(copy.venueHead, seq)
+            games[game] = copy
+        }
+    }
+
     /// `hello`: the venue's head per game.
     public mutating func receivedHello(
         _ connection: RelayConnectionID, heads: [GameID: Int], now: Timestamp

@@ -18,6 +18,9 @@ public struct GameSummary: Equatable, Sendable {
     /// Being played: started (a command was accepted) and not finished.
     public var isLive: Bool
     public var winner: TeamSide?
+    /// The name of the venue that relays the game (docs/relay.md), nil for the node's own games: the server sets it,
+    /// the game itself does not know where it is relayed.
+    public var venue: String?
 
     public init(game: Game) {
         self.id = game.id

@@ -67,7 +67,7 @@ public final class LobbyPresenter {
 
     static func rowJSON(_ entry: GameListViewModel.Entry) -> JSONValue {
         let summary = entry.summary
-        return [
+        let row: JSONValue = [
             "id": .string(summary.id.rawValue), "order": .int(entry.order),
             "homeTeam": .string(summary.homeTeam), "awayTeam": .string(summary.awayTeam),
             "homeColor": .string(summary.homeColor), "awayColor": .string(summary.awayColor),
@@ -77,6 +77,10 @@ public final class LobbyPresenter {
             "isLive": .bool(summary.isLive), "winner": summary.winner.map { .string($0.rawValue) } ?? .null,
             "viewers": .int(entry.viewers), "status": .string(summary.isFinished ? "final" : "live"),
         ]
+        // Only a relayed game's row names its venue, so the rows of a node without venues are unchanged.
+        guard let venue = summary.venue, var members = row.objectValue else { return row }
+        members["venue"] = .string(venue)
+        return .object(members)
     }
 }
 

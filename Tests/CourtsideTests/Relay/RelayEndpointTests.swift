@@ -15,7 +15,7 @@ struct RelayEndpointTests {
     private let admin = ["Authorization": "Bearer \(TestApp.adminToken)"]
 
     /// A relay client: the venue's end, frame by frame.
-    private struct Venue {
+    struct Venue {
         let client: WebSocketClient
 
         func send(_ message: RelayMessage) throws {
@@ -38,6 +38,41 @@ struct RelayEndpointTests {
                 }
             }
         }
+    }
+
+    /// A game played on `app` (`commands` moves, two points and rebounds in turn) and what venue `venueID` would
+    /// relay of it under the id `<venueID>.<its id>`.
+    static func playedGame(on app: TestApp, commands: Int, venueID: String) throws -> (
+        journaled: JournaledGame, relayed: GameID, record: [UInt8], entries: [RelayEntry]
+    ) {
+        let local = try app.createGame()
+        for index in 0..<commands {
+            let answer = try app.request(
+                "POST", "/api/games/\(local.id)/commands", headers: ["Authorization": "Bearer \(local.token)"],
+                json: command("c\(index)", move: index % 2 == 0 ? "twoPoints" : "rebound"))
+            guard answer.status == 200 else { throw ClientError("command \(index): \(answer.text)") }
+        }
+        guard let journaled = try app.app.core.services.journal.loadGames().first(where: { $0.id.rawValue == local.id })
+        else { throw ClientError("game \(local.id) not stored") }
+        let relayed = GameID("\(venueID).\(local.id)")
+        let (record, entries) = try relayedCopy(of: journaled, as: relayed)
+        return (journaled, relayed, record, entries)
+    }
+
+    /// What a venue would relay of `journaled` under the id `relayed`: its `open` record and its entries.
+    static func relayedCopy(of journaled: JournaledGame, as relayed: GameID) throws -> (
+        record: [UInt8], entries: [RelayEntry]
+    ) {
+        let record = Array(
+            String(decoding: try RelayedGameRecord.encode(journaled.record), as: UTF8.self)
+                .replacingOccurrences(of: "\"\(journaled.id.rawValue)\"", with: "\"\(relayed.rawValue)\"").utf8)
+        let json = JournalJSON()
+        let entries = try journaled.events.map { stored in
+            RelayEntry(
+                seq: stored.event.sequence, event: Array(try json.encode(stored.event, game: relayed).utf8),
+                presentationSequence: stored.presentationSequence)
+        }
+        return (record, entries)
     }
 
     /// A snapshot answer without its `source` member (the venue's own copy has none).
@@ -70,16 +105,7 @@ struct RelayEndpointTests {
         let localDocument = try app.snapshot(local.id)
         let journaled = try #require(try app.app.core.services.journal.loadGames().first { $0.id.rawValue == local.id })
         let relayed = GameID("\(venue.id).\(local.id)")
-        let recordBytes = try RelayedGameRecord.encode(journaled.record)
-        let record = Array(
-            String(decoding: recordBytes, as: UTF8.self)
-                .replacingOccurrences(of: "\"\(local.id)\"", with: "\"\(relayed.rawValue)\"").utf8)
-        let json = JournalJSON()
-        let entries = try journaled.events.map { stored in
-            RelayEntry(
-                seq: stored.event.sequence, event: Array(try json.encode(stored.event, game: relayed).utf8),
-                presentationSequence: stored.presentationSequence)
-        }
+        let (record, entries) = try Self.relayedCopy(of: journaled, as: relayed)
         let last = try #require(entries.last?.seq)
         #expect(last >= 4)
 
@@ -165,6 +191,38 @@ struct RelayEndpointTests {
         #expect(try app.snapshot(relayed.rawValue)["seq"] == expected["seq"])
     }
 
+    @Test("a spectator of a relayed game further behind than the resume window gets a snapshot, one within it patches")
+    func behindTheWindow() throws {
+        let app = try TestApp(configure: { $0.resumeWindow = 3 })
+        let venue = try createVenue(app)
+        let (journaled, relayed, record, entries) = try Self.playedGame(on: app, commands: 8, venueID: venue.id)
+        let relay = Venue(client: try WebSocketClient(port: app.port, path: "/api/relay"))
+        try relay.send(.hello(venue: venue.id, token: venue.token, boot: "b1", heads: [relayed: entries.count]))
+        #expect(try relay.read() == .welcome(stored: [:]))
+        try relay.send(.open(relayed, record: record))
+        #expect(try relay.read() == .ack(relayed, seq: 0))
+        // One entry per message, so each command's patch is published on its own and the window holds the last 3.
+        for entry in entries {
+            try relay.send(.entries(relayed, [entry]))
+            #expect(try relay.read() == .ack(relayed, seq: entry.seq))
+        }
+        let last = journaled.lastPresentationSequence
+        #expect(last >= 8)
+        _ = try app.waitForGame(relayed.rawValue, seq: last)
+        let document = Self.withoutSource(try app.snapshot(relayed.rawValue))
+
+        let behind = try WebSocketClient(port: app.port, path: "/ws/games/\(relayed.rawValue)?since=1")
+        let snapshot = try behind.readJSON()
+        #expect(snapshot["type"] == "snapshot", "\(snapshot)")
+        #expect(snapshot["seq"]?.intValue == last)
+        #expect(snapshot["state"] == document["state"])
+
+        let within = try WebSocketClient(port: app.port, path: "/ws/games/\(relayed.rawValue)?since=\(last - 2)")
+        let patches = [try within.readJSON(), try within.readJSON()]
+        #expect(patches.map { $0["type"] } == ["patch", "patch"], "\(patches)")
+        #expect(patches.map { $0["seq"]?.intValue } == [last - 1, last])
+    }
+
     @Test("after a restart of the public node a relayed game is still read-only, at its seq, and the relay resumes")
     func restart() throws {
         let directory = TestApp.makeTemporaryDirectory()
@@ -182,15 +240,7 @@ struct RelayEndpointTests {
             try first.app.core.services.journal.loadGames().first { $0.id.rawValue == local.id })
         let localDocument = try first.snapshot(local.id)
         let relayed = GameID("\(venue.id).\(local.id)")
-        let record = Array(
-            String(decoding: try RelayedGameRecord.encode(journaled.record), as: UTF8.self)
-                .replacingOccurrences(of: "\"\(local.id)\"", with: "\"\(relayed.rawValue)\"").utf8)
-        let json = JournalJSON()
-        let entries = try journaled.events.map { stored in
-            RelayEntry(
-                seq: stored.event.sequence, event: Array(try json.encode(stored.event, game: relayed).utf8),
-                presentationSequence: stored.presentationSequence)
-        }
+        let (record, entries) = try Self.relayedCopy(of: journaled, as: relayed)
         let relay = Venue(client: try WebSocketClient(port: first.port, path: "/api/relay"))
         try relay.send(.hello(venue: venue.id, token: venue.token, boot: "b1", heads: [relayed: entries.count]))
         #expect(try relay.read() == .welcome(stored: [:]))

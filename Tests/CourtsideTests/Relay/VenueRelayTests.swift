@@ -32,11 +32,7 @@ struct VenueRelayTests {
         let hub = try #require(publicNode.app.core.relayHub.withLock { $0 })
         func lost() -> Int { venue.logLines.all.filter { $0.contains("uplink lost") }.count }
         func score(_ index: Int) throws {
-            let answer = try venue.request(
-                "POST", "/api/games/\(game.id)/commands", headers: ["Authorization": "Bearer \(game.token)"],
-                json: command(
-                    "c\(index)", move: index % 3 == 0 ? "twoPoints" : "rebound",
-                    player: index % 2 == 0 ? "home-0" : "away-1"))
+            let answer = try venue.scoreRelayTestCommand(index, in: game)
             #expect(answer.status == 200, "\(answer.text)")
         }
         var index = 0
@@ -53,12 +49,13 @@ struct VenueRelayTests {
             #expect(try eventually { try uplink() == "up" }, "no reconnection after cut \(cut)")
         }
         let venueDocument = try venue.snapshot(game.id)
-        var served: JSONValue?
-        let caughtUp = eventually(within: .seconds(30)) {
-            served = try? publicNode.snapshot(game.id)
-            return served.map(RelayEndpointTests.withoutSource) == venueDocument
-        }
+        let (caughtUp, served) = publicNode.waitUntilServes(game.id, as: venueDocument, within: .seconds(30))
         #expect(caughtUp, "public \(served.map(\.description) ?? "nothing")\nvenue \(venueDocument)")
+        // The public lobby names the venue of a relayed game; the venue's own lobby has no venue member.
+        let publicRows = try publicNode.request("GET", "/api/games").json["games"]?.arrayValue ?? []
+        #expect(publicRows.first { $0["id"]?.stringValue == game.id }?["venue"] == "Hall 2", "\(publicRows)")
+        let venueRows = try venue.request("GET", "/api/games").json["games"]?.arrayValue ?? []
+        #expect(venueRows.count == 1 && venueRows.allSatisfy { $0["venue"] == nil }, "\(venueRows)")
         let atVenue = try #require(try venue.app.core.services.journal.loadGames().first { $0.id.rawValue == game.id })
         let upstream = try #require(
             try publicNode.app.core.services.journal.loadGames().first { $0.id.rawValue == game.id })
@@ -76,5 +73,26 @@ struct VenueRelayTests {
         #expect(try eventually { try uplink() == "down" })
         #expect(try venue.request("GET", "/healthz").status == 200)
         try score(index)
+    }
+}
+
+extension TestApp {
+    /// Command `index` of a relay test's game: two points or a rebound, home and away in turn.
+    func scoreRelayTestCommand(_ index: Int, in game: (id: String, token: String)) throws -> ClientResponse {
+        try request(
+            "POST", "/api/games/\(game.id)/commands", headers: ["Authorization": "Bearer \(game.token)"],
+            json: command(
+                "c\(index)", move: index % 3 == 0 ? "twoPoints" : "rebound",
+                player: index % 2 == 0 ? "home-0" : "away-1"))
+    }
+
+    /// Waits until this node serves `game` as `expected` (its `source` aside): whether it did, and the last served.
+    func waitUntilServes(_ game: String, as expected: JSONValue, within limit: Duration) -> (Bool, JSONValue?) {
+        var served: JSONValue?
+        let equal = eventually(within: limit) {
+            served = try? self.snapshot(game)
+            return served.map(RelayEndpointTests.withoutSource) == expected
+        }
+        return (equal, served)
     }
 }
