@@ -153,9 +153,14 @@ struct ClusterWebhookTests {
         #expect(receiver.deliveries.map(\.id) == expected)
         let first = try #require(receiver.deliveries.first)
         #expect(first.at - taken >= .milliseconds(1_900), "delivered under another node's lease")
-        let cursor = try redisReply(
-            redis, RESPCommand("HGET", .string("courtside:webhook-cursors:{\(id)}"), .string(game.id)))
-        #expect(cursor.string == "6")
+        // The cursor moves after the receiver's answer is read, so the last delivery can be seen before the cursor
+        // has moved past it: wait for it, with a deadline.
+        let cursorMoved = try eventually(within: .seconds(5)) {
+            try redisReply(
+                redis, RESPCommand("HGET", .string("courtside:webhook-cursors:{\(id)}"), .string(game.id))
+            ).string == "6"
+        }
+        #expect(cursorMoved, "the cursor did not move past the last delivery")
     }
 
     @Test("the store: one token holds a lease; a loser cannot move the cursor; a lapsed lease is taken; a replay wins")
