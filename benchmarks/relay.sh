@@ -3,8 +3,8 @@
 # SQLite journals in temporary --data folders on this disk), the venue made on the public node with the admin token
 # (POST /api/venues), and the venue started with --upstream pointed at a loopback port nothing listens on yet: its
 # link is down. `courtside-load relay` then
-#   1. writes a backlog of BACKLOG commands over GAMES games at the venue, each scorer sending its next command
-#      once the last is acked, lets the link return (it starts forwarding that port to the public node) and polls
+#   1. writes a backlog of BACKLOG commands over GAMES games at the venue (its scorers' rate limit raised), each
+#      scorer sending its next command once the last is acked, lets the link return (it starts forwarding that port to the public node) and polls
 #      every game's document on the public node until each has its last acked seq: the catch-up, counted from the
 #      venue's first connection (its reconnection backoff, up to 30 s after a long cut, is printed apart);
 #   2. with the link up, plays GAMES new games at the venue at a real scorer's pace for LIVE seconds, SPECTATORS
@@ -48,7 +48,10 @@ for run in $(seq "${RUNS:-1}"); do
     venue_token=$(venue_token "$public_port" "$token" "Relay bench")
     link_port=$(free_loopback_port)
     venue_port=$(free_loopback_port)
-    node "venue-$run" "$venue_port" --upstream "ws://127.0.0.1:$link_port" --upstream-token "$venue_token"
+    # The backlog stands for an hour of play written in seconds: the scorers' rate limit (a burst of 100, then 50
+    # commands a second per game) is raised so it measures the relay, not the limit.
+    node "venue-$run" "$venue_port" --upstream "ws://127.0.0.1:$link_port" --upstream-token "$venue_token" \
+        --command-burst 100000 --commands-per-second 100000
     venue_pid=$SERVER_PID
     echo "--- run $run, $(date -u '+%H:%M:%S') UTC, uptime:$(uptime | sed 's/.*up/ up/')"
     report=$work/relay-$run.out

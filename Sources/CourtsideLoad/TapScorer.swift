@@ -49,8 +49,11 @@ struct TapScorer {
             let now = LoadSocket.now()
             let due = backToBack ? max(now, start) : start + entry.offset
             let sending = due < end && result.table.sentAt.count < maxCommands
-            if !sending && (result.table.unacked == 0 || now >= drainDeadline) { break }
-            if sending && now >= due && !(backToBack && result.table.unacked > 0) {
+            // A refusal (an error naming no command) answers a command as an ack does: without counting it, a
+            // back-to-back scorer would wait for an ack that never comes.
+            let unanswered = result.table.unacked - result.refused.values.reduce(0, +)
+            if !sending && (unanswered <= 0 || now >= drainDeadline) { break }
+            if sending && now >= due && !(backToBack && unanswered > 0) {
                 let index = result.table.sent(at: LoadSocket.now())
                 let command =
                     "{\"type\":\"move\",\"id\":\"t\(index)\",\"player\":\"\(entry.player)\",\"move\":\"\(entry.move)\"}"
