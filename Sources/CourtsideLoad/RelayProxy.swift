@@ -98,7 +98,10 @@ final class RelayProxy: Sendable {
         case .inProgress(let fd):
             let deadline = LoadSocket.now() + LoadSocket.nanoseconds(5)
             while LoadSocket.now() < deadline {
-                if Self.wait(fd, for: Int16(POLLOUT)) { return LoadSocket.pendingError(fd) == 0 ? fd : nil }
+                if Self.wait(fd, for: Int16(POLLOUT)) {
+                    if LoadSocket.pendingError(fd) == 0 { return fd }
+                    break
+                }
             }
             close(fd)
             return nil
