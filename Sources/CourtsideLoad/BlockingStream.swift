@@ -29,8 +29,10 @@ final class BlockingStream {
         case .connected(let socket): fd = socket
         case .inProgress(let socket):
             fd = socket
-            guard wait(fd, for: Int16(POLLOUT), timeout: ioTimeout), LoadSocket.pendingError(fd) == 0 else {
-                let code = LoadSocket.pendingError(fd)
+            // SO_ERROR is cleared by reading it: read once (a refused connect reported as a timeout otherwise).
+            let writable = wait(fd, for: Int16(POLLOUT), timeout: ioTimeout)
+            let code = LoadSocket.pendingError(fd)
+            guard writable, code == 0 else {
                 close(fd)
                 return .failure(code == 0 ? .handshakeTimedOut : .connectFailed(errno: code))
             }

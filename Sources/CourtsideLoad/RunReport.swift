@@ -8,6 +8,15 @@ protocol RunReport: Encodable {
     var failureExamples: [String] { get }
 }
 
+/// A report a mode prints as text and whose verdict is its exit status.
+protocol PrintedReport {
+    var text: String { get }
+    var succeeded: Bool { get }
+}
+
+extension TapReport: PrintedReport {}
+extension RelayReport: PrintedReport {}
+
 extension RunReport {
     var json: String {
         let encoder = JSONEncoder()

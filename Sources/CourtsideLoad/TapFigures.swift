@@ -1,6 +1,6 @@
 /// The counts and latencies of a `courtside-load taptoscreen` run, by class: the scorers' acks, and each
 /// spectator class's patches, joined with the side tables (arrival − the send time of the command whose ack named
-/// the patch's `seq`).
+/// the patch's `seq`, or the ack's arrival in a relay run).
 struct TapFigures: Sendable {
     var classNames: [String]
     var latencies: [LatencyHistogram]
@@ -19,9 +19,14 @@ struct TapFigures: Sendable {
     var dropped = 0
     var decodeErrors = 0
     var spectatorFailures = FailureCounts()
+    /// Each patch's latency counts from its command's ack (a relay run) instead of its send.
+    var fromAck = false
+    /// With `fromAck`: patches stamped before their ack was (the scorer's thread read it late); counted as 0.
+    var beforeAck = 0
 
-    init(classNames: [String]) {
+    init(classNames: [String], fromAck: Bool = false) {
         self.classNames = classNames
+        self.fromAck = fromAck
         latencies = Array(repeating: LatencyHistogram(), count: classNames.count)
     }
 
@@ -36,13 +41,14 @@ struct TapFigures: Sendable {
 
     mutating func add(loop result: TapRun.LoopResult, tables: [TapSideTable]) {
         for arrival in result.tally.arrivals {
-            guard Int(arrival.game) < tables.count,
-                let sentAt = tables[Int(arrival.game)].sendTime(ofDocument: Int(arrival.seq))
-            else {
+            let table = Int(arrival.game) < tables.count ? tables[Int(arrival.game)] : nil
+            let seq = Int(arrival.seq)
+            guard let from = fromAck ? table?.ackTime(ofDocument: seq) : table?.sendTime(ofDocument: seq) else {
                 unmatched += 1
                 continue
             }
-            latencies[Int(arrival.classIndex)].record(arrival.at &- sentAt)
+            if arrival.at < from { beforeAck += 1 }
+            latencies[Int(arrival.classIndex)].record(arrival.at > from ? arrival.at - from : 0)
         }
         spectatorsConnected += result.tally.upgraded
         deflateAgreed += result.tally.deflateAgreed

@@ -30,38 +30,20 @@ enum TapGames {
         let body =
             "{\"homeTeam\":\"Home \(number)\",\"homePlayers\":[\"Ann\",\"Bo\",\"Cy\"],\"awayTeam\":\"Away \(number)\","
             + "\"awayPlayers\":[\"Di\",\"Ed\",\"Flo\"],\"rules\":{\"preset\":\"custom\",\"targetScore\":999,\"winBy\":1}}"
-        let request =
-            "POST /api/games HTTP/1.1\r\nHost: \(target.hostHeader)\r\nAuthorization: Bearer \(adminToken)\r\n"
-            + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
-        let stream: BlockingStream
-        switch BlockingStream.open(to: target, tls: tls) {
-        case .success(let opened): stream = opened
+        switch LoadHTTP.request(
+            "POST", "/api/games", at: target, tls: tls, authorization: adminToken, body: body)
+        {
+        case .success(let response): return parse(response)
         case .failure(let failure): return .failure(failure)
         }
-        if let failure = stream.write(Array(request.utf8)) { return .failure(failure) }
-        var response: [UInt8] = []
-        let deadline = LoadSocket.now() + LoadSocket.nanoseconds(30)
-        // Read to the end of the stream (`Connection: close`), bounded in size and time.
-        while LoadSocket.now() < deadline && response.count < 1 << 20 {
-            switch stream.read(timeout: 1_000) {
-            case .success(let bytes): response += bytes
-            case .failure: return parse(response)
-            }
-        }
-        return parse(response)
     }
 
-    private static func parse(_ response: [UInt8]) -> Result<Game, LoadClientFailure> {
-        guard let headEnd = LoadHandshake.headEnd(in: response) else {
-            return .failure(.handshakeInvalid("POST /api/games: no complete response"))
+    private static func parse(_ response: LoadHTTP.Response) -> Result<Game, LoadClientFailure> {
+        guard response.code == 201 else {
+            let body = String(decoding: response.body.prefix(200), as: UTF8.self)
+            return .failure(.handshakeInvalid("POST /api/games: \(response.status) \(body)"))
         }
-        let head = String(decoding: response[..<headEnd], as: UTF8.self)
-        guard head.hasPrefix("HTTP/1.1 201") else {
-            let status = head.prefix { $0 != "\r" }
-            let body = String(decoding: response[headEnd...].prefix(200), as: UTF8.self)
-            return .failure(.handshakeInvalid("POST /api/games: \(status) \(body)"))
-        }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(response[headEnd...])) as? [String: Any],
+        guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
             let id = object["id"] as? String, let token = object["scorerToken"] as? String
         else {
             return .failure(.handshakeInvalid("POST /api/games: no id and scorerToken in the answer"))

@@ -34,6 +34,10 @@ struct TapOptions: Sendable {
     /// Seconds of each limit measurement.
     var limitSeconds = 10.0
     var json = false
+    /// A relay run's live phase (not a taptoscreen flag): the origin is a venue node, every spectator is on the
+    /// other nodes (public nodes the venue relays to), and each patch's latency counts from the venue's ack of its
+    /// command to its arrival, not from the send.
+    var relayed = false
 
     static let maxSpectators = 20_000
 

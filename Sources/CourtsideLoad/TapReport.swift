@@ -35,6 +35,8 @@ struct TapReport: RunReport, Sendable, Encodable {
     var unmatchedPatches: Int
     var droppedArrivals: Int
     var decodeErrors: Int
+    /// A relay run: patches stamped before their command's ack was (counted as 0 ms).
+    var patchesBeforeAck: Int
     var limit: TapLimit
     var limitP99Ms: Double?
     var failures: [String: Int]
@@ -65,6 +67,7 @@ struct TapReport: RunReport, Sendable, Encodable {
         unmatchedPatches = figures.unmatched
         droppedArrivals = figures.dropped
         decodeErrors = figures.decodeErrors
+        patchesBeforeAck = figures.beforeAck
         failures = figures.spectatorFailures.byCategory
         failureExamples = figures.spectatorFailures.examples
     }
@@ -101,7 +104,8 @@ struct TapReport: RunReport, Sendable, Encodable {
                     ? ""
                     : ", refused \(refused.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"),
             "  patches      lost \(lostPatches), unmatched \(unmatchedPatches), decode errors \(decodeErrors)"
-                + (droppedArrivals > 0 ? ", \(droppedArrivals) arrivals not stamped (memory bound)" : ""),
+                + (droppedArrivals > 0 ? ", \(droppedArrivals) arrivals not stamped (memory bound)" : "")
+                + (patchesBeforeAck > 0 ? ", \(patchesBeforeAck) stamped before their ack (counted as 0)" : ""),
             "",
             "  class                              samples    p50 ms    p99 ms  p99.9 ms    max ms   limit ms  p99/limit",
         ]

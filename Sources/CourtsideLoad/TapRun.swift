@@ -8,8 +8,9 @@ import Synchronization
 /// arrivals are joined with the scorers' side tables into per-class latencies, and the limit is measured.
 enum TapRun {
     /// The report's classes: "ack" first, then one per spectator transport and node kind.
-    static func className(tls: Bool, deflate: Bool, origin: Bool) -> String {
-        (tls ? "screen tls" : "screen plain") + (deflate ? " deflate" : "") + (origin ? "" : " other node")
+    static func className(tls: Bool, deflate: Bool, origin: Bool, relayed: Bool = false) -> String {
+        if relayed { return "venue ack to public screen" + (tls ? " tls" : "") + (deflate ? " deflate" : "") }
+        return (tls ? "screen tls" : "screen plain") + (deflate ? " deflate" : "") + (origin ? "" : " other node")
     }
 
     /// What spectator loops and the coordinator tell each other.
@@ -29,7 +30,11 @@ enum TapRun {
         var open = 0
     }
 
-    static func run(_ options: TapOptions) -> Result<TapReport, LoadClientFailure> {
+    /// `gamesMade`, when given, runs once the games exist on the origin, before any spectator connects (a relay
+    /// run waits there until the public node has them); its failure ends the run.
+    static func run(
+        _ options: TapOptions, gamesMade: (([TapGames.Game]) -> LoadClientFailure?)? = nil
+    ) -> Result<TapReport, LoadClientFailure> {
         signal(SIGPIPE, SIG_IGN)
         _ = LoadSocket.raiseFileLimit(to: Int(Int32.max))
         let tls: TLSContext?
@@ -48,17 +53,21 @@ enum TapRun {
         case .success(let made): games = made
         case .failure(let failure): return .failure(failure)
         }
+        if let failure = gamesMade?(games) { return .failure(failure) }
 
-        // Classes and the spectators' plan: spectator j of a game on node j % nodes, deflate by the share.
+        // Classes and the spectators' plan: spectator j of a game on node j % nodes (relayed: on the nodes after
+        // the origin only), deflate by the share.
+        let spectatorNodes = options.relayed ? Array(options.nodes.indices.dropFirst()) : Array(options.nodes.indices)
         var classNames = ["ack"]
         var plans = [[[(game: Int, classIndex: Int, deflate: Bool)]]](
             repeating: Array(repeating: [], count: options.threads), count: options.nodes.count)
         var planned = 0
         for game in 0..<gameCount {
             for index in 0..<options.spectators(ofGame: game) {
-                let node = index % options.nodes.count
-                let deflate = options.offersDeflate(index / options.nodes.count)
-                let name = className(tls: options.nodes[node].tls, deflate: deflate, origin: node == 0)
+                let node = spectatorNodes[index % spectatorNodes.count]
+                let deflate = options.offersDeflate(index / spectatorNodes.count)
+                let name = className(
+                    tls: options.nodes[node].tls, deflate: deflate, origin: node == 0, relayed: options.relayed)
                 let classIndex = classNames.firstIndex(of: name) ?? classNames.count
                 if classIndex == classNames.count { classNames.append(name) }
                 plans[node][planned % options.threads].append((game, classIndex, deflate))
@@ -139,7 +148,7 @@ enum TapRun {
         control.stop.store(true, ordering: .releasing)
         for _ in 0..<loopCount { loopsDone.wait() }
 
-        var figures = TapFigures(classNames: classNames)
+        var figures = TapFigures(classNames: classNames, fromAck: options.relayed)
         for index in 0..<gameCount {
             if let result = scored[index] { figures.add(scorer: result) }
         }

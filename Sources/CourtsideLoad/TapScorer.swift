@@ -3,8 +3,8 @@ import CourtsideWebSocket
 
 /// One game's scorer in a `courtside-load taptoscreen` run, on its own thread with a blocking socket: upgrades
 /// `WS /ws/games/{id}/scorer` with its token in the `Authorization` header, then sends the commands of its
-/// ``TapSchedule`` when each is due, reading the answers in between, and notes every send and ack in its
-/// ``TapSideTable``. Bounded by `end` for sending and `drainDeadline` for the last acks.
+/// ``TapSchedule`` when each is due (or, `backToBack`, each once the previous one is acked), reading the answers in
+/// between, and notes every send and ack in its ``TapSideTable``. Bounded by `end` for sending and `drainDeadline` for the last acks.
 struct TapScorer {
     /// What the scorer leaves for the report.
     struct Result: Sendable {
@@ -20,6 +20,9 @@ struct TapScorer {
     let tls: TLSContext?
     var schedule: TapSchedule
     let maxCommands: Int
+    /// Sends each command as soon as the previous one is acked, ignoring the schedule's times (its moves still
+    /// apply): a relay run's backlog, written as fast as the venue acks.
+    var backToBack = false
 
     /// Plays from `start` (monotonic nanoseconds) until `end`, then waits for the acks until `drainDeadline`.
     mutating func run(start: UInt64, end: UInt64, drainDeadline: UInt64) -> Result {
@@ -44,10 +47,13 @@ struct TapScorer {
         var entry = schedule.next()
         while true {
             let now = LoadSocket.now()
-            let due = start + entry.offset
+            let due = backToBack ? max(now, start) : start + entry.offset
             let sending = due < end && result.table.sentAt.count < maxCommands
-            if !sending && (result.table.unacked == 0 || now >= drainDeadline) { break }
-            if sending && now >= due {
+            // A refusal (an error naming no command) answers a command as an ack does: without counting it, a
+            // back-to-back scorer would wait for an ack that never comes.
+            let unanswered = result.table.unacked - result.refused.values.reduce(0, +)
+            if !sending && (unanswered <= 0 || now >= drainDeadline) { break }
+            if sending && now >= due && !(backToBack && unanswered > 0) {
                 let index = result.table.sent(at: LoadSocket.now())
                 let command =
                     "{\"type\":\"move\",\"id\":\"t\(index)\",\"player\":\"\(entry.player)\",\"move\":\"\(entry.move)\"}"
@@ -60,7 +66,7 @@ struct TapScorer {
                 entry = schedule.next()
                 continue
             }
-            let waitUntil = sending ? due : drainDeadline
+            let waitUntil = sending && !backToBack ? due : drainDeadline
             let timeout = Int32(min(100, (waitUntil > now ? waitUntil - now : 0) / 1_000_000))
             switch stream.read(timeout: timeout) {
             case .failure(let failure):

@@ -10,6 +10,8 @@ struct TapSideTable: Sendable {
     /// The first command acked with each `seq` (a command that changes nothing is acked with the current `seq`;
     /// the patch belongs to the one that made it).
     private var commandBySeq: [Int: Int] = [:]
+    /// When the ack of that first command arrived, by `seq`: where a relay run's latency starts (the venue's ack).
+    private var ackTimeBySeq: [Int: UInt64] = [:]
     private(set) var acked = 0
     /// Acks for an index never sent, or a second ack for one command (the server must answer each once).
     private(set) var unexpectedAcks = 0
@@ -33,7 +35,10 @@ struct TapSideTable: Sendable {
         ackedSeq[index] = seq
         acked += 1
         lastAckedSeq = max(lastAckedSeq, seq)
-        if commandBySeq[seq] == nil { commandBySeq[seq] = index }
+        if commandBySeq[seq] == nil {
+            commandBySeq[seq] = index
+            ackTimeBySeq[seq] = time
+        }
         return time &- sentAt[index]
     }
 
@@ -43,5 +48,10 @@ struct TapSideTable: Sendable {
     /// The send time of the command whose ack named `seq`; nil if no acked command did.
     func sendTime(ofDocument seq: Int) -> UInt64? {
         commandBySeq[seq].map { sentAt[$0] }
+    }
+
+    /// When the ack of the command whose ack named `seq` arrived; nil if no acked command did.
+    func ackTime(ofDocument seq: Int) -> UInt64? {
+        ackTimeBySeq[seq]
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 
-// courtside-load: load against a loopback server. Three modes:
+// courtside-load: load against a loopback server. The modes:
 // - echo (the default): N clients send messages and measure the echo round trips (LoadOptions.usage);
 // - `courtside-load fanout ...`: N subscribers and one publisher measure a pub/sub fan-out (FanoutOptions.usage);
 // - `courtside-load journal ...`: appends at stepped rates to the SQLite and Redis journals (JournalOptions.usage);
-// - `courtside-load taptoscreen ...`: scorers and spectators of many games, tap-to-screen latency (TapOptions.usage).
+// - `courtside-load taptoscreen ...`: scorers and spectators of many games, tap-to-screen latency (TapOptions.usage);
+// - `courtside-load relay ...`: a venue node's catch-up and live relay latency to a public node (RelayOptions.usage).
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -46,23 +47,37 @@ if arguments.first == "journal" {
     }
 }
 
+/// A mode's end: its report printed (JSON or text) and its status, or why it could not measure and status 1.
+func finish<Report: RunReport & PrintedReport>(
+    _ mode: String, _ result: Result<Report, some Error>, json: Bool
+) -> Never {
+    switch result {
+    case .success(let report):
+        print(json ? report.json : report.text)
+        exit(report.succeeded ? 0 : 1)
+    case .failure(let error):
+        FileHandle.standardError.write(Data("courtside-load \(mode): \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 if arguments.first == "taptoscreen" {
     arguments.removeFirst()
     let options = parsed(TapOptions.parse(arguments), usage: TapOptions.usage)
-    switch TapRun.run(options) {
-    case .success(let report):
-        print(options.json ? report.json : report.text)
-        exit(report.succeeded ? 0 : 1)
-    case .failure(let failure):
-        FileHandle.standardError.write(Data("courtside-load taptoscreen: \(failure)\n".utf8))
-        exit(1)
-    }
+    finish("taptoscreen", TapRun.run(options), json: options.json)
+}
+
+if arguments.first == "relay" {
+    arguments.removeFirst()
+    let options = parsed(RelayOptions.parse(arguments), usage: RelayOptions.usage)
+    finish("relay", RelayRun.run(options), json: options.json)
 }
 
 if arguments.first == "echo" { arguments.removeFirst() }
 let options = parsed(
     LoadOptions.parse(arguments),
-    usage: [LoadOptions.usage, FanoutOptions.usage, JournalOptions.usage, TapOptions.usage].joined(separator: "\n"))
+    usage: [LoadOptions.usage, FanoutOptions.usage, JournalOptions.usage, TapOptions.usage, RelayOptions.usage].joined(
+        separator: "\n"))
 
 let url = arguments.firstIndex(of: "--url").map { arguments[$0 + 1] } ?? ""
 let report = LoadReport(options: options, url: url, results: LoadRun.run(options))

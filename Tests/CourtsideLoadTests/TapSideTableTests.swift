@@ -43,6 +43,31 @@ struct TapSideTableTests {
         _ = table.acked(command: 0, seq: 4, at: 300)
         _ = table.acked(command: 1, seq: 4, at: 310)
         #expect(table.sendTime(ofDocument: 4) == 100)
+        #expect(table.ackTime(ofDocument: 4) == 300, "a relay run's latency starts at the first command's ack")
+        #expect(table.ackTime(ofDocument: 5) == nil)
+    }
+
+    @Test("a relay run: a patch's latency runs from its command's ack; one stamped before the ack counts as 0")
+    func latencyFromAck() {
+        var table = TapSideTable()
+        _ = table.sent(at: 1_000)
+        _ = table.sent(at: 2_000)
+        _ = table.acked(command: 0, seq: 1, at: 1_400)
+        _ = table.acked(command: 1, seq: 2, at: 2_600)
+        var loop = TapRun.LoopResult(tally: TapLoopTally())
+        loop.tally.record(TapArrival(game: 0, seq: 1, classIndex: 1, at: 1_900))
+        loop.tally.record(TapArrival(game: 0, seq: 2, classIndex: 1, at: 2_500))
+        var fromAck = TapFigures(classNames: ["ack", "venue ack to public screen"], fromAck: true)
+        fromAck.add(loop: loop, tables: [table])
+        #expect(fromAck.latencies[1].count == 2)
+        #expect(fromAck.latencies[1].maximum == 500, "1,900 − the ack at 1,400")
+        #expect(fromAck.latencies[1].minimum == 0, "stamped before its ack at 2,600")
+        #expect(fromAck.beforeAck == 1)
+        var fromSend = TapFigures(classNames: ["ack", "screen plain"])
+        fromSend.add(loop: loop, tables: [table])
+        #expect(fromSend.latencies[1].maximum == 900)
+        #expect(fromSend.latencies[1].minimum == 500)
+        #expect(fromSend.beforeAck == 0)
     }
 }
 
