@@ -6,12 +6,12 @@
 #   1. writes a backlog of BACKLOG commands over GAMES games at the venue (its scorers' rate limit raised), each
 #      scorer sending its next command once the last is acked, lets the link return (it starts forwarding that port to the public node) and polls
 #      every game's document on the public node until each has its last acked seq: the catch-up, counted from the
-#      venue's first connection (its reconnection backoff, up to 30 s after a long cut, is printed apart);
+#      venue's first connection (its reconnection backoff, up to 4 s after a long cut, is printed apart);
 #   2. with the link up, plays GAMES new games at the venue at a real scorer's pace for LIVE seconds, SPECTATORS
 #      per game on the public node: per patch, the time from the venue's ack (at the scorer) to the patch at each
 #      public spectator (p50/p99/p99.9/max).
 # RUNS runs, each with fresh nodes. Everything on loopback, every process stopped at the end.
-# Environment: RUNS (1), GAMES (20), BACKLOG (3600), LIVE (30), SPEED (1), SPECTATORS (1), BIN (binaries built
+# Environment: RUNS (1), GAMES (20), BACKLOG (3600), LINK_DOWN (0: seconds the link stays down at least), LIVE (30), SPEED (1), SPECTATORS (1), BIN (binaries built
 # elsewhere), JSON (a folder to keep each run's JSON report in), PROFILE (a folder: `perf record -g` of the public
 # node over the whole run, with LIVE=0 the backlog and the catch-up only, and its report there).
 set -euo pipefail
@@ -65,7 +65,7 @@ for run in $(seq "${RUNS:-1}"); do
     status=0
     timeout -k 10 900 "$bin/courtside-load" relay --venue "ws://127.0.0.1:$venue_port" \
         --public "ws://127.0.0.1:$public_port" --link-port "$link_port" --admin-token "$token" --games "$games" \
-        --backlog "$backlog" --live-duration "$live" --speed "${SPEED:-1}" --spectators "${SPECTATORS:-1}" \
+        --backlog "$backlog" --link-down "${LINK_DOWN:-0}" --live-duration "$live" --speed "${SPEED:-1}" --spectators "${SPECTATORS:-1}" \
         --venue-pid "$venue_pid" --public-pid "$public_pid" --store-dir "$work" ${JSON:+--json} >"$report" || status=$?
     if [ -n "$perf_pid" ]; then
         kill -INT "$perf_pid"

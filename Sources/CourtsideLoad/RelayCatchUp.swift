@@ -59,7 +59,11 @@ struct RelayCatchUp: Sendable, Encodable {
         }
         var figures = RelayCatchUp()
         figures.games = games.count
+        let backlogStart = LoadSocket.now()
         let tables = writeBacklog(games, options: options, into: &figures)
+        // A long cut: the link stays down until `linkDown` has passed (pacing the run, not waiting for a condition).
+        let linkReturn = backlogStart + LoadSocket.nanoseconds(options.linkDown)
+        while LoadSocket.now() < linkReturn { usleep(UInt32(min(100_000, (linkReturn - LoadSocket.now()) / 1_000))) }
         let finals = tables.map(\.lastAckedSeq)
         figures.lastSeqs = finals.reduce(0, +)
 

@@ -12,6 +12,9 @@ struct RelayOptions: Sendable {
     var backlogTimeout = 300.0
     /// Seconds from the link's return until every game's last `seq` is on the public node.
     var catchUpTimeout = 120.0
+    /// Seconds the link stays down at least, counted from the backlog's start (a long cut: the venue's reconnection
+    /// backoff has reached its cap when the link returns). 0: the link returns as soon as the backlog is written.
+    var linkDown = 0.0
     /// Seconds between two polls of the public node's documents.
     var pollInterval = 0.01
     /// The live phase: seconds of play at `speed` × a scorer's pace, with `spectators` per game on the public node.
@@ -39,6 +42,8 @@ struct RelayOptions: Sendable {
                                 (default 3600: a one-hour backlog)
           --backlog-timeout S   seconds to write the backlog at most (default 300)
           --catch-up-timeout S  seconds from the link's return to every game caught up at most (default 120)
+          --link-down S         keep the link down at least S seconds from the backlog's start (default 0: it
+                                returns once the backlog is written), so the venue's backoff reaches its cap
           --live-duration S     seconds of the live phase (default 30; 0 skips it)
           --speed F             the live scorers' pace times F (default 1: a play every 1-3 s)
           --spectators S        spectators per game on the public node in the live phase (default 1)
@@ -70,6 +75,7 @@ struct RelayOptions: Sendable {
                 case "--games": options.games = try arguments.number(of: argument, in: 1...1_000)
                 case "--backlog": options.backlog = try arguments.number(of: argument, in: 1...1_000_000)
                 case "--backlog-timeout": options.backlogTimeout = try arguments.number(of: argument, in: 1.0...3_600.0)
+                case "--link-down": options.linkDown = try arguments.number(of: argument, in: 0.0...3_600.0)
                 case "--catch-up-timeout":
                     options.catchUpTimeout = try arguments.number(of: argument, in: 1.0...3_600.0)
                 case "--live-duration":

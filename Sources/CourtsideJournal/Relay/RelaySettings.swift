@@ -17,8 +17,11 @@ public struct RelaySettings: Sendable, Hashable {
     public var snapshotBeyond: Int = 2_000
     /// The first reconnection step. 250 ms: a restarted public node is usually back within a few steps.
     public var backoffInitialMilliseconds: Int64 = 250
-    /// The cap of the reconnection steps. 30 s: a venue notices the public node's return within half a minute.
-    public var backoffMaximumMilliseconds: Int64 = 30_000
+    /// The cap of the reconnection steps. 4 s: after a long cut the venue is back within 2 to 4 s of the link's
+    /// return, so an hour's backlog is on the public node within seconds of it (a 30 s cap made the reconnection,
+    /// not the catch-up, the slow part: measured with `benchmarks/relay.sh`). A refused attempt costs the public
+    /// node one handshake, so even a hundred venues retrying together make a few dozen a second.
+    public var backoffMaximumMilliseconds: Int64 = 4_000
 
     public init() {}
 }
