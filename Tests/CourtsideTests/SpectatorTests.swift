@@ -163,8 +163,9 @@ struct EventReader {
 
     init(_ socket: LoopbackSocket) { self.socket = socket }
 
-    /// The next event (skipping keep-alive comments), with its id and data.
-    func next() throws -> (id: String?, data: String) {
+    /// The next event (skipping keep-alive comments), with its id, its name (`event:`, nil for a plain message)
+    /// and data.
+    func next() throws -> (id: String?, event: String?, data: String) {
         while true {
             let sizeLine = String(decoding: try socket.take(through: Array("\r\n".utf8), "chunk size"), as: UTF8.self)
             guard let size = Int(sizeLine.trimmingCharacters(in: .whitespacesAndNewlines), radix: 16) else {
@@ -172,12 +173,14 @@ struct EventReader {
             }
             let chunk = String(decoding: try socket.take(size + 2, "chunk"), as: UTF8.self)
             var id: String?
+            var event: String?
             var data: [String] = []
             for line in chunk.split(separator: "\n") {
                 if line.hasPrefix("id: ") { id = String(line.dropFirst(4)) }
+                if line.hasPrefix("event: ") { event = String(line.dropFirst(7)) }
                 if line.hasPrefix("data: ") { data.append(String(line.dropFirst(6))) }
             }
-            if !data.isEmpty { return (id, data.joined(separator: "\n")) }
+            if !data.isEmpty { return (id, event, data.joined(separator: "\n")) }
         }
     }
 }

@@ -210,6 +210,9 @@ class EventStreamReader:
         self.problems = self.document.problems
         self.task = None
         self.writer = None
+        # A relayed game's link state, as the last `event: source` said, and every one received.
+        self.source = None
+        self.sources = []
         # Called with (message, its data text) before the document takes it, when set: a resuming client checks
         # what came first, the cluster test compares the bytes every node sent.
         self.observe = None
@@ -262,7 +265,7 @@ class EventStreamReader:
             self.document.seq_changed.set()
 
     def _event(self, block):
-        event_id, data = None, []
+        event_id, name, data = None, None, []
         for line in block.split("\n"):
             if line.startswith(":"):
                 continue  # a comment (keep-alive)
@@ -270,12 +273,21 @@ class EventStreamReader:
             value = value[1:] if value.startswith(" ") else value
             if field == "id":
                 event_id = value
+            elif field == "event":
+                name = value
             elif field == "data":
                 data.append(value)
         if not data:
             return
         text = "\n".join(data)
         message = json.loads(text)
+        if name == "source":
+            # A relayed game's link state: a named event without an id, outside the numbered messages.
+            if event_id is not None:
+                self.problems.append(f"{self.document.name}: a source event with id {event_id!r}")
+            self.source = message.get("source")
+            self.sources.append(self.source)
+            return
         if self.observe is not None:
             self.observe(message, text)
         if event_id != str(message.get("seq")):

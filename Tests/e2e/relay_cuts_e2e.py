@@ -307,6 +307,15 @@ async def run(args, check):
         check.expect(poller.seen["down"] > 0, f"the public node never showed the link down: {dict(poller.seen)}")
         source_cleared = await wait_until(lambda: source_is(public, game_id, {"link": "up"}), 10)
         check.expect(source_cleared, f"the public node's source not cleared: {poller.last}")
+        # The public event-stream spectators heard the link state as `event: source` (no id): down during the cuts,
+        # and up, with nothing left to catch up, at the end.
+        for spectator in spectators["public"]:
+            heard = [source.get("link") for source in spectator.sources]
+            check.expect("down" in heard, f"{spectator.document.name} never heard the link down: {heard[-5:]}")
+            settled = await wait_until(
+                lambda: (spectator.source or {}).get("link") == "up" and "behind" not in spectator.source, 10, 0.05
+            )
+            check.expect(settled, f"{spectator.document.name}'s last source is not up: {spectator.source}")
         stop.set()
         for task in tasks:
             await task

@@ -1,4 +1,5 @@
 import CourtsideBytes
+import CourtsideHTTP
 import CourtsideNet
 import CourtsideViewModels
 import Synchronization
@@ -35,7 +36,22 @@ final class GameFeed: Sendable {
     func publish(_ message: EncodedMessage, context: LoopContext) {
         channel.publish(message)
         guard eventStreams.load(ordering: .acquiring) > 0 else { return }
-        let event = message.serverSentEvent
+        deliverToEventStreams(message.serverSentEvent, context: context)
+    }
+
+    /// Sends a message outside the numbered document (a relayed game's link state) to every current subscriber:
+    /// WebSockets get it as a text frame; event streams as a named event with no `id` (HTML Living Standard §9.2.6:
+    /// an event without `id` leaves the stream's last event ID as it was, so a reconnect still resumes from the last
+    /// `seq`, and `onmessage` listeners are not called, so a reader of the numbered messages sees nothing new).
+    /// Call on the owner's loop, whose context is `context`.
+    func publishUnnumbered(_ text: String, event: String, context: LoopContext) {
+        channel.publish(text: text)
+        guard eventStreams.load(ordering: .acquiring) > 0 else { return }
+        deliverToEventStreams(ServerSentEvent(event: event, data: text).encoded, context: context)
+    }
+
+    /// Hands one encoded event to the event streams of every loop: this loop's at once, the others' by a task.
+    private func deliverToEventStreams(_ event: [UInt8], context: LoopContext) {
         for loop in loops {
             if loop === context.loop {
                 Self.deliver(event, key: key, context: context)

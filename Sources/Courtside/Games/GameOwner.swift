@@ -112,6 +112,16 @@ final class GameOwner {
     /// The snapshot message, encoded once per `seq` however many subscribers join (the presenter keeps it).
     func snapshot() -> EncodedMessage { presenter.snapshot() }
 
+    /// Sends a message outside the numbered document (a relayed game's link state) to the game's spectators; on an
+    /// owner without a loop (published through a closure) only its WebSocket channel has subscribers.
+    func publishUnnumbered(_ text: String, event: String) {
+        guard let context else {
+            feed.channel.publish(text: text)
+            return
+        }
+        feed.publishUnnumbered(text, event: event, context: context)
+    }
+
     // MARK: Events in
 
     /// A scorer's command (or an administrative change: a reopen, a crew member added or revoked), answered once

@@ -25,6 +25,9 @@ struct RelaySource: Sendable, Hashable {
         return .object(members)
     }
 
+    /// The server-sent event's name for the message (`event: source`, with no `id`: `GameFeed.publishUnnumbered`).
+    static let eventName = "source"
+
     /// The spectator message sent when it changes: `{"type":"source","game":…,"source":{…},"v":1}`.
     func message(game: GameID) -> JSONValue {
         ["type": "source", "game": .string(game.rawValue), "source": json, "v": 1]

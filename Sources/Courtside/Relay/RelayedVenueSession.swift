@@ -163,7 +163,7 @@ final class RelayedVenueSession {
             // Outside the numbered patches, so the public node's seqs stay the venue's.
             if let handle = core.registry.handle(game), handle.showSource(source) {
                 let text = source.message(game: game).description
-                handle.withOwner(from: nil) { owner in owner.feed.channel.publish(text: text) }
+                handle.withOwner(from: nil) { owner in owner.publishUnnumbered(text, event: RelaySource.eventName) }
             }
         case .close(let id, let error):
             core.logger.warning("relay connection closed", ["venue": venue.id, "reason": "\(error)"])

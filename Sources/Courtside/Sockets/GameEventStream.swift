@@ -1,4 +1,5 @@
 import CourtsideBytes
+import CourtsideHTTP
 import CourtsideModel
 import CourtsideNet
 
@@ -31,6 +32,10 @@ final class GameEventStream: EventStreamHandler, JoiningSubscriber, EventStreamS
             return
         }
         for message in catchUp { queue(message.serverSentEvent) }
+        // A relayed game's venue link, after the catch-up: a named event without `id`, like each later change.
+        if let source = game.source {
+            queue(ServerSentEvent(event: RelaySource.eventName, data: source.message(game: game.id).description).encoded)
+        }
         feed.subscribe(self, context: context)
         self.feed = feed
     }

@@ -165,6 +165,15 @@ struct RelayEndpointTests {
         let joined = try spectator.readJSON()
         #expect(joined["type"] == "source")
         #expect(joined["source"]?["link"] == "up")
+        // An event stream gets it too, as a named event without an id, so a reconnect still resumes by `seq`.
+        let stream = try app.connect()
+        #expect(try stream.request("GET", "/api/games/\(relayed.rawValue)/events", readBody: false).status == 200)
+        let events = EventReader(stream)
+        let streamSnapshot = try events.next()
+        #expect(streamSnapshot.event == nil && streamSnapshot.id == expected["seq"]?.intValue.map(String.init))
+        let streamJoined = try events.next()
+        #expect(streamJoined.event == "source" && streamJoined.id == nil)
+        #expect(try JSONValue(parsing: streamJoined.data)["source"]?["link"] == "up")
         // Another venue's game id: the connection is cut naming it.
         try relay.send(.open(GameID("vzzzzzzzz.game-1"), record: record))
         #expect(throws: ClientError.self) { _ = try relay.read() }
@@ -180,6 +189,9 @@ struct RelayEndpointTests {
         #expect(heard?["game"] == .string(relayed.rawValue))
         #expect(heard?["source"]?["link"] == "down")
         #expect(heard?["seq"] == nil)
+        let streamHeard = try events.next()
+        #expect(streamHeard.event == "source" && streamHeard.id == nil)
+        #expect(try JSONValue(parsing: streamHeard.data)["source"]?["link"] == "down")
         // The link is shown down (with its instant), and the document's seq has not moved.
         var source: JSONValue?
         #expect(
