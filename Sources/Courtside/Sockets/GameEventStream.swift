@@ -34,7 +34,8 @@ final class GameEventStream: EventStreamHandler, JoiningSubscriber, EventStreamS
         for message in catchUp { queue(message.serverSentEvent) }
         // A relayed game's venue link, after the catch-up: a named event without `id`, like each later change.
         if let source = game.source {
-            queue(ServerSentEvent(event: RelaySource.eventName, data: source.message(game: game.id).description).encoded)
+            queue(
+                ServerSentEvent(event: RelaySource.eventName, data: source.message(game: game.id).description).encoded)
         }
         feed.subscribe(self, context: context)
         self.feed = feed
