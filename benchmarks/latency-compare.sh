@@ -49,8 +49,7 @@ socketify_tls=()
 load_tls=()
 if [ "$tls" = 1 ]; then
     # A certificate for this run only; the subscribers trust exactly it (no host name is checked on loopback).
-    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=localhost \
-        -addext subjectAltName=IP:127.0.0.1,DNS:localhost -keyout "$out/key.pem" -out "$out/cert.pem" 2>/dev/null
+    throwaway_certificate "$out"
     scheme=wss
     courtside_tls=(--tls-cert "$out/cert.pem" --tls-key "$out/key.pem")
     socketify_tls=(--cert "$out/cert.pem" --key "$out/key.pem")
