@@ -131,3 +131,10 @@ start_burst_server() {
             BURST_WAIT_FIRST=0 ;;
     esac
 }
+
+# throwaway_certificate DIR: DIR/cert.pem and DIR/key.pem, a self-signed P-256 certificate for 127.0.0.1 and
+# localhost valid one day, made with the openssl CLI for one TLS run (the clients trust exactly it, --tls-ca).
+throwaway_certificate() {
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=localhost \
+        -addext subjectAltName=IP:127.0.0.1,DNS:localhost -keyout "$1/key.pem" -out "$1/cert.pem" 2>/dev/null
+}

@@ -1,3 +1,5 @@
+import CourtsideTLS
+
 /// One thread's share of the subscribers: a ``ClientLoop`` that connects them from their source addresses,
 /// reads and checks every delivered message, reports progress through ``FanoutControl``, and closes them when
 /// told. Confined to the thread that calls ``run()``.
@@ -11,7 +13,10 @@ final class FanoutLoop {
     /// Seconds a loop waits for its subscribers' close handshakes once told to stop.
     static let closeTimeout = 10.0
 
-    init(options: FanoutOptions, subscriberCount: Int, firstSubscriber: Int, control: FanoutControl, loop: Int) {
+    init(
+        options: FanoutOptions, tls: TLSContext?, subscriberCount: Int, firstSubscriber: Int,
+        control: FanoutControl, loop: Int
+    ) {
         self.options = options
         self.control = control
         progress = control.loops[loop]
@@ -20,7 +25,7 @@ final class FanoutLoop {
             let index = firstSubscriber + offset
             return (
                 client: FanoutSubscriber(
-                    offerDeflate: options.deflate, seed: seedBase &+ UInt64(index) &* 0x9E37_79B9),
+                    offerDeflate: options.deflate, tls: tls, seed: seedBase &+ UInt64(index) &* 0x9E37_79B9),
                 source: options.source(of: index)
             )
         }

@@ -1,10 +1,27 @@
+import CourtsideTLS
+
 /// What one `courtside-load fanout` run does. Bounded always: by `duration` and by `messages` for the
 /// publishing, by timeouts for connecting, draining and closing, and by `maxSubscribers`.
 struct FanoutOptions: Sendable {
+    /// How the TLS clients (`wss://` URLs) check the server's certificate.
+    enum TLSTrust: Sendable, Equatable {
+        /// The system's trust store.
+        case system
+        /// The certificates in this PEM file (e.g. a benchmark's throwaway self-signed certificate).
+        case caFile(String)
+        /// No check at all: only for a loopback benchmark against a certificate made for the run.
+        case insecureSkipVerify
+    }
+
     /// Where subscribers connect (every text message published reaches each of them).
     var subscribeTarget: LoadTarget
     /// Where the one publisher connects and sends its patches.
     var publishTarget: LoadTarget
+    /// The subscribers speak TLS (`--sub-url wss://...`).
+    var subscribeTLS = false
+    /// The publisher speaks TLS (`--pub-url wss://...`).
+    var publishTLS = false
+    var tlsTrust = TLSTrust.system
     var subscribers = 1000
     /// Messages per second the publisher sends; nil: as fast as the in-flight window allows (saturation).
     var rate: Double? = 100
@@ -47,8 +64,11 @@ struct FanoutOptions: Sendable {
 
     static let usage = """
         usage: courtside-load fanout --sub-url ws://127.0.0.1:PORT/sub --pub-url ws://127.0.0.1:PORT/pub [options]
-          --sub-url URL        subscribers connect here (loopback only)
-          --pub-url URL        the publisher connects here and sends text patches (loopback only)
+          --sub-url URL        subscribers connect here (loopback only); wss:// for TLS
+          --pub-url URL        the publisher connects here and sends text patches (loopback only); wss:// for TLS
+          --tls-ca FILE        wss://: trust the certificates in this PEM file (default: the system's store)
+          --tls-insecure-skip-verify
+                               wss://: accept any server certificate (a benchmark's self-signed one)
           --subscribers N      subscriber connections (default 1000, at most 25000; the open-file limit is
                                raised to its hard limit)
           --rate R|max         messages per second published (default 100); max: as fast as the window allows
@@ -74,6 +94,8 @@ struct FanoutOptions: Sendable {
         var options = FanoutOptions(subscribeTarget: placeholder, publishTarget: placeholder)
         var subscribeURL: String?
         var publishURL: String?
+        // --tls-ca and --tls-insecure-skip-verify contradict each other: refused together, not last-one-wins.
+        var trustFlags = 0
         var arguments = OptionArguments(arguments)
         do throws(LoadOptionsError) {
             while let argument = arguments.next() {
@@ -106,6 +128,12 @@ struct FanoutOptions: Sendable {
                 case "--settle": options.settle = try arguments.number(of: argument, in: 0.0...60.0)
                 case "--connect-timeout": options.connectTimeout = try arguments.number(of: argument, in: 0.1...300.0)
                 case "--drain-timeout": options.drainTimeout = try arguments.number(of: argument, in: 0.1...120.0)
+                case "--tls-ca":
+                    options.tlsTrust = .caFile(try arguments.value(of: argument))
+                    trustFlags += 1
+                case "--tls-insecure-skip-verify":
+                    options.tlsTrust = .insecureSkipVerify
+                    trustFlags += 1
                 case "--json": options.json = true
                 case "-h", "--help": return .failure(.helpRequested)
                 default: return .failure(.unknownOption(argument))
@@ -116,15 +144,34 @@ struct FanoutOptions: Sendable {
         }
         guard let subscribeURL else { return .failure(.missingValue("--sub-url")) }
         guard let publishURL else { return .failure(.missingValue("--pub-url")) }
-        switch (LoadTarget.parse(subscribeURL), LoadTarget.parse(publishURL)) {
+        switch (LoadTarget.parseAllowingTLS(subscribeURL), LoadTarget.parseAllowingTLS(publishURL)) {
         case (.success(let subscribe), .success(let publish)):
-            options.subscribeTarget = subscribe
-            options.publishTarget = publish
+            (options.subscribeTarget, options.subscribeTLS) = subscribe
+            (options.publishTarget, options.publishTLS) = publish
         case (.failure(let error), _), (_, .failure(let error)):
             return .failure(error)
         }
+        if trustFlags > 1 {
+            return .failure(.invalidValue("--tls-ca", "", "not with --tls-insecure-skip-verify: choose one"))
+        }
+        if trustFlags > 0 && !options.subscribeTLS && !options.publishTLS {
+            return .failure(
+                .invalidValue(
+                    options.tlsTrust == .insecureSkipVerify ? "--tls-insecure-skip-verify" : "--tls-ca", "",
+                    "only with a wss:// URL"))
+        }
         options.threads = min(options.threads, options.subscribers)
         return .success(options)
+    }
+
+    /// The client TLS context the `wss://` connections share, or nil when both URLs are plain.
+    func tlsContext() throws(TLSError) -> TLSContext? {
+        guard subscribeTLS || publishTLS else { return nil }
+        switch tlsTrust {
+        case .system: return try TLSContext.client(verify: true)
+        case .caFile(let path): return try TLSContext.client(verify: true, caFile: path)
+        case .insecureSkipVerify: return try TLSContext.client(verify: false)
+        }
     }
 
     /// The source address (host byte order) of subscriber `index`, or nil to let the kernel choose (IPv6).

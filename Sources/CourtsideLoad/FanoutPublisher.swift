@@ -1,3 +1,4 @@
+import CourtsideTLS
 import CourtsideWebSocket
 
 /// The one publishing connection of a fan-out run, driven from the coordinating thread with blocking waits
@@ -14,10 +15,10 @@ final class FanoutPublisher {
     }
 
     /// Connects and upgrades, or says why not.
-    static func connect(to target: LoadTarget) -> Result<FanoutPublisher, LoadClientFailure> {
+    static func connect(to target: LoadTarget, tls: TLSContext?) -> Result<FanoutPublisher, LoadClientFailure> {
         var masking = MaskingKeySource(seed: LoadSocket.now())
         let key = LoadHandshake.makeKey(using: &masking)
-        return BlockingStream.upgrade(to: target, tls: nil, key: key).map {
+        return BlockingStream.upgrade(to: target, tls: tls, key: key).map {
             FanoutPublisher(stream: $0.stream, masking: masking)
         }
     }

@@ -71,7 +71,7 @@ struct FanoutReport: RunReport, Sendable, Encodable {
 
     init(options: FanoutOptions, tally: FanoutTally, measured: FanoutRun.Measurements) {
         let target = options.subscribeTarget
-        subscribeURL = "ws://\(target.hostHeader)\(target.path)"
+        subscribeURL = (options.subscribeTLS ? "wss://" : "ws://") + target.hostHeader + target.path
         subscribers = options.subscribers
         threads = options.threads
         deflateOffered = options.deflate

@@ -1,3 +1,4 @@
+import CourtsideTLS
 import Foundation
 import Glibc
 import Synchronization
@@ -26,7 +27,8 @@ enum FanoutRun {
         var loadRunQueueWaitSeconds: Double?
     }
 
-    static func run(_ options: FanoutOptions) -> FanoutReport {
+    /// `tls`: the client context of the `wss://` connections (``FanoutOptions/tlsContext()``), nil when plain.
+    static func run(_ options: FanoutOptions, tls: TLSContext?) -> FanoutReport {
         signal(SIGPIPE, SIG_IGN)
         var measured = Measurements()
         // Raised to the hard limit, not just to what this run needs: the limit is reported, so a script can
@@ -36,7 +38,9 @@ enum FanoutRun {
 
         // The publisher first, so the server's idle RSS difference is the subscribers' alone.
         let publisher: FanoutPublisher?
-        switch FanoutPublisher.connect(to: options.publishTarget) {
+        switch FanoutPublisher.connect(
+            to: options.publishTarget, tls: options.publishTLS ? tls : nil)
+        {
         case .success(let connected): publisher = connected
         case .failure(let failure):
             publisher = nil
@@ -55,7 +59,8 @@ enum FanoutRun {
             first += count
             let worker = Thread {
                 let loop = FanoutLoop(
-                    options: options, subscriberCount: count, firstSubscriber: start, control: control, loop: thread)
+                    options: options, tls: options.subscribeTLS ? tls : nil, subscriberCount: count,
+                    firstSubscriber: start, control: control, loop: thread)
                 let tally = loop.run()
                 tallies.withLock { $0.append(tally) }
                 done.signal()

@@ -1,8 +1,10 @@
+import CourtsideTLS
 import CourtsideWebSocket
 
 /// One subscriber of the fan-out run, as a state machine the loop drives (it never touches a socket): the
 /// upgrade (offering permessage-deflate when asked), then every message is decoded, inflated if it came
 /// compressed, and checked: each sequence number exactly once and in order, and its delivery latency recorded.
+/// Over TLS when given a context (``ClientTLS``: the same memory-BIO client as a tap-to-screen spectator's).
 ///
 /// Counters go straight into the loop's ``FanoutTally`` (passed in), so the hot path returns no actions.
 struct FanoutSubscriber {
@@ -16,6 +18,8 @@ struct FanoutSubscriber {
 
     private(set) var state: SubscriberState = .connecting
     private let offerDeflate: Bool
+    private let tlsContext: TLSContext?
+    private var tls: ClientTLS?
     private let handshakeKey: String
     private var masking: MaskingKeySource
     private var reader: ClientMessageReader
@@ -23,8 +27,9 @@ struct FanoutSubscriber {
     /// The sequence number expected next.
     private(set) var nextSequence = 0
 
-    init(offerDeflate: Bool, seed: UInt64) {
+    init(offerDeflate: Bool, tls: TLSContext? = nil, seed: UInt64) {
         self.offerDeflate = offerDeflate
+        tlsContext = tls
         masking = MaskingKeySource(seed: seed)
         handshakeKey = LoadHandshake.makeKey(using: &masking)
         reader = ClientMessageReader(key: handshakeKey, offerDeflate: offerDeflate)
@@ -38,15 +43,32 @@ struct FanoutSubscriber {
     mutating func connected(target: LoadTarget) -> [Action] {
         guard case .connecting = state else { preconditionFailure("Invalid state: \(state)") }
         state = .handshaking
-        return [
-            .write(
-                LoadHandshake.request(
-                    target: target, key: handshakeKey,
-                    extensions: offerDeflate ? ClientMessageReader.deflateOffer : nil))
-        ]
+        let opening = ClientTLS.open(tlsContext, upgradeTo: target, key: handshakeKey, offerDeflate: offerDeflate)
+        tls = opening.tls
+        return opening.failure.map { finish($0) } ?? [.write(opening.firstBytes)]
     }
 
     mutating func bytesReceived(
+        _ bytes: UnsafeRawBufferPointer, now: UInt64, tally: inout FanoutTally, watermark: inout FanoutWatermark
+    ) -> [Action] {
+        guard let tls else { return plaintextReceived(bytes, now: now, tally: &tally, watermark: &watermark) }
+        guard !isFinished else { return [] }
+        let received = tls.receive(bytes)
+        var actions: [Action] = []
+        if !received.ciphertext.isEmpty { actions.append(.write(received.ciphertext)) }
+        if !received.plaintext.isEmpty {
+            actions += received.plaintext.withUnsafeBytes {
+                plaintextReceived($0, now: now, tally: &tally, watermark: &watermark)
+            }
+        }
+        switch received.result {
+        case .needsMoreData: return actions
+        case .closed: return actions + (isFinished ? [] : connectionEnded(errno: nil))
+        case .failed(let error): return actions + (isFinished ? [] : finish(.handshakeInvalid("TLS: \(error)")))
+        }
+    }
+
+    private mutating func plaintextReceived(
         _ bytes: UnsafeRawBufferPointer, now: UInt64, tally: inout FanoutTally, watermark: inout FanoutWatermark
     ) -> [Action] {
         switch state {
@@ -63,7 +85,7 @@ struct FanoutSubscriber {
     mutating func close() -> [Action] {
         guard case .open = state else { return [] }
         state = .closing
-        return [.write(WebSocketFrameEncoder.close(code: .normalClosure, maskingKey: masking.next()))]
+        return write(WebSocketFrameEncoder.close(code: .normalClosure, maskingKey: masking.next()))
     }
 
     mutating func connectionEnded(errno code: Int32?) -> [Action] {
@@ -95,7 +117,7 @@ struct FanoutSubscriber {
             case .ping(let payload):
                 // RFC 6455 §5.5.2: answer with a pong carrying the same data.
                 if case .open = state {
-                    actions.append(.write(WebSocketFrameEncoder.pong(payload, maskingKey: masking.next())))
+                    actions += write(WebSocketFrameEncoder.pong(payload, maskingKey: masking.next()))
                 }
             case .close(let code):
                 if case .closing = state { return actions + finish(nil) }
@@ -142,8 +164,15 @@ struct FanoutSubscriber {
         payload < 126 ? 2 : payload < 65536 ? 4 : 10
     }
 
+    /// `bytes` to the socket, through TLS when the subscriber speaks it.
+    private func write(_ bytes: [UInt8]) -> [Action] {
+        guard let tls else { return [.write(bytes)] }
+        return tls.seal(bytes).map { [.write($0)] } ?? []
+    }
+
     private mutating func finish(_ failure: LoadClientFailure?) -> [Action] {
         state = .finished
+        tls = nil
         return [.closeSocket(failure: failure)]
     }
 }

@@ -18,15 +18,27 @@ struct LoadTarget: Sendable, Hashable {
     /// The `Host` header value.
     var hostHeader: String
 
-    /// Parses `ws://HOST[:PORT][/PATH]`. `wss://` is refused: the load generator speaks plain TCP only.
+    /// Parses `ws://HOST[:PORT][/PATH]`. `wss://` is refused: the modes that call this speak plain TCP only.
     static func parse(_ url: String) -> Result<LoadTarget, LoadOptionsError> {
         guard url.hasPrefix("ws://") else {
             if url.hasPrefix("wss://") {
-                return .failure(.invalidURL(url, "wss:// is not supported; measure TLS against a ws:// listener"))
+                return .failure(.invalidURL(url, "wss:// is not supported by this mode; use a ws:// listener"))
             }
             return .failure(.invalidURL(url, "must start with ws://"))
         }
-        let rest = url.dropFirst("ws://".count)
+        return parse(url, rest: url.dropFirst("ws://".count), defaultPort: 80)
+    }
+
+    /// Parses `ws://` or `wss://HOST[:PORT][/PATH]` for the modes whose clients speak TLS; `tls` says which
+    /// scheme it was. A `wss://` URL without a port means 443 (RFC 6455 §3).
+    static func parseAllowingTLS(_ url: String) -> Result<(target: LoadTarget, tls: Bool), LoadOptionsError> {
+        guard url.hasPrefix("wss://") else { return parse(url).map { ($0, false) } }
+        return parse(url, rest: url.dropFirst("wss://".count), defaultPort: 443).map { ($0, true) }
+    }
+
+    private static func parse(
+        _ url: String, rest: Substring, defaultPort: UInt16
+    ) -> Result<LoadTarget, LoadOptionsError> {
         let authority = rest.prefix { $0 != "/" && $0 != "?" }
         var path = String(rest.dropFirst(authority.count))
         if path.isEmpty || path.hasPrefix("?") { path = "/" + path }
@@ -49,7 +61,7 @@ struct LoadTarget: Sendable, Hashable {
         } else {
             host = authority
         }
-        var port: UInt16 = 80
+        var port = defaultPort
         if let portText {
             guard let value = UInt16(portText), value > 0 else {
                 return .failure(.invalidURL(url, "port must be 1...65535"))

@@ -54,7 +54,7 @@ struct TapLimit: Sendable, Encodable {
             fanout.rate = Double(rate)
             fanout.duration = options.limitSeconds
             fanout.settle = 0.5
-            let report = FanoutRun.run(fanout)
+            let report = FanoutRun.run(fanout, tls: nil)
             limit.fanoutSubscribers = fanout.subscribers
             limit.fanoutDelivered = report.delivered
             if report.succeeded {

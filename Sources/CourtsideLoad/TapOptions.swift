@@ -107,10 +107,8 @@ struct TapOptions: Sendable {
             guard !urls.isEmpty else { throw .missingValue("--url") }
             guard !options.adminToken.isEmpty else { throw .missingValue("--admin-token") }
             for url in urls {
-                // The target parser speaks ws:// only (the echo and fan-out modes are plain); TLS is this mode's.
-                let tls = url.hasPrefix("wss://")
-                switch LoadTarget.parse(tls ? "ws://" + url.dropFirst("wss://".count) : url) {
-                case .success(let target): options.nodes.append(Node(target: target, tls: tls))
+                switch LoadTarget.parseAllowingTLS(url) {
+                case .success(let parsed): options.nodes.append(Node(target: parsed.target, tls: parsed.tls))
                 case .failure(let error): throw error
                 }
             }

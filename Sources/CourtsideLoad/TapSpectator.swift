@@ -18,7 +18,7 @@ struct TapSpectator {
     private let path: String
     private let offerDeflate: Bool
     private let tlsContext: TLSContext?
-    private var tls: TLSConnection?
+    private var tls: ClientTLS?
     private(set) var state: SubscriberState = .connecting
     private let handshakeKey: String
     private var masking: MaskingKeySource
@@ -45,33 +45,20 @@ struct TapSpectator {
         state = .handshaking
         var own = target
         own.path = path
-        let request = LoadHandshake.request(
-            target: own, key: handshakeKey, extensions: offerDeflate ? ClientMessageReader.deflateOffer : nil)
-        guard let tlsContext else { return [.write(request)] }
-        do {
-            let connection = try TLSConnection(context: tlsContext)
-            tls = connection
-            _ = connection.handshake()
-            // Kept by the connection until its handshake completes, then encrypted in order.
-            try connection.writePlaintext(request)
-            return [.write(connection.takeCiphertext())]
-        } catch {
-            return finish(.handshakeInvalid("TLS: \(error)"))
-        }
+        let opening = ClientTLS.open(tlsContext, upgradeTo: own, key: handshakeKey, offerDeflate: offerDeflate)
+        tls = opening.tls
+        return opening.failure.map { finish($0) } ?? [.write(opening.firstBytes)]
     }
 
     mutating func bytesReceived(_ bytes: UnsafeRawBufferPointer, now: UInt64, tally: inout TapLoopTally) -> [Action] {
         guard let tls else { return plaintextReceived(bytes, now: now, tally: &tally) }
-        tls.receive(ciphertext: bytes)
-        var plaintext: [UInt8] = []
-        let result = tls.readPlaintext(into: &plaintext)
+        let received = tls.receive(bytes)
         var actions: [Action] = []
-        let ciphertext = tls.takeCiphertext()
-        if !ciphertext.isEmpty { actions.append(.write(ciphertext)) }
-        if !plaintext.isEmpty {
-            actions += plaintext.withUnsafeBytes { plaintextReceived($0, now: now, tally: &tally) }
+        if !received.ciphertext.isEmpty { actions.append(.write(received.ciphertext)) }
+        if !received.plaintext.isEmpty {
+            actions += received.plaintext.withUnsafeBytes { plaintextReceived($0, now: now, tally: &tally) }
         }
-        switch result {
+        switch received.result {
         case .needsMoreData: return actions
         case .closed: return actions + (isFinished ? [] : connectionEnded(errno: nil))
         case .failed(let error): return actions + (isFinished ? [] : finish(.handshakeInvalid("TLS: \(error)")))
@@ -143,12 +130,7 @@ struct TapSpectator {
     /// `bytes` to the socket, through TLS when the spectator speaks it.
     private mutating func write(_ bytes: [UInt8]) -> [Action] {
         guard let tls else { return [.write(bytes)] }
-        do {
-            try tls.writePlaintext(bytes)
-        } catch {
-            return []
-        }
-        return [.write(tls.takeCiphertext())]
+        return tls.seal(bytes).map { [.write($0)] } ?? []
     }
 
     private mutating func finish(_ failure: LoadClientFailure?) -> [Action] {

@@ -1,3 +1,4 @@
+import CourtsideTLS
 import Foundation
 
 // courtside-load: load against a loopback server. The modes:
@@ -29,7 +30,14 @@ func parsed<Options>(_ result: Result<Options, LoadOptionsError>, usage: String)
 if arguments.first == "fanout" {
     arguments.removeFirst()
     let options = parsed(FanoutOptions.parse(arguments), usage: FanoutOptions.usage)
-    let report = FanoutRun.run(options)
+    let tls: TLSContext?
+    do {
+        tls = try options.tlsContext()
+    } catch {
+        FileHandle.standardError.write(Data("courtside-load fanout: TLS client context: \(error)\n".utf8))
+        exit(2)
+    }
+    let report = FanoutRun.run(options, tls: tls)
     print(options.json ? report.json : report.text)
     exit(report.succeeded ? 0 : 1)
 }
