@@ -9,7 +9,9 @@ import Testing
 @Suite("Archived games restored at start are built on their first read", .ownThread)
 struct ArchiveDormantTests {
     /// A game archived in `directory` by a first server, with its document and box score as that server answered.
-    func archivedGame(in directory: String) throws -> (id: String, document: JSONValue, boxScore: [UInt8]) {
+    func archivedGame(in directory: String) throws -> (
+        id: String, token: String, document: JSONValue, boxScore: [UInt8]
+    ) {
         let app = try TestApp(dataDirectory: directory, configure: { $0.archiveAfter = .milliseconds(100) })
         let game = try app.createGame(ArchiveTests.shortGame)
         let ack = try app.request(
@@ -20,7 +22,7 @@ struct ArchiveDormantTests {
         #expect(try eventually { try app.request("GET", "/api/games?status=archived").json["games"] != [] })
         let boxScore = try app.request("GET", "/api/games/\(game.id)/boxscore.csv")
         #expect(boxScore.status == 200)
-        return (game.id, try app.snapshot(game.id), boxScore.body)
+        return (game.id, game.token, try app.snapshot(game.id), boxScore.body)
     }
 
     @Test("after a restart an archived game has no owner until read; the archiver and the list do not build it")
@@ -43,10 +45,11 @@ struct ArchiveDormantTests {
         #expect(try app.snapshot(before.id) == before.document)
         #expect(!handle.isDormant)
         #expect(try app.request("GET", "/api/games/\(before.id)/boxscore.csv").body == before.boxScore)
-        #expect(
-            try app.request(
-                "POST", "/api/games/\(before.id)/commands", headers: ["Authorization": "Bearer x"], json: command("c2")
-            ).status != 200)
+        let refused = try app.request(
+            "POST", "/api/games/\(before.id)/commands", headers: ["Authorization": "Bearer \(before.token)"],
+            json: command("c2")
+        ).json
+        #expect(refused["code"] == "game_archived")
     }
 
     @Test("a spectator joining a dormant archived game gets its document")
