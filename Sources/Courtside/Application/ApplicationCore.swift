@@ -246,7 +246,7 @@ final class ApplicationCore: Sendable {
     }
 
     /// Installs a game's owner on its loop and publishes its handle (the owner is in place before any task that
-    /// finds the handle reaches the loop).
+    /// finds the handle reaches the loop); a restored archived game's owner waits for its first task instead.
     @discardableResult
     func install(
         game: Game, seq: Int, now: Timestamp, restored: Bool, restoredAcks: [CommandID: Int] = [:], digest: [UInt8],
@@ -254,12 +254,15 @@ final class ApplicationCore: Sendable {
     ) -> GameHandle {
         let handle = registry.makeHandle(id: game.id, scorerTokenSHA256: digest, relayedFrom: relayedFrom)
         let services = self.services
-        handle.install { context in
+        let make: @Sendable (LoopContext) -> GameOwner = { context in
             GameOwner(
                 game: game, seq: seq, now: now, restored: restored, restoredAcks: restoredAcks,
                 scorerTokenSHA256: digest, isArchived: isArchived, relayedFrom: relayedFrom, services: services,
                 context: context)
         }
+        // A game restored archived is built on its first read: it takes no commands, time nor lobby line, and its
+        // summary is already in the archive's list.
+        if restored, isArchived { handle.installDormant(make) } else { handle.install(make) }
         registry.insert(handle)
         return handle
     }

@@ -45,7 +45,8 @@ final class GameArchiver {
     private func check() {
         let core = self.core
         let policy = self.policy
-        for handle in core.registry.allHandles {
+        // A dormant game was restored archived: nothing to check, and building its owner here would undo the saving.
+        for handle in core.registry.allHandles where !handle.isDormant {
             handle.withOwner(from: context) { owner in
                 let now = core.services.clock()
                 guard !owner.isArchived, policy.isDue(owner.viewModel.game, now: now) else { return }

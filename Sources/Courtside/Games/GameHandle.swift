@@ -13,6 +13,10 @@ final class GameHandle: Sendable {
     let relayedFrom: String?
     /// A relayed game's venue link as the relay last showed it (nil before it did since this node started).
     private let relayLink = Mutex<RelaySource?>(nil)
+    /// How to build the owner of a game restored archived, until the first task that needs it (`installDormant`):
+    /// an archived game takes no commands, so most are never read again and building every one at start would cost
+    /// the start-up time and the memory of a whole owner each (docs/server.md, "Archive").
+    private let dormantOwner = Mutex<(@Sendable (LoopContext) -> GameOwner)?>(nil)
     private let registryKey: ObjectIdentifier
 
     init(
@@ -53,16 +57,33 @@ final class GameHandle: Sendable {
     /// `SharedFeedRouter` while a spectator's upgrade runs on the same loop). Its `body` is then queued behind the
     /// install instead of being dropped: a joiner arriving while the game is installed is served once it is.
     func withOwner(from context: LoopContext?, _ body: @escaping @Sendable (GameOwner) -> Void) {
-        if let context, context.loop === loop,
-            let owner = OwnerTable.table(in: context, key: registryKey).owners[id]
-        {
+        if let context, context.loop === loop, let owner = owner(in: context) {
             body(owner)
         } else {
-            loop.execute { [id, registryKey] context in
-                guard let owner = OwnerTable.table(in: context, key: registryKey).owners[id] else { return }
+            loop.execute { [self] context in
+                guard let owner = owner(in: context) else { return }
                 body(owner)
             }
         }
+    }
+
+    /// The owner in this loop's table, built there first if it was dormant. On the game's loop only.
+    private func owner(in context: LoopContext) -> GameOwner? {
+        let table = OwnerTable.table(in: context, key: registryKey)
+        if let owner = table.owners[id] { return owner }
+        let dormant = dormantOwner.withLock { make in
+            defer { make = nil }
+            return make
+        }
+        guard let make = dormant else { return nil }
+        let owner = make(context)
+        table.owners[id] = owner
+        return owner
+    }
+
+    /// Whether the owner is still to be built (`installDormant`): the game is archived and nothing read it yet.
+    var isDormant: Bool {
+        dormantOwner.withLock { $0 != nil }
     }
 
     /// Installs the owner made by `make` on the game's loop. Call before publishing the handle, so every later
@@ -71,6 +92,12 @@ final class GameHandle: Sendable {
         loop.execute { [id, registryKey] context in
             OwnerTable.table(in: context, key: registryKey).owners[id] = make(context)
         }
+    }
+
+    /// Keeps `make` to build the owner on the game's loop when a task first needs it (`withOwner`), instead of now.
+    /// Call before publishing the handle.
+    func installDormant(_ make: @escaping @Sendable (LoopContext) -> GameOwner) {
+        dormantOwner.withLock { $0 = make }
     }
 }
 

@@ -1,8 +1,10 @@
-import Courtside
+import CourtsideModel
 import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
 import Testing
+
+@testable import Courtside
 
 @Suite(
     "Cluster: archiving a game is seen by every node", .serialized, .ownThread,
@@ -36,5 +38,13 @@ struct ClusterArchiveTests {
         ).json
         #expect(refused["code"] == "game_archived")
         #expect(try nodeB.snapshot(game.id)["state"]?["homeScore"] == 2, "still readable on B")
+        // A node started now restores it archived without building its owner; the first read builds it.
+        let nodeC = try ClusterNode.start("C", on: redis, configure: { $0.archiveAfter = .zero })
+        let handle = try #require(nodeC.app.core.registry.handle(GameID(game.id)))
+        #expect(handle.isDormant)
+        #expect(try archivedIDs(nodeC) == [.string(game.id)])
+        #expect(handle.isDormant)
+        #expect(try nodeC.snapshot(game.id)["state"] == nodeA.snapshot(game.id)["state"])
+        #expect(!handle.isDormant)
     }
 }
