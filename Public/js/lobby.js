@@ -121,6 +121,8 @@ function requestBody() {
     body.rules.winBy = Number(value("winBy") || "1");
     if (value("timeLimit") !== "") body.rules.timeLimitMs = Math.round(Number(value("timeLimit")) * 60000);
   }
+  // Two scorers who confirm each other's plays (any preset; the server's default window).
+  if (value("confirmation") === "dual") body.rules.confirmation = "dual";
   return body;
 }
 

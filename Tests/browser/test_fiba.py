@@ -244,11 +244,13 @@ def test_f_the_lobby_creates_a_5x5_game_with_numbered_players(server, browsers):
     assert "5 to 12" in text(driver, '[data-error-for="homePlayers"]')
     driver.find_element(By.ID, "homeMore").send_keys("7 Dan\n23 Eve")
     driver.find_element(By.ID, "awayMore").send_keys("Gus\nHal")
+    Select(driver.find_element(By.ID, "confirmation")).select_by_value("dual")
     press(driver, driver.find_element(By.ID, "create-button"))
     wait_until(lambda: driver.find_element(By.ID, "created").is_displayed(), 5, what="the created box")
     gid = driver.find_element(By.ID, "created-watch").get_attribute("href").split("id=")[1]
     state = server.snapshot(gid)["state"]
     assert state["rules"]["preset"] == "fiba5x5"
+    assert state["rules"].get("confirmation") == "dual", state["rules"]
     assert [(p["playerName"], p["number"], p["onCourt"]) for p in state["homePlayers"]] == [
         ("Ann", None, True), ("Bo", None, True), ("Cy", None, True), ("Dan", "7", True), ("Eve", "23", True)]
     # The tab keeps the admin token; the other tests start from a tab without it.
