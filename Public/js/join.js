@@ -3,7 +3,7 @@
 // only shows its answers beside the fields.
 import { param } from "./ui.js";
 import { formatNumber, t, translate } from "./i18n.js";
-import { answerInWords } from "./error-words.js";
+import { answerInWords, fieldErrorsInWords } from "./error-words.js";
 
 translate();
 
@@ -13,7 +13,8 @@ const formError = document.getElementById("form-error");
 const joined = document.getElementById("joined");
 
 function showErrors(answer) {
-  for (const node of form.querySelectorAll("[data-error-for]")) node.textContent = answer?.fields?.[node.dataset.errorFor] ?? "";
+  const fields = fieldErrorsInWords(answer);
+  for (const node of form.querySelectorAll("[data-error-for]")) node.textContent = fields[node.dataset.errorFor] ?? "";
   const fieldsShown = answer?.fields && Object.keys(answer.fields).some((name) => form.querySelector(`[data-error-for="${CSS.escape(name)}"]`));
   formError.hidden = !answer || fieldsShown;
   formError.textContent = answer ? answerInWords(answer, null, "") : "";

@@ -5,7 +5,7 @@ import { el } from "./ui.js";
 import { ROLES, ROLE_HINTS, ROLE_WORDS, memberLink, renderCrew } from "./crew.js";
 import { encodeQR, qrSVG } from "./qr.js";
 import { t } from "./i18n.js";
-import { answerInWords } from "./error-words.js";
+import { answerInWords, fieldErrorsInWords } from "./error-words.js";
 
 const ADMIN_TOKEN_KEY = "courtside.adminToken";
 
@@ -63,7 +63,7 @@ function buildBox(game) {
     });
     const answer = await response.json().catch(() => null);
     if (response.status === 401 || response.status === 403) throw new Error(t("lobby.tokenRefused"));
-    if (!response.ok) throw new Error(Object.values(answer?.fields ?? {})[0] ?? answerInWords(answer, response.status));
+    if (!response.ok) throw new Error(Object.values(fieldErrorsInWords(answer))[0] ?? answerInWords(answer, response.status));
     return answer;
   }
 

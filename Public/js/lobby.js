@@ -4,7 +4,7 @@ import { DocumentStream } from "./connection.js";
 import { el, param, showConnection, applyTeamColors } from "./ui.js";
 import { t, formatNumber } from "./i18n.js";
 import { crewBox, forgetCrewBoxes } from "./lobby-crew.js";
-import { answerInWords } from "./error-words.js";
+import { answerInWords, fieldErrorsInWords } from "./error-words.js";
 
 const $ = (name) => document.getElementById(name);
 const ADMIN_TOKEN_KEY = "courtside.adminToken";
@@ -147,10 +147,11 @@ form.addEventListener("submit", async (event) => {
     if (response.status === 201 && answer?.id) {
       created(answer);
     } else if (response.status === 400 && answer && typeof answer === "object") {
-      // The creator view model's errors per field: under "fields" in the server's error answer (or "errors", or the
-      // body itself when it is just the field map, as in docs/protocol.md's example).
+      // The creator view model's errors per field: under "fields" in the server's error answer, said in the page's
+      // language from "fieldCodes" (or "errors", or the body itself when it is just the field map, as in
+      // docs/protocol.md's example).
       const errors = [answer.fields, answer.errors].find((e) => e && typeof e === "object") ?? (answer.type ? {} : answer);
-      const fields = Object.fromEntries(Object.entries(errors).filter(([, m]) => typeof m === "string"));
+      const fields = answer.fields ? fieldErrorsInWords(answer) : Object.fromEntries(Object.entries(errors).filter(([, m]) => typeof m === "string"));
       if (Object.keys(fields).length) showFieldErrors(fields);
       else showFormError(answerInWords(answer, response.status, t("lobby.refusedGame")));
     } else if (response.status === 401 || response.status === 403) {

@@ -98,7 +98,7 @@ public enum DisplayNameError: Error, Sendable, Hashable {
     }
 
     /// `U+202E`.
-    private static func codePoint(_ value: UInt32) -> String {
+    public static func codePoint(_ value: UInt32) -> String {
         let hex = String(value, radix: 16, uppercase: true)
         return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }

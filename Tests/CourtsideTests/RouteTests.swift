@@ -107,6 +107,11 @@ struct RouteTests {
                 "awayTeam": "Enter the team's name", "homePlayers[1]": "Enter the player's name",
                 "targetScore": "Enter a target from 1 to 999",
             ])
+        #expect(
+            body["fieldCodes"] == [
+                "awayTeam": ["code": "team_name_empty"], "homePlayers[1]": ["code": "player_name_empty"],
+                "targetScore": ["code": "target_score_range", "max": 999],
+            ])
         let notJSON = try app.routed("POST", "/api/games", headers: auth, body: Array("{nope".utf8))
         #expect(notJSON.status == 400)
         #expect(try notJSON.json["code"] == "bad_json")
@@ -114,6 +119,43 @@ struct RouteTests {
         #expect(notObject.status == 400)
         #expect(try notObject.json["code"] == "bad_request")
         #expect(try app.routed("GET", "/api/games").json == ["games": []])
+    }
+
+    @Test("a 400 to a create request gives each field's problem a code with the values its sentence names")
+    func createInvalidCodes() throws {
+        let app = try TestApp()
+        let auth = ["Authorization": "Bearer \(TestApp.adminToken)"]
+        let response = try app.routed(
+            "POST", "/api/games", headers: auth,
+            json: [
+                "homeTeam": "Lakers", "homePlayers": ["Ann", "Bo", "Cy"],
+                "awayTeam": .string(String(repeating: "x", count: 41)),
+                "awayPlayers": ["Di", ["name": "Ed", "number": "123"], "Flo"], "awayShort": "C",
+                "rules": ["preset": "fiba5x5", "confirmWindowMs": "soon"],
+            ])
+        #expect(response.status == 400)
+        let body = try response.json
+        let codes = body["fieldCodes"]
+        #expect(codes?["awayTeam"] == JSONValue.object(["code": "too_long", "limit": 40]))
+        #expect(codes?["awayPlayers[1]"] == JSONValue.object(["code": "player_number"]))
+        #expect(codes?["awayShort"] == JSONValue.object(["code": "team_short", "min": 2, "max": 4]))
+        #expect(codes?["confirmWindowMs"] == JSONValue.object(["code": "whole_number"]))
+        // Each code stands beside the sentence it was made with, for every field named.
+        #expect(codes?.objectValue?.keys.sorted() == body["fields"]?.objectValue?.keys.sorted())
+        #expect(body["fields"]?["awayShort"] == "Use 2 to 4 letters A-Z")
+
+        // With every name valid, the roster's size for 5x5 is checked: the allowed range travels as numbers.
+        let players = ["Ann", "Bo", "Cy"]
+        let short = try app.routed(
+            "POST", "/api/games", headers: auth,
+            json: [
+                "homeTeam": "Lakers", "homePlayers": .array(players.map { .string($0) }), "awayTeam": "Celtics",
+                "awayPlayers": ["Di", "Ed", "Flo", "Gus", "Hal"], "rules": ["preset": "fiba5x5"],
+            ])
+        #expect(short.status == 400)
+        let shortBody = try short.json
+        #expect(shortBody["fieldCodes"] == ["homePlayers": ["code": "player_count", "min": 5, "max": 12]])
+        #expect(shortBody["fields"] == ["homePlayers": "A team has 5 to 12 players"])
     }
 
     @Test("unknown games and routes are 404 with a JSON error; wrong methods 405 with Allow")

@@ -38,7 +38,7 @@ struct GameCreatorTests {
             creator.errors.value
                 == [.player(.home, 1): "Enter the player's name", .awayTeam: "Use at most 40 characters"])
         #expect(!creator.canCreate.value)
-        #expect(GameCreatorErrors(fields: creator.errors.value).json["homePlayers[1]"] == "Enter the player's name")
+        #expect(GameCreatorErrors(problems: creator.problems.value).json["homePlayers[1]"] == "Enter the player's name")
     }
 
     @Test("custom rules check each number on its own field; presets ignore them")
@@ -81,7 +81,11 @@ struct GameCreatorTests {
         #expect(game.rules == .fiba3x3)
         #expect(game.awayTeam.players.map(\.name) == ["Di", "Ed", "Flo"])
         creator.homeTeamName.value = ""
-        #expect(throws: GameCreatorErrors(fields: [.homeTeam: "Enter the team's name"])) {
+        #expect(
+            throws: GameCreatorErrors(problems: [
+                .homeTeam: FieldProblem("team_name_empty", sentence: "Enter the team's name")
+            ])
+        ) {
             try creator.makeSetup(id: "game-2").get()
         }
     }
@@ -157,7 +161,7 @@ struct GameCreatorRosterTests {
         creator.fill(
             from: Self.request(["Ann", ["name": "Bo", "number": "7"], ["name": "Cy", "number": "7"], "Di", "Ed"]))
         #expect(creator.errors.value == [.player(.home, 2): "Number 7 is taken"])
-        #expect(GameCreatorErrors(fields: creator.errors.value).json == ["homePlayers[2]": "Number 7 is taken"])
+        #expect(GameCreatorErrors(problems: creator.problems.value).json == ["homePlayers[2]": "Number 7 is taken"])
         creator.fill(from: Self.request(.array((1...13).map { .string("P\($0)") }), preset: "pickup"))
         #expect(creator.errors.value[.roster(.home)] == "A team has 3 to 12 players")
     }

@@ -8,6 +8,7 @@ import re
 from conftest import ADMIN_TOKEN
 from harness import CourtsideServer, clipped, console_errors, create_game, open_every_details, scorer_command, set_viewport, wait_until
 from pages import open_scorer
+from selenium.webdriver.support.ui import Select
 
 # A 5x5 game: quarters, team fouls, timeouts, the shot clock and every kind of move have words to show.
 GAME = {"homeTeam": "Lakers", "homePlayers": ["Ann", "Bo", "Cy", "Dee", "Eve"], "awayTeam": "Celtics", "awayPlayers": ["Di", "Ed", "Flo", "Gus", "Hal"], "rules": {"preset": "fiba5x5"}}
@@ -117,6 +118,30 @@ def test_spanish_shortcuts_errors_delay_and_venue(server, browsers):
     card = "document.querySelector(`[data-court='${arguments[0]}'] .court-status`)?.textContent"
     wait_until(lambda: js(driver, f"return {card}", live_court["id"]) == "En directo", 10, what="the live court in Spanish")
     wait_until(lambda: js(driver, "return document.querySelector(`[data-court='${arguments[0]}'] .court-score`)?.textContent", idle_court["id"]) == "Próximo partido pronto", 10, what="the idle court in Spanish")
+
+
+def test_spanish_lobby_form_says_field_errors_with_their_numbers(server, browsers):
+    driver = browsers["languages"]
+    set_viewport(driver, 1280, 900)
+    driver.get(f"{server.base}/?create=1&lang=es")
+    wait_until(lambda: driver.find_elements("id", "create-form"), 5, what="the create form")
+    js(driver, "document.getElementById('create-card').open = true")
+    driver.find_element("id", "admin-token").clear()
+    driver.find_element("id", "admin-token").send_keys(server.admin_token)
+    for field, value in (("homeTeam", "Cuervos"), ("homePlayers0", "Ana"), ("homePlayers1", "Bea"), ("homePlayers2", "Cris"), ("awayTeam", "Lobos"), ("awayPlayers0", "Dani"), ("awayPlayers1", "Eli"), ("awayPlayers2", "Fran")):
+        driver.find_element("id", field).send_keys(value)
+    Select(driver.find_element("id", "preset")).select_by_value("fiba5x5")
+    js(driver, "document.getElementById('create-button').click()")
+    # Three players are too few for 5x5: the server's code with its range, said in Spanish with the numbers.
+    wait_text(driver, '[data-error-for="homePlayers"]', lambda text: text == "Un equipo tiene de 5 a 12 jugadores", "the roster's size in Spanish")
+    # A field whose code has no values: the team's name, emptied, in Spanish too.
+    driver.find_element("id", "awayTeam").clear()
+    js(driver, "document.getElementById('create-button').click()")
+    wait_text(driver, '[data-error-for="awayTeam"]', lambda text: text == "Escribe el nombre del equipo", "the empty name in Spanish")
+    # Chromium's network layer logs the deliberate 400s itself; the page logs nothing.
+    assert console_errors(driver, allowed=("/api/games - Failed to load resource: the server responded with a status of 400",)) == []
+    js(driver, "sessionStorage.clear()")
+    driver.get("about:blank")
 
 
 def test_spanish_join_page(browsers, tmp_path):

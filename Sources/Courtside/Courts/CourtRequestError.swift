@@ -1,12 +1,13 @@
 import CourtsideJournal
 import CourtsideModel
 import CourtsideNet
+import CourtsideViewModels
 
 /// Why a court request was refused, and the HTTP answer for each (docs/protocol.md, "Courts").
 enum CourtRequestError: Error, Sendable, Equatable {
     case unknownCourt(CourtID)
     case invalid(CourtError)
-    case invalidTeam(GameSetupError, message: String)
+    case invalidTeam(GameSetupError, problem: FieldProblem)
     case unknownGame(GameID)
     case storage(CourtStoreError)
     /// "Next game" while the court's game is not finished, or with no game on the court.
@@ -32,15 +33,16 @@ enum CourtRequestError: Error, Sendable, Equatable {
             return APIResponse.error(.notFound, "unknown_court", "no court \"\(id)\"")
         case .invalid(.emptyName):
             return APIResponse.error(
-                .badRequest, "invalid_court", "the court needs a name", fields: ["name": "Enter the court's name"])
+                .badRequest, "invalid_court", "the court needs a name",
+                problems: ["name": FieldProblem("court_name_empty", sentence: "Enter the court's name")])
         case .invalid(.nameTooLong(let limit)):
             return APIResponse.error(
                 .badRequest, "invalid_court", "the court's name is too long",
-                fields: ["name": .string("Use at most \(limit) characters")])
+                problems: ["name": DisplayNameError.tooLong(limit: limit).fieldProblem])
         case .invalid(.invalidName(let problem)):
             return APIResponse.error(
                 .badRequest, "invalid_court", "the court's name is not valid: \(problem.sentence)",
-                fields: ["name": .string(problem.sentence)])
+                problems: ["name": problem.fieldProblem])
         case .invalid(.noDisplayKey(let id)):
             return APIResponse.error(
                 .conflict, "no_display_key", "court \(id) has no display key to show a join code")
@@ -51,9 +53,9 @@ enum CourtRequestError: Error, Sendable, Equatable {
             return APIResponse.error(.conflict, "queue_full", "court \(id) already has \(limit) teams waiting")
         case .invalid(.queueEmpty(let id)):
             return APIResponse.error(.conflict, "queue_empty", "nobody is waiting on court \(id)")
-        case .invalidTeam(let error, let message):
+        case .invalidTeam(let error, let problem):
             return APIResponse.error(
-                .badRequest, "invalid_team", "invalid field \(error.field)", fields: [error.field: .string(message)])
+                .badRequest, "invalid_team", "invalid field \(error.field)", problems: [error.field: problem])
         case .unknownGame(let id):
             return APIResponse.error(.badRequest, "unknown_game", "no game \"\(id)\"")
         case .storage(.storage(.unavailable(let reason))):
@@ -80,7 +82,9 @@ enum CourtRequestError: Error, Sendable, Equatable {
         case .wrongJoinCode(let id):
             return APIResponse.error(
                 .forbidden, "wrong_join_code", "send the join code shown on court \(id)'s display",
-                fields: ["code": "Enter the code shown on the court's display"])
+                problems: [
+                    "code": FieldProblem("join_code", sentence: "Enter the code shown on the court's display")
+                ])
         case .tooManyCourts(let limit):
             return APIResponse.error(.conflict, "too_many_courts", "the server already has \(limit) courts")
         }

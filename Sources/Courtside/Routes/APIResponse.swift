@@ -17,19 +17,28 @@ enum APIResponse {
             body: bytes)
     }
 
-    static func error(_ status: HTTPStatus, _ code: String, _ message: String, fields: JSONValue? = nil)
-        -> HTTPResponse
-    {
+    static func error(
+        _ status: HTTPStatus, _ code: String, _ message: String, fields: JSONValue? = nil, fieldCodes: JSONValue? = nil
+    ) -> HTTPResponse {
         var body: [String: JSONValue] = [
             "v": .int(WireFormat.version), "type": "error", "code": .string(code), "message": .string(message),
         ]
         if let fields { body["fields"] = fields }
+        if let fieldCodes { body["fieldCodes"] = fieldCodes }
         var response = json(status, .object(body))
         if status == .unauthorized {
             // RFC 6750 §3: a 401 names the scheme the client should use.
             response.headers.add(name: "WWW-Authenticate", value: "Bearer realm=\"courtside\"")
         }
         return response
+    }
+
+    /// A form's error answer: each field's sentence under `fields` and its code with values under `fieldCodes`.
+    static func error(_ status: HTTPStatus, _ code: String, _ message: String, problems: [String: FieldProblem])
+        -> HTTPResponse
+    {
+        let members = FieldProblem.answerMembers(problems)
+        return error(status, code, message, fields: members.fields, fieldCodes: members.fieldCodes)
     }
 
     /// The answer to a refused token (`ApplicationCore.authenticate`): 401 without one, 403 for a wrong one, 429

@@ -101,7 +101,7 @@ extension CourtsideRouter {
         guard let text = value.stringValue, let mode = QueueJoining(rawValue: text) else {
             let refusal = APIResponse.error(
                 .badRequest, "invalid_court", "joining must be \"code\" or \"admin\", not \(value)",
-                fields: ["joining": "Choose code or admin"])
+                problems: ["joining": FieldProblem("court_joining", sentence: "Choose code or admin")])
             return (nil, refusal)
         }
         return (mode, nil)
@@ -218,7 +218,7 @@ extension CourtsideRouter {
                 name: body["name"]?.stringValue ?? "",
                 players: (body["players"]?.arrayValue ?? []).map { $0.stringValue ?? "" })
         } catch {
-            return .respond(CourtRequestError.invalidTeam(error, message: Self.queueMessage(error)).response)
+            return .respond(CourtRequestError.invalidTeam(error, problem: Self.queueMessage(error)).response)
         }
         let code = body["code"]?.stringValue ?? ""
         let clock = core.services.clock
@@ -300,14 +300,16 @@ extension CourtsideRouter {
     }
 
     /// The sentence for a team's field error (the creator form's words, with the queue's field names).
-    static func queueMessage(_ error: GameSetupError) -> String {
+    static func queueMessage(_ error: GameSetupError) -> FieldProblem {
         switch error {
-        case .emptyTeamName: "Enter the team's name"
-        case .wrongPlayerCount: "A team in the queue has \(Team.playerCount) players"
-        case .emptyPlayerName: "Enter the player's name"
-        case .teamNameTooLong(_, let limit), .playerNameTooLong(_, _, let limit): "Use at most \(limit) characters"
-        case .invalidTeamName(_, let problem), .invalidPlayerName(_, _, let problem): problem.sentence
-        default: "\(error)"
+        case .wrongPlayerCount:
+            FieldProblem(
+                "player_count_exact", ["count": .int(Team.playerCount)],
+                sentence: "A team in the queue has \(Team.playerCount) players")
+        case .emptyTeamName, .emptyPlayerName, .teamNameTooLong, .playerNameTooLong, .invalidTeamName,
+            .invalidPlayerName:
+            GameCreatorViewModel.message(for: error)
+        default: FieldProblem("invalid", sentence: "\(error)")
         }
     }
 

@@ -130,19 +130,23 @@ struct CrewAddition: Sendable {
             return .failure(
                 APIResponse.error(.badRequest, "bad_request", "unknown member \"\(unknown)\" (expected role, label)"))
         }
-        var fields: [String: JSONValue] = [:]
+        var fields: [String: FieldProblem] = [:]
         let role = members["role"]?.stringValue.flatMap(CrewRole.init(rawValue:))
-        if role == nil { fields["role"] = "Choose scorer, clock, shotClock, stats or judge" }
+        if role == nil {
+            fields["role"] = FieldProblem("crew_role", sentence: "Choose scorer, clock, shotClock, stats or judge")
+        }
         // The label is a name people read on every panel: the same rule as team and player names.
         let label = try? DisplayName.validated(members["label"]?.stringValue ?? "")
         if label == nil {
-            fields["label"] = .string("Enter a label of 1 to \(CrewMember.maxLabelLength) characters")
+            fields["label"] = FieldProblem(
+                "crew_label", ["max": .int(CrewMember.maxLabelLength)],
+                sentence: "Enter a label of 1 to \(CrewMember.maxLabelLength) characters")
         }
         guard let role, let label, fields.isEmpty else {
             let names = fields.keys.sorted().joined(separator: ", ")
             return .failure(
                 APIResponse.error(
-                    .badRequest, "invalid_crew_member", "invalid fields: \(names)", fields: .object(fields)))
+                    .badRequest, "invalid_crew_member", "invalid fields: \(names)", problems: fields))
         }
         return .success(CrewAddition(role: role, label: label))
     }

@@ -216,7 +216,10 @@ struct CourtsideRouter: HTTPRouter {
             return APIResponse.error(.badRequest, "bad_request", "the body must be a JSON object")
         case .invalid(let errors):
             let fields = errors.fields.keys.map(\.description).sorted().joined(separator: ", ")
-            return APIResponse.error(.badRequest, "invalid_game", "invalid fields: \(fields)", fields: errors.json)
+            let members = errors.answerMembers
+            return APIResponse.error(
+                .badRequest, "invalid_game", "invalid fields: \(fields)", fields: members.fields,
+                fieldCodes: members.fieldCodes)
         case .storage(let error):
             return APIResponse.error(.internalServerError, "storage_failed", "the game could not be stored: \(error)")
         case .shuttingDown:

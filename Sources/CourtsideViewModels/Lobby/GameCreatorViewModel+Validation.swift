@@ -5,14 +5,14 @@ extension GameCreatorViewModel {
     private static let validNames = Array(repeating: "Player", count: Team.playerCount)
 
     /// The error of a team name, checked by `GameSetup` with every other input valid.
-    static func nameError(team side: TeamSide, name: String) -> String? {
+    static func nameError(team side: TeamSide, name: String) -> FieldProblem? {
         setupError(
             homeTeam: side == .home ? name : "Home", homePlayers: validNames,
             awayTeam: side == .away ? name : "Away", awayPlayers: validNames)
     }
 
     /// The error of one player's name, checked the same way.
-    static func nameError(player index: Int, of side: TeamSide, name: String) -> String? {
+    static func nameError(player index: Int, of side: TeamSide, name: String) -> FieldProblem? {
         // A name is valid or not wherever it stands, so it is checked in a roster the rules surely allow; the
         // roster's size is checked once the names are (`GameCreatorField.roster`).
         var names = validNames
@@ -24,7 +24,7 @@ extension GameCreatorViewModel {
 
     private static func setupError(
         homeTeam: String, homePlayers: [String], awayTeam: String, awayPlayers: [String]
-    ) -> String? {
+    ) -> FieldProblem? {
         do {
             _ = try GameSetup(
                 id: "validation", homeTeam: homeTeam, homePlayers: homePlayers, awayTeam: awayTeam,
@@ -36,7 +36,7 @@ extension GameCreatorViewModel {
     }
 
     /// The error of one shirt number (empty: none), checked the same way.
-    static func numberError(_ number: String) -> String? {
+    static func numberError(_ number: String) -> FieldProblem? {
         guard !number.isEmpty else { return nil }
         do {
             _ = try GameSetup(
@@ -51,7 +51,7 @@ extension GameCreatorViewModel {
     }
 
     /// The error of a colour or a short name (one of the two given), checked by `TeamBranding`.
-    static func brandingError(color: String?, short: String?, side: TeamSide) -> String? {
+    static func brandingError(color: String?, short: String?, side: TeamSide) -> FieldProblem? {
         do {
             _ = try TeamBranding(color: color, short: short, side: side)
             return nil
@@ -76,50 +76,91 @@ extension GameCreatorViewModel {
         }
     }
 
-    static func message(for error: GameSetupError) -> String {
+    /// The problem of a setup error, code and sentence together (docs/protocol.md, "Creating a game").
+    public static func message(for error: GameSetupError) -> FieldProblem {
         switch error {
-        case .emptyTeamName: "Enter the team's name"
-        case .teamNameTooLong(_, let limit): "Use at most \(limit) characters"
+        case .emptyTeamName: FieldProblem("team_name_empty", sentence: "Enter the team's name")
+        case .teamNameTooLong(_, let limit), .playerNameTooLong(_, _, let limit):
+            DisplayNameError.tooLong(limit: limit).fieldProblem
         case .wrongPlayerCount(_, _, let allowed):
             allowed.count == 1
-                ? "A team has \(allowed.lowerBound) players"
-                : "A team has \(allowed.lowerBound) to \(allowed.upperBound) players"
-        case .emptyPlayerName: "Enter the player's name"
-        case .playerNameTooLong(_, _, let limit): "Use at most \(limit) characters"
-        case .invalidTeamName(_, let problem), .invalidPlayerName(_, _, let problem): problem.sentence
-        case .invalidPlayerNumber: "Use a number of one or two digits"
-        case .duplicatePlayerNumber(_, _, let number): "Number \(number) is taken"
-        case .invalidColor: "Use a colour as #RRGGBB (six hexadecimal digits)"
+                ? FieldProblem(
+                    "player_count_exact", ["count": .int(allowed.lowerBound)],
+                    sentence: "A team has \(allowed.lowerBound) players")
+                : FieldProblem(
+                    "player_count", ["min": .int(allowed.lowerBound), "max": .int(allowed.upperBound)],
+                    sentence: "A team has \(allowed.lowerBound) to \(allowed.upperBound) players")
+        case .emptyPlayerName: FieldProblem("player_name_empty", sentence: "Enter the player's name")
+        case .invalidTeamName(_, let problem), .invalidPlayerName(_, _, let problem): problem.fieldProblem
+        case .invalidPlayerNumber: FieldProblem("player_number", sentence: "Use a number of one or two digits")
+        case .duplicatePlayerNumber(_, _, let number):
+            FieldProblem("player_number_taken", ["number": .string(number)], sentence: "Number \(number) is taken")
+        case .invalidColor: FieldProblem("team_color", sentence: "Use a colour as #RRGGBB (six hexadecimal digits)")
         case .invalidShortName:
-            "Use \(TeamBranding.shortNameLengths.lowerBound) to \(TeamBranding.shortNameLengths.upperBound) letters A-Z"
+            FieldProblem(
+                "team_short",
+                [
+                    "min": .int(TeamBranding.shortNameLengths.lowerBound),
+                    "max": .int(TeamBranding.shortNameLengths.upperBound),
+                ],
+                sentence:
+                    "Use \(TeamBranding.shortNameLengths.lowerBound) to \(TeamBranding.shortNameLengths.upperBound) letters A-Z"
+            )
         case .invalidStarters:
-            "List as many different player indexes as the rules put on court (rules with substitutions only)"
+            FieldProblem(
+                "starters",
+                sentence:
+                    "List as many different player indexes as the rules put on court (rules with substitutions only)")
         }
     }
 
-    static func message(for error: RulesError) -> String {
+    static func message(for error: RulesError) -> FieldProblem {
         switch error {
-        case .targetScoreOutOfRange: "Enter a target from 1 to \(Rules.maxScore)"
-        case .winByOutOfRange: "Enter a margin from 1 to \(Rules.maxScore)"
-        case .timeLimitOutOfRange: "Enter a limit above 0:00 and at most \(Rules.maxTimeLimitMs / 3_600_000) hours"
-        case .unknownConfirmation: "Choose single or dual"
+        case .targetScoreOutOfRange:
+            FieldProblem(
+                "target_score_range", ["max": .int(Rules.maxScore)],
+                sentence: "Enter a target from 1 to \(Rules.maxScore)")
+        case .winByOutOfRange:
+            FieldProblem(
+                "win_by_range", ["max": .int(Rules.maxScore)], sentence: "Enter a margin from 1 to \(Rules.maxScore)")
+        case .timeLimitOutOfRange:
+            FieldProblem(
+                "time_limit_range", ["hours": .int(Int(Rules.maxTimeLimitMs / 3_600_000))],
+                sentence: "Enter a limit above 0:00 and at most \(Rules.maxTimeLimitMs / 3_600_000) hours")
+        case .unknownConfirmation: FieldProblem("confirmation_choice", sentence: "Choose single or dual")
         case .confirmWindowOutOfRange:
-            "Enter a window from \(DualConfirmation.windowRange.lowerBound) to \(DualConfirmation.windowRange.upperBound) ms"
-        case .confirmWindowWithoutDual: "Give a window only with dual confirmation"
+            FieldProblem(
+                "confirm_window_range",
+                [
+                    "min": .int(Int(DualConfirmation.windowRange.lowerBound)),
+                    "max": .int(Int(DualConfirmation.windowRange.upperBound)),
+                ],
+                sentence:
+                    "Enter a window from \(DualConfirmation.windowRange.lowerBound) to \(DualConfirmation.windowRange.upperBound) ms"
+            )
+        case .confirmWindowWithoutDual:
+            FieldProblem("confirm_window_without_dual", sentence: "Give a window only with dual confirmation")
         }
     }
+
+    /// A form input that is not a whole number.
+    static let notWholeNumber = FieldProblem("whole_number", sentence: "Enter a whole number")
+
+    /// A time limit that is neither minutes nor minutes:seconds.
+    static let malformedTimeLimit = FieldProblem(
+        "time_limit_format", sentence: "Enter minutes (10) or minutes:seconds (7:30)")
 
     /// A whole number from a form input, or nil with the field's error recorded (empty: an error only if required).
     static func wholeNumber(
-        _ text: String, field: GameCreatorField, required: Bool, errors: inout [GameCreatorField: String]
+        _ text: String, field: GameCreatorField, required: Bool, errors: inout [GameCreatorField: FieldProblem]
     ) -> Int? {
         let trimmed = text.trimmingWhitespace
         if trimmed.isEmpty {
-            if required { errors[field] = "Enter a whole number" }
+            if required { errors[field] = notWholeNumber }
             return nil
         }
         guard trimmed.count <= 9, let value = Int(trimmed) else {
-            errors[field] = "Enter a whole number"
+            errors[field] = notWholeNumber
             return nil
         }
         return value

@@ -39,12 +39,15 @@ public final class GameCreatorViewModel {
     /// The window to confirm in, in milliseconds, a whole number; empty means the default (dual only).
     public let confirmWindowMs = MutableDynamic("")
 
-    /// The error of each field that has one.
+    /// The error of each field that has one, in words.
     public var errors: Dynamic<[GameCreatorField: String]> { mutableErrors }
+    /// The same errors with their codes and values, for pages that say them in the reader's language.
+    public var problems: Dynamic<[GameCreatorField: FieldProblem]> { mutableProblems }
     /// Whether ``makeSetup(id:)`` would succeed.
     public var canCreate: Dynamic<Bool> { mutableCanCreate }
 
     private let mutableErrors = MutableDynamic<[GameCreatorField: String]>([:])
+    private let mutableProblems = MutableDynamic<[GameCreatorField: FieldProblem]>([:])
     private let mutableCanCreate = MutableDynamic(false)
     private let bindings = DynamicBindingBag()
 
@@ -135,7 +138,7 @@ public final class GameCreatorViewModel {
     /// The validated setup for a game with `id`, or every field's error.
     public func makeSetup(id: GameID) -> Result<GameSetup, GameCreatorErrors> {
         let (rules, errors) = validate()
-        guard errors.isEmpty, let rules else { return .failure(GameCreatorErrors(fields: errors)) }
+        guard errors.isEmpty, let rules else { return .failure(GameCreatorErrors(problems: errors)) }
         do {
             return .success(
                 try setup(id: id, rules: rules))
@@ -147,13 +150,14 @@ public final class GameCreatorViewModel {
 
     private func revalidate() {
         let errors = validate().errors
-        mutableErrors.value = errors
+        mutableProblems.value = errors
+        mutableErrors.value = errors.mapValues(\.sentence)
         mutableCanCreate.value = errors.isEmpty
     }
 
     /// The rules (when their fields are valid) and the error of every field.
-    private func validate() -> (rules: Rules?, errors: [GameCreatorField: String]) {
-        var errors: [GameCreatorField: String] = [:]
+    private func validate() -> (rules: Rules?, errors: [GameCreatorField: FieldProblem]) {
+        var errors: [GameCreatorField: FieldProblem] = [:]
         errors[.homeTeam] = Self.nameError(team: .home, name: homeTeamName.value)
         errors[.awayTeam] = Self.nameError(team: .away, name: awayTeamName.value)
         for side in TeamSide.allCases {
@@ -204,8 +208,8 @@ public final class GameCreatorViewModel {
 
     /// The rules with the confirmation inputs applied, or their errors added.
     private func validateConfirmation(
-        _ validated: (Rules?, [GameCreatorField: String])
-    ) -> (Rules?, [GameCreatorField: String]) {
+        _ validated: (Rules?, [GameCreatorField: FieldProblem])
+    ) -> (Rules?, [GameCreatorField: FieldProblem]) {
         var (rules, errors) = validated
         let windowMs = Self.wholeNumber(
             confirmWindowMs.value, field: .confirmWindowMs, required: false, errors: &errors)
@@ -222,20 +226,20 @@ public final class GameCreatorViewModel {
         return (rules, errors)
     }
 
-    private func validateRules() -> (Rules?, [GameCreatorField: String]) {
+    private func validateRules() -> (Rules?, [GameCreatorField: FieldProblem]) {
         switch preset.value {
         case .pickup: return (.pickup, [:])
         case .fiba3x3: return (.fiba3x3, [:])
         case .fiba5x5: return (.fiba5x5, [:])
         case .custom: break
         }
-        var errors: [GameCreatorField: String] = [:]
+        var errors: [GameCreatorField: FieldProblem] = [:]
         let target = Self.wholeNumber(targetScore.value, field: .targetScore, required: true, errors: &errors)
         let margin = Self.wholeNumber(winBy.value, field: .winBy, required: false, errors: &errors) ?? 1
         var limitMs: Int64?
         if !timeLimit.value.isEmpty {
             limitMs = Self.parseTimeLimit(timeLimit.value)
-            if limitMs == nil { errors[.timeLimit] = "Enter minutes (10) or minutes:seconds (7:30)" }
+            if limitMs == nil { errors[.timeLimit] = Self.malformedTimeLimit }
         }
         // Each number is checked alone (the others set to valid values) so that each gets its own message.
         if let target,
@@ -269,14 +273,20 @@ extension GameCreatorViewModel: Sendable {}
 
 /// The errors that kept a game from being created, one per field.
 public struct GameCreatorErrors: Error, Equatable, Sendable {
-    public let fields: [GameCreatorField: String]
+    public let problems: [GameCreatorField: FieldProblem]
 
-    public init(fields: [GameCreatorField: String]) {
-        self.fields = fields
+    public init(problems: [GameCreatorField: FieldProblem]) {
+        self.problems = problems
     }
 
-    /// `{"homeTeam":"…","homePlayers[1]":"…"}`: the body of an HTTP 422 answer to a create request.
-    public var json: JSONValue {
-        .object(Dictionary(uniqueKeysWithValues: fields.map { ($0.key.description, JSONValue.string($0.value)) }))
+    /// Each field's sentence.
+    public var fields: [GameCreatorField: String] { problems.mapValues(\.sentence) }
+
+    /// `{"homeTeam":"…","homePlayers[1]":"…"}`: the `fields` of an HTTP 400 answer to a create request.
+    public var json: JSONValue { answerMembers.fields }
+
+    /// `fields` (the sentences) and `fieldCodes` (`{"homePlayers":{"code":"player_count","min":5,"max":12}}`).
+    public var answerMembers: (fields: JSONValue, fieldCodes: JSONValue) {
+        FieldProblem.answerMembers(Dictionary(uniqueKeysWithValues: problems.map { ($0.key.description, $0.value) }))
     }
 }

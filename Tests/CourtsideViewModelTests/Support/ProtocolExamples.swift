@@ -103,7 +103,9 @@ enum ProtocolExamples {
                 parsing: #"{"homeTeam":"Lakers","homePlayers":["Ann","","Cy"],"awayTeam":"","#
                     + #""awayPlayers":["Di","Ed","Flo"],"homeColor":"blue","awayShort":"C","#
                     + #""rules":{"preset":"custom","targetScore":0,"winBy":2}}"#))
-        examples["create-errors"] = GameCreatorErrors(fields: creator.errors.value).json
+        let createErrors = GameCreatorErrors(problems: creator.problems.value)
+        examples["create-errors"] = createErrors.json
+        examples["create-error-codes"] = createErrors.answerMembers.fieldCodes
         try statisticsExamples(into: &examples)
         try dualConfirmationExamples(into: &examples)
         return examples
