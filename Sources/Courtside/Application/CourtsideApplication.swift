@@ -147,12 +147,12 @@ public final class CourtsideApplication: Sendable {
         self.metrics = metrics
         let lobby = Self.startLobby(on: loops, metrics: metrics)
         let courtDirectory = CourtDirectory(waiting: courtsWaiting)
-        let courts = Self.startCourts(
-            on: loops, store: courtStore, restoring: storedCourts, directory: courtDirectory, metrics: metrics,
-            clock: clock)
         // A venue node's ids start with its venue's id, and its journal tells the uplink what it stored.
         let venueID = configuration.upstreamToken.flatMap(RelayVenue.id(fromToken:))
         let uplinkBox = VenueUplink.Handle()
+        let courts = Self.startCourts(
+            on: loops, store: courtStore, restoring: storedCourts, directory: courtDirectory, metrics: metrics,
+            idPrefix: venueID.map { $0 + "." } ?? "", clock: clock)
         let tap: RelayTapJournal? =
             venueID == nil || configuration.upstream == nil || !(journal is SQLiteJournal)
             ? nil
@@ -213,9 +213,10 @@ public final class CourtsideApplication: Sendable {
                 do throws(JournalError) {
                     let uplink = try VenueUplink(
                         upstream: upstreamURL, token: token, tlsContext: tlsContext, settings: settings,
-                        journalPath: sqlite.path, games: stored, clock: clock,
+                        journalPath: sqlite.path, games: stored, courts: courtDirectory, clock: clock,
                         logger: logger, context: context, status: status)
                     uplinkBox.bound.withLock { $0 = uplink.bound }
+                    courtDirectory.observe { uplinkBox.bound.withLock { $0 }?.run { $0.courtsChanged() } }
                     uplink.start()
                     made.withLock { $0 = .success(()) }
                 } catch {
@@ -393,7 +394,7 @@ public final class CourtsideApplication: Sendable {
     /// The courts, on the lobby's loop (both are small documents changed by people, not by games).
     private static func startCourts(
         on group: EventLoopGroup, store: any CourtStore, restoring courts: [StoredCourt], directory: CourtDirectory,
-        metrics: ServerMetrics, clock: @escaping @Sendable () -> Timestamp
+        metrics: ServerMetrics, idPrefix: String, clock: @escaping @Sendable () -> Timestamp
     ) -> LoopBound<CourtsOwner> {
         let loop = group.loops[0]
         let made = Mutex<LoopBound<CourtsOwner>?>(nil)
@@ -401,7 +402,7 @@ public final class CourtsideApplication: Sendable {
         loop.execute { context in
             let owner = CourtsOwner(
                 context: context, store: store, restoring: courts, directory: directory, group: group,
-                metrics: metrics, clock: clock)
+                metrics: metrics, idPrefix: idPrefix, clock: clock)
             made.withLock { $0 = owner.bound }
             done.signal()
         }

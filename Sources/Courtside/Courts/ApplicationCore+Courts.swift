@@ -26,6 +26,9 @@ extension ApplicationCore {
         respond: @escaping @Sendable (HTTPResponse) -> Void
     ) {
         courts.run { [self] owner in
+            if let venue = owner.relayedVenue(id) {
+                return respond(CourtRequestError.relayedCourt(id, venue: venue).response)
+            }
             guard let court = owner.current(id), let gameID = court.game, let handle = registry.handle(gameID) else {
                 return respond(CourtRequestError.noGame(id).response)
             }

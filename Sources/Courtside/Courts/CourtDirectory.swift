@@ -10,6 +10,8 @@ final class CourtDirectory: Sendable {
     private struct Contents {
         var ids: Set<CourtID> = []
         var order: [CourtID] = []
+        /// Each court's value as published: what a venue node relays (docs/relay.md).
+        var values: [CourtID: Court] = [:]
         /// COURT, per court.
         var documents: [CourtID: [UInt8]] = [:]
         /// COURT with `links`, per court: an element of the list.
@@ -20,6 +22,8 @@ final class CourtDirectory: Sendable {
 
     private let contents = Mutex(Contents())
     private let waiting: Mutex<Bool>
+    /// Told after each publish (a venue node's uplink, which relays the courts whole).
+    private let observer = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// `waiting`: the courts are in a Redis partition that did not answer at start; court requests answer
     /// `unavailable` until `loaded()`.
@@ -38,6 +42,16 @@ final class CourtDirectory: Sendable {
         contents.withLock { $0.ids.contains(id) }
     }
 
+    /// Every court as last published, in creation order.
+    var courts: [Court] {
+        contents.withLock { contents in contents.order.compactMap { contents.values[$0] } }
+    }
+
+    /// Calls `changed` after each later publish, on the publishing thread.
+    func observe(_ changed: @escaping @Sendable () -> Void) {
+        observer.withLock { $0 = changed }
+    }
+
     /// The body of `GET /api/courts`.
     var listBytes: [UInt8] { contents.withLock { $0.list } }
 
@@ -46,10 +60,12 @@ final class CourtDirectory: Sendable {
         contents.withLock { $0.documents[id] }
     }
 
-    /// Adds the court or replaces its bytes: `document` is COURT, `listed` COURT with its links.
-    func publish(_ id: CourtID, document: [UInt8], listed: [UInt8]) {
+    /// Adds the court or replaces its value and bytes: `document` is COURT, `listed` COURT with its links.
+    func publish(_ court: Court, document: [UInt8], listed: [UInt8]) {
+        let id = court.id
         contents.withLock { contents in
             if contents.ids.insert(id).inserted { contents.order.append(id) }
+            contents.values[id] = court
             contents.documents[id] = document
             contents.listed[id] = listed
             var list = Array(#"{"courts":["#.utf8)
@@ -60,5 +76,6 @@ final class CourtDirectory: Sendable {
             list += Array("]}".utf8)
             contents.list = list
         }
+        observer.withLock { $0 }?()
     }
 }

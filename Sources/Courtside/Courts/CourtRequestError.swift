@@ -26,6 +26,8 @@ enum CourtRequestError: Error, Sendable, Equatable {
     case wrongJoinCode(CourtID)
     /// `POST /api/courts` past `CourtsOwner.maxCourts`.
     case tooManyCourts(limit: Int)
+    /// A change to a court relayed from a venue node (docs/relay.md): the venue's own server changes it.
+    case relayedCourt(CourtID, venue: String)
 
     var response: HTTPResponse {
         switch self {
@@ -87,6 +89,10 @@ enum CourtRequestError: Error, Sendable, Equatable {
                 ])
         case .tooManyCourts(let limit):
             return APIResponse.error(.conflict, "too_many_courts", "the server already has \(limit) courts")
+        case .relayedCourt(let id, let venue):
+            return APIResponse.error(
+                .conflict, "relayed_court",
+                "court \(id) is relayed from venue \(venue): change it on the venue's own server")
         }
     }
 }

@@ -28,7 +28,13 @@ final class CourtsOwner {
     /// Tries of one change against other nodes' changes to the same court: people change a court, so two at once
     /// is rare and eight in a row means the store misbehaves.
     static let maxAttempts = 8
+    /// Courts relayed from venue nodes shown at once (docs/relay.md): a few venues' worth, so hostile or many
+    /// venues cannot make the courts grow without bound (each venue relays at most
+    /// `RelayedVenueStateMachine.maxCourts`).
+    static let maxRelayedCourts = 256
     let context: LoopContext
+    /// What this node's court ids start with: a venue node's venue id and a dot, so they never collide upstream.
+    private let idPrefix: String
     private let store: any CourtStore
     private let group: EventLoopGroup
     private let metrics: ServerMetrics
@@ -40,6 +46,9 @@ final class CourtsOwner {
     private var versions: [CourtID: Int] = [:]
     private var pendingVersions: [CourtID: Int] = [:]
     private var nextNumber = 1
+    /// Courts relayed from a venue node, with the venue's name (what a refusal names): shown, never stored here,
+    /// never changed here.
+    private var relayed: [CourtID: String] = [:]
     /// Courts whose "next game" is being made (between the check and the new game on the court): another "next"
     /// for them is refused, so one finished game makes one next game.
     private(set) var makingNext: Set<CourtID> = []
@@ -59,9 +68,11 @@ final class CourtsOwner {
 
     init(
         context: LoopContext, store: any CourtStore, restoring stored: [StoredCourt], directory: CourtDirectory,
-        group: EventLoopGroup, metrics: ServerMetrics, clock: @escaping @Sendable () -> Timestamp
+        group: EventLoopGroup, metrics: ServerMetrics, idPrefix: String = "",
+        clock: @escaping @Sendable () -> Timestamp
     ) {
         self.context = context
+        self.idPrefix = idPrefix
         self.directory = directory
         self.store = store
         self.group = group
@@ -80,6 +91,31 @@ final class CourtsOwner {
     /// The court with `id` as the next change will find it (a change being stored included), or nil.
     func current(_ id: CourtID) -> Court? {
         pending[id] ?? courts[id]?.presenter.court
+    }
+
+    /// The venue a court is relayed from, or nil for this node's own court.
+    func relayedVenue(_ id: CourtID) -> String? {
+        relayed[id]
+    }
+
+    /// Shows `courts`, relayed whole from `venue` (every id is the venue's, checked by the relay's machine): each
+    /// is added, or its document follows the venue's value (a venue never removes a court). Nothing is stored: the
+    /// venue sends its courts again on each connection. Returns the ids not shown for want of room
+    /// (`maxRelayedCourts`).
+    func showRelayed(_ courts: [Court], venue: String) -> [CourtID] {
+        var refused: [CourtID] = []
+        for court in courts {
+            if self.courts[court.id] == nil {
+                guard relayed.count < Self.maxRelayedCourts else {
+                    refused.append(court.id)
+                    continue
+                }
+                relayed[court.id] = venue
+            }
+            guard relayed[court.id] != nil else { continue }
+            show(StoredCourt(court: court, version: (versions[court.id] ?? 0) + 1))
+        }
+        return refused
     }
 
     /// Marks the court's "next game" as being made; false when it already is.
@@ -114,10 +150,10 @@ final class CourtsOwner {
         name: String, joining: QueueJoining, displayKeySHA256: String?, attempt: Int = 1,
         completion: @escaping (Result<Court, CourtRequestError>) -> Void
     ) {
-        guard order.count + pending.keys.filter({ courts[$0] == nil }).count < Self.maxCourts else {
+        guard order.count - relayed.count + pending.keys.filter({ courts[$0] == nil }).count < Self.maxCourts else {
             return completion(.failure(.tooManyCourts(limit: Self.maxCourts)))
         }
-        let id = CourtID("court-\(nextNumber)")
+        let id = CourtID("\(idPrefix)court-\(nextNumber)")
         let court: Court
         do {
             court = try Court(id: id, name: name, joining: joining, displayKeySHA256: displayKeySHA256)
@@ -150,6 +186,7 @@ final class CourtsOwner {
         guard var court = pending[id] ?? courts[id]?.presenter.court else {
             return completion(.failure(.unknownCourt(id)))
         }
+        if let venue = relayed[id] { return completion(.failure(.relayedCourt(id, venue: venue))) }
         do {
             try change(&court)
         } catch {
@@ -208,7 +245,8 @@ final class CourtsOwner {
             presenter: CourtPresenter(court: court, clock: clock), feed: GameFeed(group: group, metrics: metrics))
         order.append(court.id)
         if let entry = courts[court.id] { publishBytes(entry.presenter) }
-        if court.id.rawValue.hasPrefix("court-"), let number = Int(court.id.rawValue.dropFirst(6)) {
+        let own = idPrefix + "court-"
+        if court.id.rawValue.hasPrefix(own), let number = Int(court.id.rawValue.dropFirst(own.count)) {
             nextNumber = max(nextNumber, number + 1)
         }
     }
@@ -216,7 +254,7 @@ final class CourtsOwner {
     /// Encodes the court's document once for every reader (`CourtDirectory`).
     private func publishBytes(_ presenter: CourtPresenter) {
         directory.publish(
-            presenter.court.id, document: presenter.document.canonicalBytes,
+            presenter.court, document: presenter.document.canonicalBytes,
             listed: Self.listed(presenter).canonicalBytes)
     }
 

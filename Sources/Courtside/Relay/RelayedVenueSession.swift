@@ -96,6 +96,7 @@ final class RelayedVenueSession {
             perform(machine.receivedEntries(id, game: game, entries: entries, now: now))
         case .snapshot(let game, let seq, let document):
             perform(machine.receivedSnapshot(id, game: game, seq: seq, document: document, now: now))
+        case .courts(let courts): perform(machine.receivedCourts(id, courts: courts, now: now))
         case .hello, .welcome, .ack, .resend:
             // The socket passes only the venue's messages after its `hello`; these have no meaning here.
             send(.close(id, .unexpectedMessage("\(message)".prefix(40).description)))
@@ -164,6 +165,16 @@ final class RelayedVenueSession {
             if let handle = core.registry.handle(game), handle.showSource(source) {
                 let text = source.message(game: game).description
                 handle.withOwner(from: nil) { owner in owner.publishUnnumbered(text, event: RelaySource.eventName) }
+            }
+        case .showCourts(let courts):
+            let (venue, logger) = (venue, core.logger)
+            core.courts.run { owner in
+                let refused = owner.showRelayed(courts, venue: venue.name)
+                if !refused.isEmpty {
+                    logger.warning(
+                        "relayed courts not shown: the server shows \(CourtsOwner.maxRelayedCourts) at most",
+                        ["venue": venue.id, "courts": refused.map(\.rawValue).joined(separator: ",")])
+                }
             }
         case .close(let id, let error):
             core.logger.warning("relay connection closed", ["venue": venue.id, "reason": "\(error)"])

@@ -23,6 +23,8 @@ final class VenueUplink {
     private let scheduler: any LoopScheduler
     private let context: LoopContext
     private let reader: SQLiteJournalReader
+    /// The node's courts as published: the venue's own are relayed whole on each welcome and change.
+    private let courts: CourtDirectory
     private let clock: @Sendable () -> Timestamp
     private let logger: Logger
     private var machine: VenueUplinkStateMachine
@@ -41,7 +43,7 @@ final class VenueUplink {
     ///   - settings: the relay's timers (`--upstream-ping` scales the health checks).
     init(
         upstream: UpstreamURL, token: String, tlsContext: TLSContext?, settings: RelaySettings = RelaySettings(),
-        journalPath: String, games: [JournaledGame], clock: @escaping @Sendable () -> Timestamp,
+        journalPath: String, games: [JournaledGame], courts: CourtDirectory, clock: @escaping @Sendable () -> Timestamp,
         logger: Logger, context: LoopContext, status: UplinkStatus
     ) throws(JournalError) {
         venue = RelayVenue.id(fromToken: token) ?? ""
@@ -55,6 +57,7 @@ final class VenueUplink {
         tls =
             upstream.secure ? tlsContext.map { UplinkSocket.TLS(context: $0, serverName: upstream.host) } : nil
         reader = try SQLiteJournalReader(path: journalPath)
+        self.courts = courts
         self.clock = clock
         self.logger = logger
         self.context = context
@@ -67,7 +70,8 @@ final class VenueUplink {
         var settings = settings
         settings.snapshotBeyond = 1_000_000_000
         machine = VenueUplinkStateMachine(
-            heads: Dictionary(uniqueKeysWithValues: relayed.map { ($0.id, $0.lastEventSequence) }), settings: settings)
+            heads: Dictionary(uniqueKeysWithValues: relayed.map { ($0.id, $0.lastEventSequence) }),
+            hasCourts: courts.courts.contains { $0.id.rawValue.hasPrefix(prefix) }, settings: settings)
     }
 
     private let hostName: String
@@ -103,6 +107,11 @@ final class VenueUplink {
         }
     }
 
+    /// A court of the node was created or changed (`CourtDirectory` published it).
+    func courtsChanged() {
+        perform(machine.courtsChanged())
+    }
+
     // MARK: The socket
 
     func socketOpened(_ socket: UplinkSocket) {
@@ -126,7 +135,8 @@ final class VenueUplink {
         case .ack(let game, let seq): perform(machine.receivedAck(game, seq: seq, now: now, using: &random))
         case .resend(let game, let from):
             perform(machine.receivedResend(game, from: from, now: now, using: &random))
-        case .hello, .open, .entries, .snapshot: lose(socket, reason: "unexpected message from the public node")
+        case .hello, .open, .entries, .snapshot, .courts:
+            lose(socket, reason: "unexpected message from the public node")
         }
     }
 
@@ -187,6 +197,10 @@ final class VenueUplink {
             }
         case .sendSnapshot(let game, _):
             logger.error("uplink: snapshots are not sent yet", ["game": game.rawValue])
+        case .sendCourts:
+            // Only the venue's own courts (a court made before the node became a venue stays local).
+            let own = courts.courts.filter { $0.id.rawValue.hasPrefix(venue + ".") }
+            socket?.send(RelayWire.encode(.courts(own)))
         case .sendPing:
             socket?.sendPing()
         case .close(let error):

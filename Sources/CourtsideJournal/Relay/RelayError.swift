@@ -6,6 +6,10 @@ public enum RelayError: Error, Sendable, Hashable {
     /// A relayed game id does not start with the connected venue's id and a dot: a venue token relays only the
     /// games created at that venue.
     case foreignGame(venue: String, game: GameID)
+    /// A relayed court id does not start with the connected venue's id and a dot: a venue relays only its courts.
+    case foreignCourt(venue: String, court: CourtID)
+    /// A `courts` message with more courts than the public node shows of one venue.
+    case tooManyCourts(count: Int, limit: Int)
     /// `hello` (at the public node) or `welcome` (at the venue) did not arrive within `helloDeadline`.
     case helloTimedOut(waitedMilliseconds: Int64)
     /// Nothing, not even a pong, was heard for `silenceLimit`: a blackholed path sends no reset.

@@ -18,4 +18,7 @@ public enum RelayMessage: Sendable, Hashable {
     case ack(GameID, seq: Int)
     /// Public → venue: a gap; `from` is the next `seq` the public node can take (0 for `open`).
     case resend(GameID, from: Int)
+    /// Venue → public: every court of the venue, whole (a few kilobytes each, at most `RelayedVenueStateMachine.maxCourts`):
+    /// the public node shows them in place of what it showed of this venue's courts.
+    case courts([Court])
 }

@@ -57,6 +57,10 @@ public enum RelayWire {
             var control = Control(type: "resend", game: game)
             control.from = from
             return .text(json(control))
+        case .courts(let courts):
+            var control = Control(type: "courts")
+            control.courts = courts
+            return .text(json(control))
         }
     }
 
@@ -91,6 +95,8 @@ public enum RelayWire {
         var from: Int?
         var record: String?
         var document: String?
+        /// Each court as its stores encode it (`CourtJSON`); decoding validates it as a stored court is.
+        var courts: [Court]?
 
         init(type: String, game: GameID? = nil) {
             self.type = type
@@ -105,7 +111,7 @@ public enum RelayWire {
     private static func json(_ control: Control) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Strings, integers and arrays of them always encode.
+        // Strings, integers, courts (strings and integers) and arrays of them always encode.
         guard let data = try? encoder.encode(control) else {
             preconditionFailure("Invalid state: a relay control message did not encode")
         }
@@ -149,6 +155,8 @@ public enum RelayWire {
             return .ack(try game(), seq: try sequence(try field(control.seq, "seq"), "seq"))
         case "resend":
             return .resend(try game(), from: try sequence(try field(control.from, "from"), "from"))
+        case "courts":
+            return .courts(try field(control.courts, "courts"))
         default:
             throw .unknownType(type)
         }

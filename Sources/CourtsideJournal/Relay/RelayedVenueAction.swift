@@ -15,6 +15,8 @@ public enum RelayedVenueAction: Sendable, Hashable {
     case storeEntries(GameID, [RelayEntry])
     /// Replace the game's copy with the venue's document at `seq`; report `stored` or `storeFailed`.
     case storeSnapshot(GameID, seq: Int, document: [UInt8])
+    /// Show `courts` as the venue's courts, read-only, in place of what was shown of them (each id is the venue's).
+    case showCourts([Court])
     /// Show the venue's link state in the game's document (`"source"`).
     case showLink(GameID, RelayLinkState)
     /// Close `connection` for `error`; the machine has already forgotten it.

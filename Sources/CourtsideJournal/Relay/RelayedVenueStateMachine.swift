@@ -34,7 +34,11 @@ public struct RelayedVenueStateMachine: Sendable {
         case up(Link)
     }
 
-    /// The venue's id: every relayed game id starts with it and a dot.
+    /// Courts one venue may relay: as many as a server keeps (`CourtsOwner.maxCourts`), so one `courts` message
+    /// stays a few hundred kilobytes at most.
+    public static let maxCourts = 64
+
+    /// The venue's id: every relayed game and court id starts with it and a dot.
     public let venue: String
     public let settings: RelaySettings
     public private(set) var state: State
@@ -51,7 +55,16 @@ public struct RelayedVenueStateMachine: Sendable {
 
     /// Whether `game` may be relayed by this venue: its id starts with the venue's id and a dot.
     public func owns(_ game: GameID) -> Bool {
-        game.rawValue.hasPrefix(venue + ".") && game.rawValue.count > venue.count + 1
+        owns(id: game.rawValue)
+    }
+
+    /// Whether `court` may be relayed by this venue: its id starts with the venue's id and a dot.
+    public func ownsCourt(_ court: CourtID) -> Bool {
+        owns(id: court.rawValue)
+    }
+
+    private func owns(id: String) -> Bool {
+        id.hasPrefix(venue + ".") && id.count > venue.count + 1
     }
 
     /// What the game's document shows about the link now.
@@ -215,6 +228,25 @@ public struct RelayedVenueStateMachine: Sendable {
         copy.venueHead = max(copy.venueHead, seq)
         games[game] = copy
         return [.storeSnapshot(game, seq: seq, document: document)]
+    }
+
+    /// `courts`: every court of the venue, whole. Shown in place of what was shown of them when each id is the
+    /// venue's (another venue's court, or more than `maxCourts`, cuts the connection: nothing of it is shown).
+    public mutating func receivedCourts(
+        _ connection: RelayConnectionID, courts: [Court], now: Timestamp
+    ) -> [RelayedVenueAction] {
+        guard case .up(var link) = state, link.connection == connection else {
+            return reject(connection, .unexpectedMessage("courts"), now: now)
+        }
+        guard courts.count <= Self.maxCourts else {
+            return cutCurrent(.tooManyCourts(count: courts.count, limit: Self.maxCourts), now: now)
+        }
+        if let foreign = courts.first(where: { !ownsCourt($0.id) }) {
+            return cutCurrent(.foreignCourt(venue: venue, court: foreign.id), now: now)
+        }
+        link.lastHeard = now
+        state = .up(link)
+        return [.showCourts(courts)]
     }
 
     /// A ping or pong from the venue.

@@ -13,6 +13,8 @@ public enum VenueUplinkAction: Sendable, Hashable {
     case sendEntries(GameID, seqs: ClosedRange<Int>)
     /// Send `snapshot`: the game's document at `seq` (the public node is too far behind for a replay).
     case sendSnapshot(GameID, seq: Int)
+    /// Send `courts` with every court of the venue as it is now (read when sent, so the latest is what goes).
+    case sendCourts
     /// Send a WebSocket ping.
     case sendPing
     /// Close the connection: the machine already counts it as lost and is backing off.

@@ -50,8 +50,12 @@ public struct VenueUplinkStateMachine: Sendable {
     /// Games whose relay stopped (the public node is ahead of the venue), with the reason.
     public private(set) var halted: [GameID: RelayError] = [:]
 
-    public init(heads: [GameID: Int] = [:], settings: RelaySettings = RelaySettings()) {
+    /// Whether the venue has courts to relay (a venue without any sends no `courts` message).
+    public private(set) var hasCourts: Bool
+
+    public init(heads: [GameID: Int] = [:], hasCourts: Bool = false, settings: RelaySettings = RelaySettings()) {
         self.heads = heads
+        self.hasCourts = hasCourts
         self.settings = settings
     }
 
@@ -164,7 +168,16 @@ public struct VenueUplinkStateMachine: Sendable {
         for game in link.games.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
             actions += pump(game, now: now)
         }
-        return actions
+        // Every welcome resends the courts, if any, whole (a change sent just before a cut may be lost): after the games'
+        // `open`s, so a court's current game is known upstream before the court names it.
+        return actions + (hasCourts ? [.sendCourts] : [])
+    }
+
+    /// A court of the venue was created or changed: the live link sends the courts whole; a link that is not
+    /// live sends them after its next `welcome`.
+    public mutating func courtsChanged() -> [VenueUplinkAction] {
+        hasCourts = true
+        return isLive ? [.sendCourts] : []
     }
 
     /// `ack`: every entry of `game` up to `seq` is durably stored at the public node.

@@ -28,6 +28,25 @@ struct RelayCutScheduleTests {
         Issue.record("the link did not come back: \(pair.venue.state)")
     }
 
+    /// Runs the pair one step at a time (connect, deliver, write, ack) and cuts it after step `cutAfter`; when the
+    /// exchange ends before that step, nothing is cut and the number of steps it took is returned.
+    func runUntilCut(_ pair: inout RelayPair, after cutAfter: Int) -> Int? {
+        var taken = 0
+        while taken < 100 {
+            if taken == cutAfter {
+                pair.cut()
+                return nil
+            }
+            if pair.connectRequested {
+                pair.establish()
+            } else if !(pair.deliverToPublic() || pair.completeWrite() || pair.deliverToVenue()) {
+                return taken
+            }
+            taken += 1
+        }
+        return taken
+    }
+
     func expectDelivered(_ pair: RelayPair, _ context: String) {
         #expect(pair.violations.isEmpty, "\(context): \(pair.violations)")
         for (game, entries) in pair.venueJournal {
@@ -46,23 +65,8 @@ struct RelayCutScheduleTests {
             pair.create(games[0])
             for _ in 1...6 { pair.append(games[0]) }
             pair.start()
-            var taken = 0
-            var didCut = false
-            while taken < 100 {
-                if taken == cutAfter {
-                    pair.cut()
-                    didCut = true
-                    break
-                }
-                if pair.connectRequested {
-                    pair.establish()
-                } else if !(pair.deliverToPublic() || pair.completeWrite() || pair.deliverToVenue()) {
-                    break
-                }
-                taken += 1
-            }
-            if !didCut {
-                steps = taken
+            if let undisturbed = runUntilCut(&pair, after: cutAfter) {
+                steps = undisturbed
                 break
             }
             // A partly delivered message after the cut: an entry appended while the link is down.
@@ -120,5 +124,33 @@ struct RelayCutScheduleTests {
         #expect(cuts > 10, "seed \(seed): only \(cuts) cuts")
         expectDelivered(pair, "seed \(seed)")
         #expect(pair.reports.isEmpty, "seed \(seed): \(pair.reports)")
+    }
+
+    @Test("courts: a cut after each step of a court change; the public node ends showing the venue's courts")
+    func courtsAfterCutAtEveryPoint() throws {
+        var court = try Court(id: "vhall2.court-1", name: "Court 1")
+        var steps = 0
+        for cutAfter in 0..<40 {
+            var pair = RelayPair(settings: fastSettings(), seed: UInt64(cutAfter))
+            pair.create(games[0])
+            pair.append(games[0])
+            pair.start()
+            court.put(games[0])
+            pair.changeCourt(court)
+            if let undisturbed = runUntilCut(&pair, after: cutAfter) {
+                steps = undisturbed
+                break
+            }
+            // Changed while the link is down (the next game on it): the public node must end on this value.
+            var changed = court
+            changed.put(games[1])
+            pair.create(games[1])
+            pair.changeCourt(changed)
+            reconnectAndSettle(&pair)
+            expectDelivered(pair, "courts, cut after step \(cutAfter)")
+            #expect(pair.shownCourts == [changed.id: changed], "courts, cut after step \(cutAfter)")
+            #expect(pair.closes.isEmpty, "courts, cut after step \(cutAfter): \(pair.closes)")
+        }
+        #expect(steps > 3, "the undisturbed exchange took \(steps) steps")
     }
 }

@@ -12,6 +12,7 @@ struct RelayPair {
         case open(GameID)
         case entries(GameID, [RelayEntry])
         case snapshot(GameID, seq: Int)
+        case courts([Court])
         case ping
     }
 
@@ -50,6 +51,10 @@ struct RelayPair {
     var reports: [RelayError] = []
     var closes: [RelayError] = []
     var shownLink: [GameID: RelayLinkState] = [:]
+    /// The venue's courts now (what `sendCourts` reads when it sends).
+    var venueCourts: [Court] = []
+    /// The venue's courts as the public node shows them (`showCourts`: each added or replaced).
+    var shownCourts: [CourtID: Court] = [:]
     /// Stores that broke exactly-once-in-order (a `seq` that is not the public journal's next one).
     var violations: [String] = []
 
@@ -79,6 +84,16 @@ struct RelayPair {
 
     mutating func start() {
         performVenue(venue.start(now: now))
+    }
+
+    /// A court of the venue was created or changed (`court` replaces the venue's court with its id).
+    mutating func changeCourt(_ court: Court) {
+        if let index = venueCourts.firstIndex(where: { $0.id == court.id }) {
+            venueCourts[index] = court
+        } else {
+            venueCourts.append(court)
+        }
+        performVenue(venue.courtsChanged())
     }
 
     /// The transport the venue asked for opens (TLS and WebSocket done).
@@ -129,6 +144,7 @@ struct RelayPair {
         case .snapshot(let game, let seq):
             performPublic(
                 publicNode.receivedSnapshot(id, game: game, seq: seq, document: Array("doc\(seq)".utf8), now: now))
+        case .courts(let courts): performPublic(publicNode.receivedCourts(id, courts: courts, now: now))
         case .ping:
             performPublic(publicNode.receivedPing(id, now: now))
             toVenue.append(.pong)
@@ -233,6 +249,7 @@ struct RelayPair {
             case .sendEntries(let game, let seqs):
                 toPublic.append(.entries(game, seqs.map { venueJournal[game]![$0 - 1] }))
             case .sendSnapshot(let game, let seq): toPublic.append(.snapshot(game, seq: seq))
+            case .sendCourts: toPublic.append(.courts(venueCourts))
             case .sendPing: toPublic.append(.ping)
             case .close(let error):
                 closes.append(error)
@@ -253,6 +270,7 @@ struct RelayPair {
             case .storeEntries(let game, let entries): pendingWrites.append(.entries(game, entries))
             case .storeSnapshot(let game, let seq, _): pendingWrites.append(.snapshot(game, seq: seq))
             case .showLink(let game, let state): shownLink[game] = state
+            case .showCourts(let courts): for court in courts { shownCourts[court.id] = court }
             case .close(let id, let error):
                 closes.append(error)
                 if id == connection {

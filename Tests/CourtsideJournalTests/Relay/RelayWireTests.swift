@@ -15,8 +15,10 @@ struct RelayWireTests {
         ]
     }
 
-    @Test("every message decodes to itself", arguments: 0..<7)
+    @Test("every message decodes to itself", arguments: 0..<8)
     func roundTrip(_ index: Int) throws {
+        var court = try Court(id: "vhall2.court-1", name: "Court 1", joining: .code, displayKeySHA256: "ab12")
+        court.put(game)
         let messages: [RelayMessage] = [
             .hello(venue: "vhall2", token: "secret", boot: "b1", heads: [game: 9, "vhall2.game-2": 0]),
             .welcome(stored: [game: 4]),
@@ -25,6 +27,7 @@ struct RelayWireTests {
             .snapshot(game, seq: 12, document: Array(#"{"seq":12,"score":"\"x\""}"#.utf8)),
             .ack(game, seq: 8),
             .resend(game, from: 0),
+            .courts([court, try Court(id: "vhall2.court-2", name: "Court 2")]),
         ]
         let message = messages[index]
         #expect(try RelayWire.decode(RelayWire.encode(message)) == message)

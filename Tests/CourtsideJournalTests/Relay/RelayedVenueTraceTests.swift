@@ -197,4 +197,32 @@ struct RelayedVenueTraceTests {
                 .close(first, .silence(lastHeard: pinged, now: silent)), .showLink(game, .down(since: pinged)),
             ])
     }
+
+    @Test("courts: the venue's are shown whole; another venue's id or too many cut the link; none before hello")
+    func courtsShownOrRefused() throws {
+        var court = try Court(id: "vhall2.court-1", name: "Court 1")
+        court.put(game)
+        var machine = live(stored: 0, head: 0)
+        #expect(machine.receivedCourts(first, courts: [court], now: t0) == [.showCourts([court])])
+        #expect(machine.ownsCourt("vhall2.court-1"))
+        #expect(!machine.ownsCourt("court-1"))
+        let foreign = try Court(id: "vother.court-1", name: "Court 1")
+        #expect(
+            machine.receivedCourts(first, courts: [court, foreign], now: t0) == [
+                .close(first, .foreignCourt(venue: "vhall2", court: "vother.court-1")),
+                .showLink(game, .down(since: t0)),
+            ])
+        var crowded = live(stored: 0, head: 0)
+        let many = try (0...RelayedVenueStateMachine.maxCourts).map {
+            try Court(id: CourtID("vhall2.court-\($0)"), name: "Court \($0)")
+        }
+        #expect(
+            crowded.receivedCourts(first, courts: many, now: t0) == [
+                .close(first, .tooManyCourts(count: many.count, limit: RelayedVenueStateMachine.maxCourts)),
+                .showLink(game, .down(since: t0)),
+            ])
+        var early = RelayedVenueStateMachine(venue: "vhall2", stored: [:], now: t0)
+        _ = early.connected(first, now: t0)
+        #expect(early.receivedCourts(first, courts: [court], now: t0) == [.close(first, .unexpectedMessage("courts"))])
+    }
 }

@@ -250,4 +250,27 @@ struct VenueUplinkTraceTests {
                 .close(.writeDeadlineMissed(game, unackedSince: t0))
             ])
     }
+
+    @Test(
+        "courts: sent whole after each welcome (after the games' opens) and on each change while live, never while down"
+    )
+    func courtsFollowWelcomeAndChanges() {
+        var random = SeededGenerator(seed: 1)
+        var machine = awaitingWelcome(heads: [game: 0], settings: settings())
+        // No court yet: a welcome sends none.
+        #expect(machine.receivedWelcome(stored: [:], now: t0, using: &random) == [.sendOpen(game)])
+        #expect(machine.courtsChanged() == [.sendCourts])
+        // A cut: a change while down sends nothing now, and the next welcome sends the courts after the opens.
+        #expect(machine.connectionLost(now: t0, using: &random).isEmpty)
+        #expect(machine.courtsChanged().isEmpty)
+        let later = t0.advanced(byMilliseconds: 10_000)
+        #expect(machine.tick(now: later, using: &random) == [.connect])
+        #expect(machine.connected(now: later) == [.sendHello(heads: [game: 0])])
+        #expect(machine.receivedWelcome(stored: [:], now: later, using: &random) == [.sendOpen(game), .sendCourts])
+        // A restarted venue that has courts sends them on its first welcome.
+        var restarted = VenueUplinkStateMachine(hasCourts: true, settings: settings())
+        #expect(restarted.start(now: t0) == [.connect])
+        #expect(restarted.connected(now: t0) == [.sendHello(heads: [:])])
+        #expect(restarted.receivedWelcome(stored: [:], now: t0, using: &random) == [.sendCourts])
+    }
 }

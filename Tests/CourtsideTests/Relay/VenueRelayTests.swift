@@ -14,15 +14,7 @@ import Testing
 struct VenueRelayTests {
     @Test("every command scored at the venue reaches the public node once, in order, through repeated cuts")
     func cutsLoseNothing() throws {
-        let publicNode = try TestApp()
-        let created = try publicNode.request(
-            "POST", "/api/venues", headers: ["Authorization": "Bearer \(TestApp.adminToken)"], json: ["name": "Hall 2"])
-        let venueID = try #require(try created.json["id"]?.stringValue)
-        let token = try #require(try created.json["token"]?.stringValue)
-        let venue = try TestApp(configure: { configuration in
-            configuration.upstream = "ws://127.0.0.1:\(publicNode.port)"
-            configuration.upstreamToken = token
-        })
+        let (publicNode, venue, venueID) = try TestApp.venueAndPublicNode()
         func uplink() throws -> String? { try venue.request("GET", "/healthz").json["uplink"]?.stringValue }
         #expect(try eventually { try uplink() == "up" })
         #expect(try venue.request("GET", "/healthz").status == 200)
@@ -77,6 +69,21 @@ struct VenueRelayTests {
 }
 
 extension TestApp {
+    /// A public node with a venue "Hall 2", and a venue node relaying to it over `ws://` on loopback: both nodes and
+    /// the venue's id.
+    static func venueAndPublicNode() throws -> (publicNode: TestApp, venue: TestApp, venueID: String) {
+        let publicNode = try TestApp()
+        let created = try publicNode.request(
+            "POST", "/api/venues", headers: ["Authorization": "Bearer \(TestApp.adminToken)"], json: ["name": "Hall 2"])
+        let venueID = try #require(try created.json["id"]?.stringValue)
+        let token = try #require(try created.json["token"]?.stringValue)
+        let venue = try TestApp(configure: { configuration in
+            configuration.upstream = "ws://127.0.0.1:\(publicNode.port)"
+            configuration.upstreamToken = token
+        })
+        return (publicNode, venue, venueID)
+    }
+
     /// Command `index` of a relay test's game: two points or a rebound, home and away in turn.
     func scoreRelayTestCommand(_ index: Int, in game: (id: String, token: String)) throws -> ClientResponse {
         try request(
