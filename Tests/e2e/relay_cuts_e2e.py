@@ -312,9 +312,10 @@ async def run(args, check):
         for spectator in spectators["public"]:
             heard = [source.get("link") for source in spectator.sources]
             check.expect("down" in heard, f"{spectator.document.name} never heard the link down: {heard[-5:]}")
-            settled = await wait_until(
-                lambda: (spectator.source or {}).get("link") == "up" and "behind" not in spectator.source, 10, 0.05
-            )
+            async def source_settled(spectator=spectator):
+                return (spectator.source or {}).get("link") == "up" and "behind" not in spectator.source
+
+            settled = await wait_until(source_settled, 10, 0.05)
             check.expect(settled, f"{spectator.document.name}'s last source is not up: {spectator.source}")
         stop.set()
         for task in tasks:
