@@ -18,7 +18,7 @@ struct AdaptiveFlushDecisionTests {
         #expect(step == .flushNext)
         step = flush.connectionFlushed()
         #expect(step == .lookForInput)
-        let held = flush.lookedForInput(waiting: false)
+        let held = flush.lookedForInput(waiting: false, pending: 1)
         #expect(!held, "nothing waiting: nothing held")
         step = flush.connectionFlushed()
         #expect(step == .flushNext)
@@ -26,7 +26,7 @@ struct AdaptiveFlushDecisionTests {
         #expect(!flush.isHolding)
     }
 
-    @Test("input waiting: the rest is held once; the next flush sends everything without looking")
+    @Test("input waiting: the rest is held once; the next flush sends the held first without looking")
     func inputWaitingHoldsOnce() {
         var step: AdaptiveFlush.Step
         var flush = AdaptiveFlush(lookInterval: 2)
@@ -35,9 +35,9 @@ struct AdaptiveFlushDecisionTests {
         #expect(step == .flushNext)
         step = flush.connectionFlushed()
         #expect(step == .lookForInput)
-        var held = flush.lookedForInput(waiting: true)
+        var held = flush.lookedForInput(waiting: true, pending: 10)
         #expect(held && flush.isHolding)
-        // The next iteration's flush: no look however many connections, so nothing is held twice in a row.
+        // The next iteration's flush: the ten held go first with no look, so none is held twice in a row.
         flush.flushBegan()
         for _ in 0..<10 {
             step = flush.connectionFlushed()
@@ -51,8 +51,43 @@ struct AdaptiveFlushDecisionTests {
         #expect(step == .flushNext)
         step = flush.connectionFlushed()
         #expect(step == .lookForInput)
-        held = flush.lookedForInput(waiting: true)
+        held = flush.lookedForInput(waiting: true, pending: 1)
         #expect(held)
+    }
+
+    @Test("pipelined: after the held connections, the flush looks again and may hold the ones it reaches last")
+    func pipelinedHolds() {
+        var step: AdaptiveFlush.Step
+        var flush = AdaptiveFlush(lookInterval: 2)
+        flush.flushBegan()
+        _ = flush.connectionFlushed()
+        step = flush.connectionFlushed()
+        #expect(step == .lookForInput)
+        var held = flush.lookedForInput(waiting: true, pending: 3)
+        #expect(held)
+        // Next flush: three held, then the connections the first flush reached; input waits again.
+        flush.flushBegan()
+        #expect(flush.isHolding == false, "what the last flush held is being flushed now")
+        for _ in 0..<3 {
+            step = flush.connectionFlushed()
+            #expect(step == .flushNext, "a held connection is never followed by a look before the held are done")
+        }
+        step = flush.connectionFlushed()
+        #expect(step == .flushNext)
+        step = flush.connectionFlushed()
+        #expect(step == .lookForInput, "past the held ones the flush looks every lookInterval connections")
+        held = flush.lookedForInput(waiting: true, pending: 2)
+        #expect(held && flush.isHolding)
+        // And the two it held now go first in the flush after.
+        flush.flushBegan()
+        for _ in 0..<2 {
+            step = flush.connectionFlushed()
+            #expect(step == .flushNext)
+        }
+        step = flush.connectionFlushed()
+        #expect(step == .flushNext)
+        step = flush.connectionFlushed()
+        #expect(step == .lookForInput)
     }
 
     @Test("the count of connections between looks starts again with each flush")

@@ -197,8 +197,11 @@ public final class LoopContext {
                 guard mayHold, index < flushing.count, adaptiveFlush.connectionFlushed() == .lookForInput else {
                     continue
                 }
-                if adaptiveFlush.lookedForInput(waiting: inputIsWaiting()) {
-                    // Still scheduled (their flag is set): they go out at the end of the next iteration.
+                // Whatever is scheduled during the flush is already in `pendingFlush`: if held, all of it goes
+                // before the next flush looks again.
+                let pending = pendingFlush.count + flushing.count - index
+                if adaptiveFlush.lookedForInput(waiting: inputIsWaiting(), pending: pending) {
+                    // Still scheduled (their flag is set): they go out first at the end of the next iteration.
                     pendingFlush.append(contentsOf: flushing[index...])
                     heldFlushCount += 1
                     flushing.removeAll(keepingCapacity: true)
