@@ -40,6 +40,16 @@ const ERROR_KEYS = {
   queue_full: "error.queueFull",
   joining_by_admin: "error.joiningByAdmin",
   origin_not_allowed: "error.originNotAllowed",
+  unknown_court: "error.unknownCourt",
+  invalid_court: "error.invalidCourt",
+  too_many_courts: "error.tooManyCourts",
+  no_queue_entry: "error.noQueueEntry",
+  queue_empty: "error.queueEmpty",
+  no_game: "error.noGame",
+  not_current_game: "error.notCurrentGame",
+  next_in_progress: "error.nextInProgress",
+  relayed_court: "error.relayedCourt",
+  storage_failed: "error.storageFailed",
 };
 
 /** The reader's sentence for a refused command (`{code, message}`); the server's own words for an unknown code. */
