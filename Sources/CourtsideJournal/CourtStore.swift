@@ -19,6 +19,18 @@ public protocol CourtStore: Sendable {
     func save(
         _ court: Court, over version: Int, limit: Int,
         completion: @escaping @Sendable (Result<Int, CourtStoreError>) -> Void)
+    /// Whether courts relayed from a venue are stored here for every node sharing the store (`saveRelayed`); false:
+    /// the server alone shows them, from memory (the default), and the venue sends them again after a restart.
+    var sharesRelayedCourts: Bool { get }
+    /// Stores `courts`, relayed whole from the venue named `venue`, for every node sharing the store (docs/relay.md,
+    /// "Courts"): each is stored with a version one past the stored one when it differs from what is stored, and
+    /// `completion` gets each court as stored, in order, or nil for a new court past `limit` relayed courts.
+    func saveRelayed(
+        _ courts: [Court], venue: String, limit: Int,
+        completion: @escaping @Sendable (Result<[StoredCourt?], CourtStoreError>) -> Void)
+    /// Every relayed court stored for the nodes sharing the store (none when `sharesRelayedCourts` is false), and
+    /// why each court stored in a form that cannot be shown was left out (`.corruptCourt`).
+    func loadRelayedCourts() throws(CourtStoreError) -> (courts: [StoredCourt], refused: [CourtStoreError])
     func close()
 }
 
@@ -26,10 +38,14 @@ public protocol CourtStore: Sendable {
 public struct StoredCourt: Sendable, Hashable {
     public let court: Court
     public let version: Int
+    /// The name of the venue the court is relayed from (shown read-only, docs/relay.md), or nil for a court of the
+    /// server's own.
+    public let relayedFrom: String?
 
-    public init(court: Court, version: Int) {
+    public init(court: Court, version: Int, relayedFrom: String? = nil) {
         self.court = court
         self.version = version
+        self.relayedFrom = relayedFrom
     }
 }
 
@@ -45,6 +61,20 @@ extension CourtStore {
         completion: @escaping @Sendable (Result<Int, CourtStoreError>) -> Void
     ) {
         save(court) { result in completion(result.map { version + 1 }) }
+    }
+
+    /// One server: relayed courts are shown from memory only.
+    public var sharesRelayedCourts: Bool { false }
+
+    public func saveRelayed(
+        _ courts: [Court], venue: String, limit: Int,
+        completion: @escaping @Sendable (Result<[StoredCourt?], CourtStoreError>) -> Void
+    ) {
+        completion(.failure(.storage(.storageFailure(reason: "this court store keeps no relayed courts"))))
+    }
+
+    public func loadRelayedCourts() throws(CourtStoreError) -> (courts: [StoredCourt], refused: [CourtStoreError]) {
+        ([], [])
     }
 }
 

@@ -17,6 +17,8 @@ public final class RedisCourtStore: CourtStore {
 
     static let courts = "courtside:courts"
     static func court(_ id: String) -> String { "courtside:court:{\(id)}" }
+    static let relayedCourts = "courtside:relayed-courts"
+    static func relayedCourt(_ id: String) -> String { "courtside:relayed-court:{\(id)}" }
 
     public func loadCourts() throws(CourtStoreError) -> [Court] {
         try loadStoredCourts().map(\.court)
@@ -82,6 +84,76 @@ public final class RedisCourtStore: CourtStore {
             break
         }
         return .failure(.storage(.storageFailure(reason: "courtside_court_save answered \(reply)")))
+    }
+
+    /// Every node shows the venues' courts (docs/relay.md, "Courts"): the node holding a venue's relay stores them.
+    public var sharesRelayedCourts: Bool { true }
+
+    public func saveRelayed(
+        _ courts: [Court], venue: String, limit: Int,
+        completion: @escaping @Sendable (Result<[StoredCourt?], CourtStoreError>) -> Void
+    ) {
+        guard !courts.isEmpty else { return completion(.success([])) }
+        var arguments: [RESPArgument] = [
+            "courtside_relayed_courts", .integer(2 + courts.count), .string(Self.relayedCourts),
+            .string(RedisJournalKeys.feed),
+        ]
+        arguments += courts.map { .string(Self.relayedCourt($0.id.rawValue)) }
+        arguments += [
+            .string(venue), .integer(limit), .integer(journal.configuration.feedLength), .string(journal.nodeID),
+        ]
+        for court in courts { arguments += [.string(court.id.rawValue), .bytes(CourtJSON.encode(court))] }
+        journal.client.send(RESPCommand("FCALL", arguments)) { result in
+            switch result {
+            case .success(let reply):
+                let versions = reply.elements?.compactMap { $0.integer.map(Int.init) } ?? []
+                guard versions.count == courts.count else {
+                    let reason = "courtside_relayed_courts answered \(reply)"
+                    return completion(.failure(.storage(.storageFailure(reason: reason))))
+                }
+                completion(
+                    .success(
+                        zip(courts, versions).map { court, version in
+                            version > 0 ? StoredCourt(court: court, version: version, relayedFrom: venue) : nil
+                        }))
+            case .failure(let error):
+                completion(.failure(.storage(RedisJournal.journalError(error, gameID: nil))))
+            }
+        }
+    }
+
+    /// Every relayed court in the order first relayed. Blocks: start-up only. A court stored in a form this node
+    /// cannot read, or under an id that is no venue's, is left out with `.corruptCourt` naming it (its venue sends it
+    /// again).
+    public func loadRelayedCourts() throws(CourtStoreError) -> (courts: [StoredCourt], refused: [CourtStoreError]) {
+        let ids =
+            try call(RESPCommand("LRANGE", .string(Self.relayedCourts), 0, -1)).elements?.compactMap(\.string) ?? []
+        var stored: [StoredCourt] = []
+        var refused: [CourtStoreError] = []
+        for id in ids {
+            let fields =
+                try call(RESPCommand("HMGET", .string(Self.relayedCourt(id)), "version", "record", "venue")).elements
+                ?? []
+            do throws(CourtStoreError) {
+                guard fields.count == 3, let version = fields[0].string.flatMap({ Int($0) }),
+                    let record = fields[1].bytes, let venue = fields[2].string
+                else { throw .corruptCourt(id: id, reason: "listed as relayed, but its hash is missing or incomplete") }
+                stored.append(try Self.relayed(record, id: id, version: version, venue: venue))
+            } catch {
+                refused.append(error)
+            }
+        }
+        return (stored, refused)
+    }
+
+    /// A relayed court as stored: its JSON must decode, and its id start with a venue's id and a dot.
+    static func relayed(_ record: [UInt8], id: String, version: Int, venue: String) throws(CourtStoreError)
+        -> StoredCourt
+    {
+        guard let dot = id.firstIndex(of: "."), RelayVenue.isValidID(String(id[..<dot])) else {
+            throw .corruptCourt(id: id, reason: "a relayed court's id starts with a venue's id and a dot")
+        }
+        return StoredCourt(court: try CourtJSON.decode(record, id: id), version: version, relayedFrom: venue)
     }
 
     /// The journal owns the connection (and closes it).

@@ -249,7 +249,7 @@ public final class RedisFeedTailer: Sendable {
 
     /// One feed entry's fields, in order: `g`, `s` (the batch's first sequence), `n`, `k` (the batch's size), then
     /// `p` and `e` per event; a creation has no `e`; an archive is `g`, `a`, `n`; a court's change is `c` (its id),
-    /// `v` (its version), `r` (its JSON), `n`. An entry of a library before
+    /// `v` (its version), `r` (its JSON), `n`, and `y` (its venue's name) for a court relayed from a venue. An entry of a library before
     /// version 8 (`g`, `s`, `p`, `n`, `e`: one per event) reads as a batch of one. Nil for an entry that is not
     /// whole: its size differs from `k`, an event does not decode or is out of order (the cursor then repairs the
     /// gap from the game's stream).
@@ -262,6 +262,7 @@ public final class RedisFeedTailer: Sendable {
         var presentation: Int?
         var archivedAt: Int?
         var court: (id: String, version: Int?, record: [UInt8]?)?
+        var venue: String?
         var bodies: [(presentation: Int, body: [UInt8])] = []
         for index in stride(from: 0, to: values.count - 1, by: 2) {
             let value = values[index + 1]
@@ -276,6 +277,7 @@ public final class RedisFeedTailer: Sendable {
             case "c": court = (text(), court?.version, court?.record)
             case "v": court = (court?.id ?? "", Int(text()), court?.record)
             case "r": court = (court?.id ?? "", court?.version, value)
+            case "y": venue = text()
             case "e":
                 guard let presentation else { return nil }
                 bodies.append((presentation, value))
@@ -283,8 +285,15 @@ public final class RedisFeedTailer: Sendable {
             }
         }
         if let court {
-            guard let version = court.version, let record = court.record,
-                let value = try? CourtJSON.decode(record, id: court.id), value.id.rawValue == court.id
+            guard let version = court.version, let record = court.record else { return nil }
+            if let venue {
+                // A venue's court (`courtside_relayed_courts`): one that is no venue's is passed over.
+                guard let stored = try? RedisCourtStore.relayed(record, id: court.id, version: version, venue: venue),
+                    stored.court.id.rawValue == court.id
+                else { return nil }
+                return .court(stored)
+            }
+            guard let value = try? CourtJSON.decode(record, id: court.id), value.id.rawValue == court.id
             else { return nil }
             return .court(StoredCourt(court: value, version: version))
         }

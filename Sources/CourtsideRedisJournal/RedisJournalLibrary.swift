@@ -24,7 +24,10 @@
 ///   those hashes (`courtside_reach`, docs/cluster.md "Past one Redis");
 /// - `courtside:courts`: list of court ids in creation order; `courtside:court:{ID}`: hash `version`, `record` (the
 ///   court's JSON), written by `courtside_court_save` only, which also puts an entry `c` (the court), `v`, `r`, `n`
-///   in the feed (partition 0's: courts live there).
+///   in the feed (partition 0's: courts live there);
+/// - `courtside:relayed-courts`: list of the ids of courts relayed from venues (docs/relay.md, "Courts");
+///   `courtside:relayed-court:{ID}`: hash `version`, `record`, `venue` (the venue's name), written by
+///   `courtside_relayed_courts` only, which also puts an entry `c`, `v`, `r`, `y` (the venue), `n` in the feed.
 ///
 /// Refusals are error replies whose first word is a code the journal maps to `JournalError` (`UNKNOWNGAME`,
 /// `DUPGAME`, `ARCHIVED`, `SEQUENCE expected got`, `PRESENTATION seq previous got`, `DUPCID index`). The checks and
@@ -35,7 +38,7 @@
 enum RedisJournalLibrary {
     static let name = "courtside"
     /// Bumped with every change of the code below (the journal checks it at start-up).
-    static let version = 9
+    static let version = 10
 
     static let source = """
         #!lua name=courtside
@@ -275,6 +278,31 @@ enum RedisJournalLibrary {
           redis.call('XADD', keys[3], 'MAXLEN', '~', args[5], '*', 'c', args[1], 'v', version + 1, 'r', args[3],
             'n', args[6])
           return {'OK', version + 1}
+        end)
+
+        -- Courts relayed whole from a venue (relay.md "Courts"), shown read-only by every node. keys: the relayed
+        -- courts' list, feed, then each court's hash. args: the venue's name, the most relayed courts, feed length,
+        -- node, then each court's id and JSON. A court is stored, one version past the stored one, and put in the
+        -- feed only when its JSON or venue differs from what is stored (a venue resends its courts on each
+        -- connection). Answers each court's stored version, or 0 for a new court past the limit.
+        redis.register_function('courtside_relayed_courts', function(keys, args)
+          local versions = {}
+          for index = 3, #keys do
+            local id, record = args[5 + (index - 3) * 2], args[6 + (index - 3) * 2]
+            local stored = redis.call('HMGET', keys[index], 'version', 'record', 'venue')
+            local version = tonumber(stored[1] or '0')
+            if version == 0 and redis.call('LLEN', keys[1]) >= tonumber(args[2]) then
+              version = 0
+            elseif stored[2] ~= record or stored[3] ~= args[1] then
+              if version == 0 then redis.call('RPUSH', keys[1], id) end
+              version = version + 1
+              redis.call('HSET', keys[index], 'version', version, 'record', record, 'venue', args[1])
+              redis.call('XADD', keys[2], 'MAXLEN', '~', args[3], '*', 'c', id, 'v', version, 'r', record,
+                'y', args[1], 'n', args[4])
+            end
+            versions[#versions + 1] = version
+          end
+          return versions
         end)
 
         redis.register_function{function_name = 'courtside_version', callback = function() return \(version) end,

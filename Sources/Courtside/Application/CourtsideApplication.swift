@@ -138,6 +138,7 @@ public final class CourtsideApplication: Sendable {
             loops.shutdown()
             throw .courts(directory: configuration.dataDirectory, error)
         }
+        let relayedCourts = courtsWaiting ? [] : Self.loadRelayedCourts(courtStore, logger: logger)
         let stored = contents.games
         // Nothing stored: nothing was published either (a first start), so there are no numbers to skip. On a shared
         // journal nothing is published before it is stored, so every start is clean.
@@ -151,7 +152,8 @@ public final class CourtsideApplication: Sendable {
         let venueID = configuration.upstreamToken.flatMap(RelayVenue.id(fromToken:))
         let uplinkBox = VenueUplink.Handle()
         let courts = Self.startCourts(
-            on: loops, store: courtStore, restoring: storedCourts, directory: courtDirectory, metrics: metrics,
+            on: loops, store: courtStore, restoring: storedCourts + relayedCourts, directory: courtDirectory,
+            metrics: metrics,
             idPrefix: venueID.map { $0 + "." } ?? "", clock: clock)
         let tap: RelayTapJournal? =
             venueID == nil || configuration.upstream == nil || !(journal is SQLiteJournal)
@@ -317,6 +319,23 @@ public final class CourtsideApplication: Sendable {
     }
 
     /// The Redis servers under `journal`, one per partition (one for a plain `RedisJournal`); nil for another journal.
+    /// The courts relayed from venues that the nodes of a cluster share (docs/relay.md, "Courts"). They are the
+    /// venues' to send again, so one stored in a form this node cannot show, or a store that cannot give them back,
+    /// is logged and the node starts without it.
+    static func loadRelayedCourts(_ store: any CourtStore, logger: Logger) -> [StoredCourt] {
+        do {
+            let (courts, refused) = try store.loadRelayedCourts()
+            for error in refused {
+                logger.warning("relayed court not loaded: shown again when its venue relays it", ["error": "\(error)"])
+            }
+            return courts
+        } catch {
+            logger.warning(
+                "relayed courts not loaded: shown again when their venues relay them", ["error": "\(error)"])
+            return []
+        }
+    }
+
     static func redisPartitions(of journal: any GameJournal) -> [RedisJournal]? {
         if let partitioned = journal as? PartitionedRedisJournal { return partitioned.partitions }
         return (journal as? RedisJournal).map { [$0] }

@@ -89,7 +89,11 @@ final class SharedFeedTail: Sendable {
                 try tailers[index].markEnd()
                 ids = try partitioned.recover(index)
                 // Partition 0 holds the courts (`RedisCourtStore`): loaded after its feed's end is marked.
-                if index == 0 { stored = try courts.loadStoredCourts() }
+                if index == 0 {
+                    stored =
+                        try courts.loadStoredCourts()
+                        + CourtsideApplication.loadRelayedCourts(courts, logger: logger)
+                }
             } catch {
                 return recover(index, courts: courts, logger: logger)
             }

@@ -78,7 +78,7 @@ final class CourtsOwner {
         self.group = group
         self.metrics = metrics
         self.clock = clock
-        for court in stored { show(court) }
+        for court in stored { apply(court) }
     }
 
     var bound: LoopBound<CourtsOwner> { LoopBound(self, loop: context.loop) }
@@ -99,23 +99,46 @@ final class CourtsOwner {
     }
 
     /// Shows `courts`, relayed whole from `venue` (every id is the venue's, checked by the relay's machine): each
-    /// is added, or its document follows the venue's value (a venue never removes a court). Nothing is stored: the
-    /// venue sends its courts again on each connection. Returns the ids not shown for want of room
-    /// (`maxRelayedCourts`).
-    func showRelayed(_ courts: [Court], venue: String) -> [CourtID] {
-        var refused: [CourtID] = []
-        for court in courts {
-            if self.courts[court.id] == nil {
-                guard relayed.count < Self.maxRelayedCourts else {
-                    refused.append(court.id)
-                    continue
-                }
-                relayed[court.id] = venue
+    /// is added, or its document follows the venue's value (a venue never removes a court). A store shared by the
+    /// nodes of a cluster (`sharesRelayedCourts`) stores them first, so every node shows them (through the shared
+    /// feed) at the versions it stored; otherwise nothing is stored: the venue sends its courts again on each
+    /// connection. `completion` gets, on this loop, the ids not shown for want of room (`maxRelayedCourts`), or
+    /// the store's failure (nothing shown: the venue's next message or connection sends them again).
+    func relay(
+        _ courts: [Court], venue: String, completion: @escaping (Result<[CourtID], CourtStoreError>) -> Void
+    ) {
+        guard store.sharesRelayedCourts else { return completion(.success(showRelayed(courts, venue: venue))) }
+        let owner = bound
+        let completion = LoopBound(completion, loop: context.loop)
+        store.saveRelayed(courts, venue: venue, limit: Self.maxRelayedCourts) { result in
+            owner.loop.execute { _ in
+                completion.value(
+                    result.map { stored in
+                        zip(courts, stored).filter { !($1.map(owner.value.apply) ?? false) }.map(\.0.id)
+                    })
             }
-            guard relayed[court.id] != nil else { continue }
-            show(StoredCourt(court: court, version: (versions[court.id] ?? 0) + 1))
+        }
+    }
+
+    /// Shows `courts` relayed from `venue` from memory, each one version past the one shown.
+    private func showRelayed(_ courts: [Court], venue: String) -> [CourtID] {
+        var refused: [CourtID] = []
+        for court in courts
+        where !apply(
+            StoredCourt(court: court, version: (versions[court.id] ?? 0) + 1, relayedFrom: venue))
+        {
+            refused.append(court.id)
         }
         return refused
+    }
+
+    /// Whether the court relayed from `venue` with `id` may be shown: it is shown already, or there is room for it
+    /// (`maxRelayedCourts`); never over a court of this node's own.
+    private func admitRelayed(_ id: CourtID, venue: String) -> Bool {
+        if courts[id] != nil { return relayed[id] != nil }
+        guard relayed.count < Self.maxRelayedCourts else { return false }
+        relayed[id] = venue
+        return true
     }
 
     /// Marks the court's "next game" as being made; false when it already is.
@@ -205,9 +228,19 @@ final class CourtsOwner {
         }
     }
 
-    /// A court as some node stored it (read from the shared feed): shown when newer than what is shown.
-    func apply(_ stored: StoredCourt) {
+    /// A court as some node stored it (read from the shared feed): shown when newer than what is shown; a court
+    /// relayed from a venue read-only, as the node holding the venue's relay shows it. False when it is refused:
+    /// a relayed court past `maxRelayedCourts` or over a court of this node's own, or this node's own court over a
+    /// relayed one.
+    @discardableResult
+    func apply(_ stored: StoredCourt) -> Bool {
+        if let venue = stored.relayedFrom {
+            guard admitRelayed(stored.court.id, venue: venue) else { return false }
+        } else if relayed[stored.court.id] != nil {
+            return false
+        }
         show(stored)
+        return true
     }
 
     /// Sends the subscriber the court's snapshot, then every later patch; false when there is no such court.

@@ -169,11 +169,19 @@ final class RelayedVenueSession {
         case .showCourts(let courts):
             let (venue, logger) = (venue, core.logger)
             core.courts.run { owner in
-                let refused = owner.showRelayed(courts, venue: venue.name)
-                if !refused.isEmpty {
-                    logger.warning(
-                        "relayed courts not shown: the server shows \(CourtsOwner.maxRelayedCourts) at most",
-                        ["venue": venue.id, "courts": refused.map(\.rawValue).joined(separator: ",")])
+                owner.relay(courts, venue: venue.name) { result in
+                    switch result {
+                    case .success(let refused) where !refused.isEmpty:
+                        logger.warning(
+                            "relayed courts not shown: the server shows \(CourtsOwner.maxRelayedCourts) at most",
+                            ["venue": venue.id, "courts": refused.map(\.rawValue).joined(separator: ",")])
+                    case .success:
+                        break
+                    case .failure(let error):
+                        logger.warning(
+                            "relayed courts not stored: the venue sends them again",
+                            ["venue": venue.id, "error": "\(error)"])
+                    }
                 }
             }
         case .close(let id, let error):

@@ -1,6 +1,7 @@
 import Courtside
 import CourtsideJournal
 import CourtsideModel
+import CourtsideRedis
 import CourtsideTestSupport
 import CourtsideViewModels
 import Foundation
@@ -88,13 +89,8 @@ struct ClusterRelayTests {
         "two connections of one venue on two nodes: the stale one's overlapping write is refused, each entry stored once"
     )
     func staleWriterRefused() throws {
-        let redis = try RedisServer()
-        let nodeA = try ClusterNode.start("A", on: redis)
-        let nodeB = try ClusterNode.start("B", on: redis)
-        let admin = ["Authorization": "Bearer \(TestApp.adminToken)"]
-        let made = try nodeA.request("POST", "/api/venues", headers: admin, json: ["name": "Hall 2"]).json
-        let venueID = try #require(made["id"]?.stringValue)
-        let token = try #require(made["token"]?.stringValue)
+        let (redis, nodeA, nodeB, venueID, token) = try Self.twoNodesWithVenue()
+        defer { withExtendedLifetime(redis) {} }
         // A game played on A: its stored events are what a venue would relay.
         let (journaled, relayed, record, entries) = try RelayEndpointTests.playedGame(
             on: nodeA, commands: 6, venueID: venueID)
@@ -131,5 +127,109 @@ struct ClusterRelayTests {
         #expect(final.events.map(\.presentationSequence) == journaled.events.map(\.presentationSequence))
         _ = try nodeA.waitForGame(relayed.rawValue, seq: journaled.lastPresentationSequence)
         _ = try nodeB.waitForGame(relayed.rawValue, seq: journaled.lastPresentationSequence)
+    }
+}
+
+extension ClusterRelayTests {
+    /// A fresh Redis, nodes A and B on it, and a venue "Hall 2" made on A: its id and token.
+    static func twoNodesWithVenue() throws -> (RedisServer, TestApp, TestApp, String, String) {
+        let redis = try RedisServer()
+        let nodeA = try ClusterNode.start("A", on: redis)
+        let nodeB = try ClusterNode.start("B", on: redis)
+        let made = try nodeA.request(
+            "POST", "/api/venues", headers: ["Authorization": "Bearer \(TestApp.adminToken)"],
+            json: ["name": "Hall 2"]
+        ).json
+        let venueID = try #require(made["id"]?.stringValue)
+        let token = try #require(made["token"]?.stringValue)
+        return (redis, nodeA, nodeB, venueID, token)
+    }
+}
+
+/// A venue's courts on a public side of two nodes on Redis (docs/relay.md, "Courts"): the node holding the venue's
+/// relay stores them in Redis, and every node shows them read-only and follows their changes.
+@Suite(
+    "Cluster: a venue's courts on every node of a Redis cluster", .serialized, .ownThread,
+    .enabled(if: RedisServer.enabled, Comment(rawValue: RedisServer.skipReason)))
+struct ClusterCourtRelayTests {
+    @Test(
+        "a court relayed to A shows on B and on a node started later, refused there, B following its change; no foreign ids"
+    )
+    func courtOnEveryNode() throws {
+        let (redis, nodeA, nodeB, _, token) = try ClusterRelayTests.twoNodesWithVenue()
+        let admin = ["Authorization": "Bearer \(TestApp.adminToken)"]
+        let portA = nodeA.port
+        let venue = try TestApp(configure: { configuration in
+            configuration.upstream = "ws://127.0.0.1:\(portA)"
+            configuration.upstreamToken = token
+        })
+        #expect(try eventually { try venue.request("GET", "/healthz").json["uplink"]?.stringValue == "up" })
+
+        let first = try venue.createGame()
+        let court = try #require(
+            try venue.request("POST", "/api/courts", headers: admin, json: ["name": "Court 1"]).json["id"]?
+                .stringValue)
+        let put = try venue.request("PUT", "/api/courts/\(court)", headers: admin, json: ["game": .string(first.id)])
+        #expect(put.status == 200, "\(put.text)")
+        func shown(on node: TestApp) -> JSONValue? {
+            guard let answer = try? node.request("GET", "/api/courts/\(court)"), answer.status == 200 else {
+                return nil
+            }
+            return try? answer.json
+        }
+        func atVenue() throws -> JSONValue { try venue.request("GET", "/api/courts/\(court)").json }
+        for node in [nodeA, nodeB] {
+            #expect(
+                eventually { shown(on: node)?["game"]?.stringValue == first.id },
+                "\(String(describing: shown(on: node)))")
+            #expect(try shown(on: node) == atVenue())
+            let listed = try node.request("GET", "/api/courts").json["courts"]?.arrayValue ?? []
+            #expect(listed.contains { $0["id"]?.stringValue == court }, "\(listed)")
+        }
+
+        // Read-only on B too, naming the venue, as on the node holding the relay.
+        let refused = try nodeB.request("PUT", "/api/courts/\(court)", headers: admin, json: ["game": .null])
+        #expect(refused.status == 409)
+        #expect(try refused.json["code"] == "relayed_court", "\(refused.text)")
+        #expect(refused.text.contains("Hall 2"), "\(refused.text)")
+
+        // A change at the venue reaches B through Redis; B's court page (its WebSocket) follows without a reload.
+        let page = try WebSocketClient(port: nodeB.port, path: "/ws/courts/\(court)")
+        let snapshot = try page.readJSON()
+        #expect(snapshot["type"] == "courtSnapshot")
+        #expect(snapshot["state"]?["game"] == .string(first.id))
+        // Foreign data first: a relayed court under an id that is no venue's, in the feed and in the store.
+        let record = try #require(
+            try redisReply(redis, RESPCommand("HGET", .string("courtside:relayed-court:{\(court)}"), "record")).bytes)
+        let foreign = Array(
+            String(decoding: record, as: UTF8.self).replacingOccurrences(of: court, with: "court-9").utf8)
+        _ = try redisReply(
+            redis,
+            RESPCommand(
+                "XADD", "courtside:feed", "*", "c", "court-9", "v", 1, "r", .bytes(foreign), "y", "Hall 2", "n", "X"))
+        _ = try redisReply(
+            redis,
+            RESPCommand(
+                "HSET", "courtside:relayed-court:{court-9}", "version", 1, "record", .bytes(foreign), "venue", "X"))
+        _ = try redisReply(redis, RESPCommand("RPUSH", "courtside:relayed-courts", "court-9"))
+        let second = try venue.createGame()
+        let next = try venue.request("PUT", "/api/courts/\(court)", headers: admin, json: ["game": .string(second.id)])
+        #expect(next.status == 200, "\(next.text)")
+        let patch = try page.readJSON()
+        #expect(patch["type"] == "courtPatch")
+        #expect(patch["ops"] == [["op": "replace", "path": "/game", "value": .string(second.id)]], "\(patch)")
+        #expect(eventually { shown(on: nodeB)?["game"]?.stringValue == second.id })
+        #expect(try shown(on: nodeB) == atVenue())
+        // The foreign court was read from the feed before the change: passed over, not shown.
+        #expect(try nodeB.request("GET", "/api/courts/court-9").status == 404)
+
+        // A node started now loads the venue's court from Redis (read-only there too) and leaves the foreign one out,
+        // saying why.
+        let nodeC = try ClusterNode.start("C", on: redis)
+        #expect(try shown(on: nodeC) == atVenue())
+        #expect(try nodeC.request("GET", "/api/courts/court-9").status == 404)
+        #expect(nodeC.logLines.all.contains { $0.contains("relayed court not loaded") && $0.contains("court-9") })
+        let refusedOnC = try nodeC.request("PUT", "/api/courts/\(court)", headers: admin, json: ["game": .null])
+        #expect(try refusedOnC.json["code"] == "relayed_court", "\(refusedOnC.text)")
     }
 }
