@@ -5,8 +5,12 @@ import COpenSSL
 /// and drained right after a failure, so the next connection starts clean.
 enum OpenSSLErrorQueue {
     /// Clears the queue; call before every `SSL_*` I/O call.
+    ///
+    /// Looks first, since the queue is almost always empty: `ERR_clear_error` resets all 16 slots of the thread's
+    /// queue whatever they hold, which callgrind counted at ~400 instructions per TLS delivery. `SSL_get_error`
+    /// decides through the same peek, so a queue the peek finds empty is as good as cleared.
     static func clear() {
-        ERR_clear_error()
+        if ERR_peek_error() != 0 { ERR_clear_error() }
     }
 
     /// Empties the queue and returns its entries as "library: reason" strings, oldest first, joined with "; ".

@@ -87,24 +87,65 @@ extension TLSConnection {
         if let error { throw error }
     }
 
-    /// Encrypts several messages with as few records as possible: chunks are joined into batches of up to
-    /// `coalescingLimit` bytes (one full record each), larger chunks are written as they are. TLS has no writev,
-    /// and each `SSL_write` makes at least one record, so this is the broadcast path's equivalent.
+    /// Encrypts several messages with as few records as possible: consecutive chunks that fit one record together
+    /// (up to `coalescingLimit` bytes) are joined into one `SSL_write`, and a chunk that stands alone (the one
+    /// frame a broadcast subscriber gets per loop iteration, or one of a record's size) is encrypted straight from
+    /// its own storage. TLS has no writev, and each `SSL_write` makes at least one record, so this is the
+    /// broadcast path's equivalent.
+    ///
+    /// No heap block per call: the join of a run goes through a temporary allocation of at most one record (on the
+    /// stack when it fits), and a lone chunk is not copied at all. A shared frame is delivered to many connections,
+    /// each with its own keys, so only the encryption itself is per connection (docs/benchmarks.md, "spectators on
+    /// `wss://`").
     public func writePlaintext(contentsOf chunks: [[UInt8]]) throws(TLSError) {
-        var batch: [UInt8] = []
-        for chunk in chunks where !chunk.isEmpty {
-            if batch.count + chunk.count > Self.coalescingLimit, !batch.isEmpty {
-                try writePlaintext(batch)
-                batch.removeAll(keepingCapacity: true)
+        try writePlaintext(chunkCount: chunks.count) { chunks[$0] }
+    }
+
+    /// `writePlaintext(contentsOf:)` for chunks that are not an array of arrays (a write queue's chunks with their
+    /// tags): `chunk(i)` returns the i-th of `chunkCount`. Not generic over a collection: unspecialized across
+    /// the module boundary, a lazy view's subscript allocated on every access (measured: 10 of 14 heap blocks
+    /// per TLS delivery).
+    public func writePlaintext(chunkCount: Int, chunk: (Int) -> [UInt8]) throws(TLSError) {
+        var start = 0
+        while start < chunkCount {
+            var end = start + 1
+            var total = chunk(start).count
+            while end < chunkCount {
+                let next = chunk(end).count
+                guard total + next <= Self.coalescingLimit else { break }
+                total += next
+                end += 1
             }
-            if chunk.count >= Self.coalescingLimit {
-                try writePlaintext(chunk)
+            if end == start + 1 {
+                try writePlaintext(chunk(start))
             } else {
-                if batch.isEmpty { batch.reserveCapacity(Self.coalescingLimit) }
-                batch.append(contentsOf: chunk)
+                try writeJoined(start..<end, byteCount: total, chunk: chunk)
+            }
+            start = end
+        }
+    }
+
+    /// One `writePlaintext` of the chunks in `run` joined, through a temporary buffer of `byteCount` bytes (at most
+    /// one record).
+    private func writeJoined(_ run: Range<Int>, byteCount: Int, chunk: (Int) -> [UInt8]) throws(TLSError) {
+        // withUnsafeTemporaryAllocation rethrows untyped errors, so the typed error is carried out as a value.
+        let error = withUnsafeTemporaryAllocation(byteCount: byteCount, alignment: 1) { joined -> TLSError? in
+            var offset = 0
+            for index in run {
+                let bytes = chunk(index)
+                bytes.withUnsafeBytes { source in
+                    UnsafeMutableRawBufferPointer(rebasing: joined[offset...]).copyMemory(from: source)
+                }
+                offset += bytes.count
+            }
+            do throws(TLSError) {
+                try writePlaintext(UnsafeRawBufferPointer(rebasing: joined[..<offset]))
+                return nil
+            } catch {
+                return error
             }
         }
-        if !batch.isEmpty { try writePlaintext(batch) }
+        if let error { throw error }
     }
 
     /// Batch size for `writePlaintext(contentsOf:)`: one maximum-size record (2^14 bytes, RFC 8446 §5.1).

@@ -7,7 +7,8 @@ import COpenSSL
 /// 1. socket readable → `receive(ciphertext:)`, then `handshake()` until `.complete`, then `readPlaintext(into:)`;
 /// 2. `writePlaintext(_:)` (join small messages first, or use `writePlaintext(contentsOf:)`: each `SSL_write` makes
 ///    at least one record, and TLS has no writev);
-/// 3. after every call, send `takeCiphertext()` to the socket if it is not empty;
+/// 3. after every call, send `takeCiphertext()` to the socket if it is not empty (or `takeCiphertext(appendingTo:)`
+///    into an output buffer the owner keeps, which costs no heap block per call);
 /// 4. to close: `shutdown()` (queues close_notify), send `takeCiphertext()`, close the socket;
 ///    on socket EOF: `receiveEndOfStream()`.
 ///
@@ -148,6 +149,37 @@ public final class TLSConnection {
         }
         releaseWriteBIOIfOversized()
         return bytes
+    }
+
+    /// Moves everything waiting to be sent to the peer to the end of `buffer` and returns how many bytes that was.
+    ///
+    /// For an owner that keeps one output buffer per connection: `buffer`'s storage is reused whenever the caller
+    /// holds its only reference (its previous contents went to the socket and were dropped), so a steady stream of
+    /// records costs no heap block here, where `takeCiphertext()` makes a fresh array per call. If the storage is
+    /// still shared (a socket queue holds the last records, unsent), appending copies it first: the queued bytes
+    /// never change under the queue.
+    @discardableResult
+    public func takeCiphertext(appendingTo buffer: inout [UInt8]) -> Int {
+        var taken = 0
+        var pending = pendingCiphertextCount
+        while pending > 0 {
+            let start = buffer.count
+            let length = Int(Int32(clamping: pending))
+            // An array cannot grow uninitialized: zero the tail (a memset of a record's size) and read over it.
+            buffer.append(contentsOf: repeatElement(0, count: length))
+            let read = buffer.withUnsafeMutableBytes { bytes in
+                BIO_read(writeBIO, bytes.baseAddress! + start, Int32(length))
+            }
+            // A memory BIO hands over what it reported pending; anything else is a broken invariant.
+            guard read == Int32(length) else {
+                preconditionFailure("Invalid state: memory BIO gave \(read) of \(length) pending bytes")
+            }
+            taken += length
+            // A memory BIO is drained by reading what it reported: only a backlog clamped to 2 GiB needs a look.
+            pending = length < pending ? pendingCiphertextCount : 0
+        }
+        if taken > 0 { releaseWriteBIOIfOversized() }
+        return taken
     }
 
     // MARK: Handshake

@@ -97,6 +97,52 @@ struct TLSDataTests {
         #expect(received == Array(messages.joined()) + Array(messages.joined()))
     }
 
+    @Test("a run of small chunks makes one record, a lone chunk its own, one over a record several; all in order")
+    func recordsPerRun() throws {
+        let pair = try connectedPair(maximumVersion: .tls1_3)
+        let small = (0..<3).map { [UInt8](repeating: UInt8($0), count: 100) }
+        let large = (0..<40_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        // Two small ones joined (1 record), the large one alone (3 records of at most 2^14 bytes), the last alone.
+        let chunks = [small[0], small[1], large, small[2]]
+        try pair.server.writePlaintext(contentsOf: chunks)
+        let ciphertext = pair.server.takeCiphertext()
+        // TLS 1.3 AES-GCM: 5 bytes of header, 1 of content type and a 16-byte tag per record (RFC 8446 §5.2).
+        #expect(ciphertext.count == 40_300 + 5 * 22)
+        pair.client.receive(ciphertext: ciphertext)
+        var received: [UInt8] = []
+        #expect(pair.client.readPlaintext(into: &received) == .needsMoreData)
+        #expect(received == Array(chunks.joined()))
+    }
+
+    @Test("takeCiphertext(appendingTo:) appends, reuses an unshared buffer, and never changes a copy still held")
+    func ciphertextIntoBuffer() throws {
+        let pair = try connectedPair()
+        var output: [UInt8] = [0xEE]
+        try pair.server.writePlaintext(Array("one ".utf8))
+        let first = pair.server.takeCiphertext(appendingTo: &output)
+        #expect(first > 4 && output.count == 1 + first && output[0] == 0xEE)
+        #expect(pair.server.pendingCiphertextCount == 0)
+        // A write queue still holding the first records while the next ones are taken into the same variable.
+        let queued = Array(output.dropFirst())
+        let held = output
+        let snapshot = held.map { $0 }
+        output.removeAll(keepingCapacity: true)
+        try pair.server.writePlaintext(Array("two ".utf8))
+        pair.server.takeCiphertext(appendingTo: &output)
+        #expect(held == snapshot, "the held copy kept its bytes")
+        let second = output.map { $0 }
+        // `output` is unshared now (`second` is a copy of its bytes, not of its storage): refilled in place.
+        output.removeAll(keepingCapacity: true)
+        let storage = output.withUnsafeBytes { $0.baseAddress }
+        try pair.server.writePlaintext(Array("three".utf8))
+        pair.server.takeCiphertext(appendingTo: &output)
+        #expect(output.withUnsafeBytes { $0.baseAddress } == storage, "no new storage for a record that fits")
+        pair.client.receive(ciphertext: queued + second + output)
+        var received: [UInt8] = []
+        #expect(pair.client.readPlaintext(into: &received) == .needsMoreData)
+        #expect(received == Array("one two three".utf8))
+    }
+
     @Test("close_notify from the client is a clean close, answered with the server's own")
     func cleanClose() throws {
         let pair = try connectedPair()

@@ -1,8 +1,11 @@
 import CourtsideTLS
 
 /// TLS between the socket and HTTP/WebSocket: ciphertext in, plaintext up; plaintext down, ciphertext out. The
-/// plaintext queued during one loop iteration is encrypted in one go (`writePlaintext(contentsOf:)` joins the
-/// chunks into full records), because TLS has no `writev` and each write costs a record. Loop-confined.
+/// plaintext queued during one loop iteration is encrypted in one go (`writePlaintext(contentsOf:)` joins small
+/// chunks into full records), because TLS has no `writev` and each write costs a record; a lone chunk (a broadcast
+/// frame shared by every subscriber) is encrypted from its own storage, and the records land in the connection's
+/// reused output buffer, so a delivery costs one encryption, no copy of the plaintext and no heap block of ours.
+/// Loop-confined.
 final class TLSTransform: ConnectionTransform {
     private let tls: TLSConnection
     /// Called once when the handshake completes (the HTTP layer starts its request deadline then).
@@ -50,13 +53,18 @@ final class TLSTransform: ConnectionTransform {
         }
     }
 
-    func encode(_ plaintext: [[UInt8]], connection: Connection) -> TransformOutcome {
+    func encode(_ plaintext: [WriteQueue.Chunk], appendingTo output: inout [UInt8]) -> EncodeOutcome {
+        let outcome: EncodeOutcome
         do {
-            try tls.writePlaintext(contentsOf: plaintext)
-            return .proceed(send: tls.takeCiphertext())
+            // Read in place, not mapped: no array of arrays per flush.
+            try tls.writePlaintext(chunkCount: plaintext.count) { plaintext[$0].bytes }
+            outcome = .encoded
         } catch {
-            return .fail(send: tls.takeCiphertext(), reason: "\(error)")
+            outcome = .failed(reason: "\(error)")
         }
+        // The records, or after a failure the alert that tells the peer why.
+        tls.takeCiphertext(appendingTo: &output)
+        return outcome
     }
 
     func closingBytes() -> [UInt8] {

@@ -261,18 +261,20 @@ final class Connection: EventHandler, LoopClosable {
     }
 
     /// Hands queued plaintext to the transform (TLS encrypts it all at once) and queues the result.
+    ///
+    /// The result goes through the transform state's output buffer, which the queue shares until the socket took
+    /// the bytes: at the next flush it is unshared again and refilled in place, so a TLS delivery costs no heap
+    /// block here (a fresh array per delivery was one; docs/benchmarks.md, "spectators on `wss://`"). While the
+    /// socket pushes back the queue still holds it, and emptying it makes a new one: the queued bytes stay as
+    /// they were (copy on write).
     private func encodePendingPlaintext() {
         guard let transformState, !transformState.plaintext.isEmpty else { return }
-        let chunks = transformState.plaintext.map(\.bytes)
-        transformState.plaintext = []
-        transformState.plaintextBytes = 0
-        switch transformState.transform.encode(chunks, connection: self) {
-        case .proceed(let bytes):
-            queue.append(bytes)
-        case .fail(let bytes, _):
-            queue.append(bytes)
-            if state == .open { state = .closingAfterFlush }
-        }
+        transformState.output.removeAll(keepingCapacity: true)
+        let outcome = transformState.transform.encode(transformState.plaintext, appendingTo: &transformState.output)
+        transformState.plaintextEncoded()
+        queue.append(transformState.output)
+        transformState.releaseOversizedOutput()
+        if case .failed = outcome, state == .open { state = .closingAfterFlush }
     }
 
     private func updateInterest() {
@@ -323,6 +325,7 @@ final class Connection: EventHandler, LoopClosable {
         queue.removeAll()
         transformState?.plaintext = []
         transformState?.plaintextBytes = 0
+        transformState?.output = []
         let handler = self.handler
         self.handler = nil
         handler?.connectionClosed(self, context: context)

@@ -30,9 +30,10 @@ protocol ConnectionTransform: AnyObject {
     func received(
         _ bytes: UnsafeRawBufferPointer, connection: Connection, deliver: (UnsafeRawBufferPointer) -> Void
     ) -> TransformOutcome
-    /// Turns queued plaintext chunks into bytes for the socket (TLS joins them into as few records as it can,
-    /// since it has no `writev`).
-    func encode(_ plaintext: [[UInt8]], connection: Connection) -> TransformOutcome
+    /// Turns queued plaintext chunks into bytes for the socket, appended to `output`: the connection's output
+    /// buffer, reused from one flush to the next (TLS joins small chunks into as few records as it can, since it
+    /// has no `writev`, and encrypts a lone chunk from its own storage).
+    func encode(_ plaintext: [WriteQueue.Chunk], appendingTo output: inout [UInt8]) -> EncodeOutcome
     /// Bytes to send before closing (a TLS close_notify), if any.
     func closingBytes() -> [UInt8]
 }
@@ -42,6 +43,13 @@ enum TransformOutcome {
     case proceed(send: [UInt8])
     /// The layer failed: send what it produced (an alert), then close.
     case fail(send: [UInt8], reason: String)
+}
+
+/// What encoding queued plaintext came to; the bytes (possibly none) are in the output buffer either way.
+enum EncodeOutcome {
+    case encoded
+    /// The layer failed: send what it produced (an alert), then close.
+    case failed(reason: String)
 }
 
 /// What holds a connection on its loop (the server's registry): told once when the descriptor closes, after the

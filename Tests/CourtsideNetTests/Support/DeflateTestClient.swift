@@ -19,9 +19,11 @@ final class DeflateTestClient {
 
     init(
         port: Int, path: String, offer: String? = "permessage-deflate; client_max_window_bits",
-        receiveBufferBytes: Int? = nil, timeout: Duration = .seconds(5)
+        receiveBufferBytes: Int? = nil, timeout: Duration = .seconds(5), tls: TLSContext? = nil
     ) throws {
         client = try TestClient(port: port, timeout: timeout, receiveBufferBytes: receiveBufferBytes)
+        // Over TLS (wss): the handshake first, then everything below goes through the client's TLS session.
+        if let tls { _ = try client.startTLS(context: tls) }
         let response = try client.openWebSocket(
             path: path, extraHeaders: offer.map { ["Sec-WebSocket-Extensions: \($0)"] } ?? [])
         extensionResponse = response.header("Sec-WebSocket-Extensions")
