@@ -123,16 +123,18 @@ struct PatchStreamPropertyTests {
             // One batch is at most one message, numbered by the revision.
             #expect(recorder.messages.count - before == viewModel.revision.value - revisionBefore)
             #expect(recorder.messages.count <= before + 1)
-            documents[presenter.seq] = presenter.document
-            if !(presenter.document["conflicts"]?.arrayValue ?? []).isEmpty { conflicts += 1 }
+            // Read once: the presenter makes its document on each read (it holds the frame it shows, not a tree).
+            let document = presenter.document
+            documents[presenter.seq] = document
+            if !(document["conflicts"]?.arrayValue ?? []).isEmpty { conflicts += 1 }
             // The box score's points always equal the score, and the periods' points add up to it.
             for side in ["home", "away"] {
-                let score = presenter.document["\(side)Score"]?.intValue
-                #expect(presenter.document["\(side)Stats"]?["points"]?.intValue == score)
-                let periods = presenter.document["periodScores"]?.arrayValue ?? []
+                let score = document["\(side)Score"]?.intValue
+                #expect(document["\(side)Stats"]?["points"]?.intValue == score)
+                let periods = document["periodScores"]?.arrayValue ?? []
                 let index = side == "home" ? 0 : 1
                 #expect(periods.reduce(0) { $0 + ($1.arrayValue?[index].intValue ?? 0) } == score)
-                let players = presenter.document["\(side)Players"]?.arrayValue ?? []
+                let players = document["\(side)Players"]?.arrayValue ?? []
                 #expect(players.reduce(0) { $0 + ($1["stats"]?["points"]?.intValue ?? 0) } == score)
             }
             if viewModel.revision.value != revisionBefore { lastBatch = now }

@@ -19,6 +19,40 @@ struct ScoreboardEditorTests {
         #expect(viewModel.homePlayers[0].onePointMoveCount.value == "0")
     }
 
+    @Test("the Dynamics made on a late first read show what Dynamics bound from the start show, and move on alike")
+    func lateDynamics() {
+        let early = Fixtures.viewModel()
+        let late = Fixtures.viewModel()
+        var earlyScores: [String] = []
+        early.score.bind { earlyScores.append($0) }
+        let start = Timestamp(milliseconds: 1_000)
+        let commands: [GameCommand] = [
+            .startClock(id: "s"), Fixtures.move("home-1", .twoPoints, "m1"), Fixtures.move("away-2", .foul, "m2"),
+            .pauseClock(id: "p"),
+        ]
+        for (index, command) in commands.enumerated() {
+            let now = start.advanced(byMilliseconds: Int64(index) * 1_500)
+            #expect(early.apply(command, now: now) == late.apply(command, now: now))
+        }
+        // Nothing of `late`'s was read until now.
+        func labels(_ viewModel: GameScoreboardEditorViewModel) -> [String] {
+            [viewModel.score.value, viewModel.time.value, String(viewModel.revision.value)]
+                + (viewModel.homePlayers + viewModel.awayPlayers).flatMap { player in
+                    PlayerMove.allCases.map { player.moveCount($0).value } + [String(player.points.value)]
+                }
+        }
+        #expect(labels(late) == labels(early))
+        #expect(late.stats.value == early.stats.value && late.status.value == early.status.value)
+        #expect(late.clock.value == early.clock.value && late.changedPlays.value == early.changedPlays.value)
+        var lateScores: [String] = []
+        late.score.bind { lateScores.append($0) }
+        let next = Fixtures.move("home-0", .onePoint, "m3")
+        let now = start.advanced(byMilliseconds: 9_000)
+        #expect(early.apply(next, now: now) == late.apply(next, now: now))
+        #expect(labels(late) == labels(early))
+        #expect(earlyScores == ["2 - 0", "3 - 0"] && lateScores == ["3 - 0"])
+    }
+
     @Test("each move button counts its move for its player, and the points buttons change the score")
     func moveButtons() {
         let viewModel = Fixtures.viewModel()

@@ -16,7 +16,8 @@ struct PatchWindow {
     init(capacity: Int, firstOwnSeq: Int) {
         self.capacity = max(capacity, 0)
         self.firstOwnSeq = firstOwnSeq
-        messages.reserveCapacity(min(self.capacity, 64))
+        // Nothing reserved: a game that publishes nothing (most of a league's, between their tip-offs) holds no
+        // storage, and the ring grows by doubling up to `capacity` (docs/benchmarks.md, "Memory at league scale").
     }
 
     /// Adds the next patch; its `seq` follows the previous one's (the presenter numbers without gaps).

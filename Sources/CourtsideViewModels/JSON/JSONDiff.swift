@@ -86,33 +86,35 @@ extension JSONValue {
             return true
         }
         let rest = tokens.dropFirst()
+        // Each container is taken out of `self` before it is edited and put back after (edited or not): held by
+        // `self` too, copy-on-write would copy it at every level of every write; alone, it is edited in place, and
+        // a document held by one owner costs O(depth) per write.
         switch self {
         case .object(var members):
+            self = .null
+            defer { self = .object(members) }
             if rest.isEmpty {
                 members[token] = newValue
-            } else {
-                guard var child = members[token], child.setValue(newValue, tokens: rest) else { return false }
-                members[token] = child
+                return true
             }
-            self = .object(members)
-            return true
+            // Through the dictionary's in-place accessor: the child is not copied either.
+            return members[token]?.setValue(newValue, tokens: rest) ?? false
         case .array(var elements):
             guard let index = Int(token), String(index) == token else { return false }
+            self = .null
+            defer { self = .array(elements) }
             if rest.isEmpty, index == elements.count, let newValue {
                 // Appending (RFC 6902 §4.1 `add` at the array's length): how the play-by-play grows.
                 elements.append(newValue)
-                self = .array(elements)
                 return true
             }
             guard elements.indices.contains(index) else { return false }
             if rest.isEmpty {
                 guard let newValue else { return false }  // elements are replaced or appended, never removed
                 elements[index] = newValue
-            } else {
-                guard elements[index].setValue(newValue, tokens: rest) else { return false }
+                return true
             }
-            self = .array(elements)
-            return true
+            return elements[index].setValue(newValue, tokens: rest)
         default:
             return false
         }

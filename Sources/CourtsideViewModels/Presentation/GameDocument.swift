@@ -19,28 +19,29 @@ enum GameDocument {
         ("reboundMoveCount", .rebound), ("foulMoveCount", .foul),
     ]
 
-    /// The members that never change; the presenter's observers fill in the rest.
-    static func skeleton(of viewModel: GameScoreboardEditorViewModel) -> JSONValue {
-        func players(_ list: [PlayerScoreboardMoveEditorViewModel]) -> JSONValue {
+    /// The members that never change (the game's id, teams, rosters and rules); the presenter's writes fill in the
+    /// rest.
+    static func skeleton(id: GameID, home: Team, away: Team, rules: Rules) -> JSONValue {
+        func players(_ team: Team) -> JSONValue {
             .array(
-                list.map {
+                team.players.map {
                     [
-                        "id": .string($0.playerID.rawValue), "playerName": .string($0.playerName),
+                        "id": .string($0.id.rawValue), "playerName": .string($0.name),
                         "number": $0.number.map { .string($0) } ?? .null,
                     ]
                 })
         }
         return [
-            "id": .string(viewModel.gameID.rawValue),
-            "homeTeam": .string(viewModel.homeTeam),
-            "awayTeam": .string(viewModel.awayTeam),
-            "homeColor": .string(viewModel.game.homeTeam.color),
-            "awayColor": .string(viewModel.game.awayTeam.color),
-            "homeShort": .string(viewModel.game.homeTeam.shortName),
-            "awayShort": .string(viewModel.game.awayTeam.shortName),
-            "rules": rulesJSON(viewModel.rules),
-            "homePlayers": players(viewModel.homePlayers),
-            "awayPlayers": players(viewModel.awayPlayers),
+            "id": .string(id.rawValue),
+            "homeTeam": .string(home.name),
+            "awayTeam": .string(away.name),
+            "homeColor": .string(home.color),
+            "awayColor": .string(away.color),
+            "homeShort": .string(home.shortName),
+            "awayShort": .string(away.shortName),
+            "rules": rulesJSON(rules),
+            "homePlayers": players(home),
+            "awayPlayers": players(away),
             "plays": [],
         ]
     }

@@ -22,39 +22,43 @@ public final class GameScoreboardEditorViewModel {
     public let homeTeam: String
     public let awayTeam: String
     public let rules: Rules
-    public private(set) var homePlayers: [PlayerScoreboardMoveEditorViewModel] = []
-    public private(set) var awayPlayers: [PlayerScoreboardMoveEditorViewModel] = []
+    /// One move editor per home player, in roster order (made, with every other `Dynamic` below but ``summary``,
+    /// on the first read of any: ``ScoreboardDynamics``).
+    public var homePlayers: [PlayerScoreboardMoveEditorViewModel] { dynamics.homePlayers }
+    public var awayPlayers: [PlayerScoreboardMoveEditorViewModel] { dynamics.awayPlayers }
 
     /// Elapsed game time, `"mm:ss.d"`; whole seconds while the clock runs.
-    public var time: Dynamic<String> { mutableTime }
+    public var time: Dynamic<String> { dynamics.time }
     /// `"3 - 2"` (home - away).
-    public var score: Dynamic<String> { mutableScore }
-    public var homeScore: Dynamic<Int> { mutableHomeScore }
-    public var awayScore: Dynamic<Int> { mutableAwayScore }
-    public var isFinished: Dynamic<Bool> { mutableIsFinished }
+    public var score: Dynamic<String> { dynamics.score }
+    public var homeScore: Dynamic<Int> { dynamics.homeScore }
+    public var awayScore: Dynamic<Int> { dynamics.awayScore }
+    public var isFinished: Dynamic<Bool> { dynamics.isFinished }
     /// Whether the game clock is stopped (a new game starts paused).
-    public var isPaused: Dynamic<Bool> { mutableIsPaused }
+    public var isPaused: Dynamic<Bool> { dynamics.isPaused }
     /// The winning side once the game is finished.
-    public var winner: Dynamic<TeamSide?> { mutableWinner }
+    public var winner: Dynamic<TeamSide?> { dynamics.winner }
     /// The clock reading pages animate from.
-    public var clock: Dynamic<ClockData> { mutableClock }
+    public var clock: Dynamic<ClockData> { dynamics.clock }
     /// Period, shot clock, team fouls, timeouts, possession, the lock and who is on court.
-    public var status: Dynamic<GameStatus> { mutableStatus }
+    public var status: Dynamic<GameStatus> { dynamics.status }
     /// Every player's statistics, the teams' totals and the points per period (minutes as of the clock's latest
     /// reading: see ``StatsData``).
-    public var stats: Dynamic<StatsData> { mutableStats }
+    public var stats: Dynamic<StatsData> { dynamics.stats }
     /// The play-by-play, oldest first (row `i` is play `i + 1`).
     public private(set) var plays: [PlayRow]
     /// The rows the latest batch added or changed (every row at creation; a presenter starts from ``plays``): what a
     /// presenter writes, so a long
     /// game's play-by-play costs one write per play and command, not one per play already recorded.
-    public var changedPlays: Dynamic<[PlayRow]> { mutableChangedPlays }
+    public var changedPlays: Dynamic<[PlayRow]> { dynamics.changedPlays }
     /// The plays the two scorers disagree on, not yet resolved (always empty without dual confirmation).
-    public var conflicts: Dynamic<[Play]> { mutableConflicts }
-    /// One line for the lobby.
+    public var conflicts: Dynamic<[Play]> { dynamics.conflicts }
+    /// One line for the lobby (made at once: a server's owner reports every game's line).
     public var summary: Dynamic<GameSummary> { mutableSummary }
     /// The number of batches that changed something (see the type's documentation).
-    public var revision: Dynamic<Int> { mutableRevision }
+    public var revision: Dynamic<Int> { dynamics.revision }
+    /// ``revision``'s value, read without making the `Dynamic`s.
+    public private(set) var revisionNumber: Int
     /// The instant the latest batch is shown as of (a command's `now`, a tick's deadline, a stored batch's last
     /// event): what a patch's server time should be, so nodes that apply the same stored batch agree on it.
     public private(set) var batchInstant: Timestamp
@@ -64,20 +68,9 @@ public final class GameScoreboardEditorViewModel {
     /// The model, read-only: the view model alone changes it.
     public private(set) var game: Game
 
-    private let mutableTime: MutableDynamic<String>
-    private let mutableScore: MutableDynamic<String>
-    private let mutableHomeScore: MutableDynamic<Int>
-    private let mutableAwayScore: MutableDynamic<Int>
-    private let mutableIsFinished: MutableDynamic<Bool>
-    private let mutableIsPaused: MutableDynamic<Bool>
-    private let mutableWinner: MutableDynamic<TeamSide?>
-    private let mutableClock: MutableDynamic<ClockData>
-    private let mutableStatus: MutableDynamic<GameStatus>
-    private let mutableStats: MutableDynamic<StatsData>
-    private let mutableChangedPlays: MutableDynamic<[PlayRow]>
     private let mutableSummary: MutableDynamic<GameSummary>
-    private let mutableConflicts: MutableDynamic<[Play]>
-    private let mutableRevision: MutableDynamic<Int>
+    /// The views' `Dynamic`s, once any was read (``ScoreboardDynamics``).
+    private var madeDynamics: ScoreboardDynamics?
     private let now: () -> Timestamp
     /// The revision after each accepted command, so that a repeated id is answered with the same `seq`.
     private var acceptedRevisions: [CommandID: Int] = [:]
@@ -85,7 +78,7 @@ public final class GameScoreboardEditorViewModel {
     private var refusalOrder: [CommandID] = []
     private var localCommandNumber = 0
     /// The rows the latest batch added or changed (``changedPlays``'s value, for the batch's value).
-    private var latestChangedPlays: [PlayRow]
+    private(set) var latestPlayChanges: [PlayRow]
 
     /// A view model owning `game`, showing it as of `now`; `clock` dates the tutorial's argumentless buttons, and
     /// `revision` continues a numbering (0 for a new document) in which `acceptedRevisions` answered the commands
@@ -103,37 +96,26 @@ public final class GameScoreboardEditorViewModel {
         self.batchInstant = now
         let frame = GameFrame(game: game, now: now, previousClock: nil)
         self.frame = frame
-        self.mutableTime = MutableDynamic(frame.time)
-        self.mutableScore = MutableDynamic(frame.score)
-        self.mutableHomeScore = MutableDynamic(frame.homeScore)
-        self.mutableAwayScore = MutableDynamic(frame.awayScore)
-        self.mutableIsFinished = MutableDynamic(frame.isFinished)
-        self.mutableIsPaused = MutableDynamic(frame.isPaused)
-        self.mutableWinner = MutableDynamic(frame.winner)
-        self.mutableClock = MutableDynamic(frame.clock)
         self.acceptedRevisions = acceptedRevisions
-        self.mutableStatus = MutableDynamic(frame.status)
-        self.mutableStats = MutableDynamic(frame.stats)
         self.plays = Self.playRows(of: game, seqs: acceptedRevisions, nextSeq: nil)
-        self.mutableChangedPlays = MutableDynamic(plays)
-        self.latestChangedPlays = plays
+        self.latestPlayChanges = plays
         self.mutableSummary = MutableDynamic(GameSummary(game: game))
-        self.mutableConflicts = MutableDynamic(game.conflicts)
-        self.mutableRevision = MutableDynamic(revision)
-        self.homePlayers = game.homeTeam.players.map(playerViewModel)
-        self.awayPlayers = game.awayTeam.players.map(playerViewModel)
+        self.revisionNumber = revision
     }
 
-    private func playerViewModel(_ player: Player) -> PlayerScoreboardMoveEditorViewModel {
-        PlayerScoreboardMoveEditorViewModel(
-            player: player, counts: game.moveCounts(for: player.id) ?? MoveCounts(), game: self)
+    /// The views' `Dynamic`s, made on the first read.
+    private var dynamics: ScoreboardDynamics {
+        if let madeDynamics { return madeDynamics }
+        let made = ScoreboardDynamics(of: self)
+        madeDynamics = made
+        return made
     }
 
     // MARK: The tutorial's buttons and the server's commands
 
     /// Starts the clock when paused, pauses it when running (the tutorial's start/pause button).
     public func togglePause() {
-        if mutableIsPaused.value { start() } else { pause() }
+        if frame.isPaused { start() } else { pause() }
     }
 
     /// Starts the game clock now.
@@ -180,8 +162,8 @@ public final class GameScoreboardEditorViewModel {
         case .append(let events, let next):
             game = next
             publishBatch(events: events, now: now)
-            acceptedRevisions[command.id] = mutableRevision.value
-            return batch(events: events, reply: .accepted(id: command.id, seq: mutableRevision.value))
+            acceptedRevisions[command.id] = revisionNumber
+            return batch(events: events, reply: .accepted(id: command.id, seq: revisionNumber))
         case .refused(let reply):
             // The model leaves a time limit that a refused command passed for the owner to record.
             return tick(now: now).answering(reply)
@@ -203,7 +185,7 @@ public final class GameScoreboardEditorViewModel {
         do {
             let outcome = try next.apply(command, by: member, at: now)
             if outcome.isDuplicate {
-                return .repeated(.accepted(id: command.id, seq: acceptedRevision(of: command.id) ?? revision.value))
+                return .repeated(.accepted(id: command.id, seq: acceptedRevision(of: command.id) ?? revisionNumber))
             }
             return .append(outcome.newEvents, next)
         } catch {
@@ -257,7 +239,7 @@ public final class GameScoreboardEditorViewModel {
         game = next
         publishBatch(events: outcome.newEvents, now: now)
         return batch(
-            events: outcome.newEvents, reply: .accepted(id: replyID(outcome.event), seq: mutableRevision.value))
+            events: outcome.newEvents, reply: .accepted(id: replyID(outcome.event), seq: revisionNumber))
     }
 
     /// Applies a batch of events already stored in a shared log (this node's command once its append returned, or
@@ -305,7 +287,7 @@ public final class GameScoreboardEditorViewModel {
     /// The `seq` that acknowledged an accepted command id, nil when the id is not accepted.
     public func acceptedRevision(of id: CommandID) -> Int? {
         guard game.event(forCommand: id) != nil else { return nil }
-        return acceptedRevisions[id] ?? mutableRevision.value
+        return acceptedRevisions[id] ?? revisionNumber
     }
 
     /// Lets time pass up to `now`: records the time limit when the clock reached it and the windows to confirm that
@@ -346,15 +328,15 @@ public final class GameScoreboardEditorViewModel {
     /// The batch just published, as a value.
     private func batch(events: [GameEvent], reply: CommandReply?) -> ScoreboardBatch {
         ScoreboardBatch(
-            events: events, reply: reply, frame: frame, changedPlays: latestChangedPlays,
-            revision: mutableRevision.value, instant: batchInstant)
+            events: events, reply: reply, frame: frame, changedPlays: latestPlayChanges,
+            revision: revisionNumber, instant: batchInstant)
     }
 
     /// A batch that changed nothing (a repeated id, a stored batch seen before): the revision stays, so no
     /// presenter publishes it.
     private func unchanged(reply: CommandReply?) -> ScoreboardBatch {
         ScoreboardBatch(
-            events: [], reply: reply, frame: frame, changedPlays: [], revision: mutableRevision.value,
+            events: [], reply: reply, frame: frame, changedPlays: [], revision: revisionNumber,
             instant: batchInstant)
     }
 
@@ -362,30 +344,27 @@ public final class GameScoreboardEditorViewModel {
     /// revision.
     private func publishBatch(events: [GameEvent], now: Timestamp, revision: Int? = nil) {
         batchInstant = now
+        let previous = frame
         frame = GameFrame(game: game, now: now, previousClock: frame.clock)
-        var changed = false
-        changed = mutableTime.update(frame.time) || changed
-        changed = mutableScore.update(frame.score) || changed
-        changed = mutableHomeScore.update(frame.homeScore) || changed
-        changed = mutableAwayScore.update(frame.awayScore) || changed
-        changed = mutableIsFinished.update(frame.isFinished) || changed
-        changed = mutableIsPaused.update(frame.isPaused) || changed
-        changed = mutableWinner.update(frame.winner) || changed
-        changed = mutableClock.update(frame.clock) || changed
-        changed = mutableStatus.update(frame.status) || changed
-        changed = mutableStats.update(frame.stats) || changed
+        // What the views show changed when the frame did (each `Dynamic` holds one of its members; a player's
+        // labels are its move counts), or a play row, or the lobby's line.
+        var changed = frame.time != previous.time || frame.score != previous.score
+        changed = changed || frame.homeScore != previous.homeScore || frame.awayScore != previous.awayScore
+        changed = changed || frame.isFinished != previous.isFinished || frame.isPaused != previous.isPaused
+        changed = changed || frame.winner != previous.winner || frame.clock != previous.clock
+        changed = changed || frame.status != previous.status || frame.stats != previous.stats
         changed = refreshPlays(after: events) || changed
-        for (player, counts) in zip(homePlayers + awayPlayers, frame.moveCounts) {
-            changed = player.refresh(from: counts) || changed
-        }
+        changed = changed || frame.moveCounts != previous.moveCounts
+        madeDynamics?.show(frame, changedPlays: latestPlayChanges)
         changed = mutableSummary.update(GameSummary(game: game)) || changed
-        changed = mutableConflicts.update(frame.conflicts ?? []) || changed
+        changed = changed || (frame.conflicts ?? []) != (previous.conflicts ?? [])
         if let revision {
             // A stored batch keeps its stored number even when it changes nothing shown (a repeated reading).
-            if revision > mutableRevision.value { mutableRevision.value = revision }
+            if revision > revisionNumber { revisionNumber = revision }
         } else if changed {
-            mutableRevision.value += 1
+            revisionNumber += 1
         }
+        madeDynamics?.finish(conflicts: frame.conflicts ?? [], revision: revisionNumber)
     }
 
     /// Whole seconds while running (so the label changes once a second), tenths when stopped, as the tutorial.
@@ -433,13 +412,12 @@ public final class GameScoreboardEditorViewModel {
             let play = game.plays[index]
             // A play recorded in this batch is first shown by the revision this batch makes.
             let row = PlayRow(
-                play: play, seq: acceptedRevisions[play.commandID] ?? mutableRevision.value + 1,
+                play: play, seq: acceptedRevisions[play.commandID] ?? revisionNumber + 1,
                 period: isTimed ? play.period : nil)
             if index < plays.count { plays[index] = row } else { plays.append(row) }
             changed.append(row)
         }
-        latestChangedPlays = changed
-        mutableChangedPlays.value = changed
+        latestPlayChanges = changed
         return !changed.isEmpty
     }
 
