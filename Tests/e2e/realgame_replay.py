@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""A real game, replayed: a published EuroLeague game scored through the scorer's WebSocket, and its box score.
+"""A real game, replayed: a published game scored through the scorer's WebSocket, and its box score.
 
 Reads the normalised game (`game.json` of shared/realgame, read where it lies and never copied into the project):
-its two 12-player rosters, 428 play-by-play rows and the official box score. Creates a `fiba5x5` game with the
+its two rosters, its play-by-play rows and the official box score. Creates a `fiba5x5` game with the
 rosters (names, shirt numbers, the published starters as `starters`) and replays the rows in their published order
 as a scorer at the table would: `setClock` to the row's time whenever the game clock shows another time (the data's
 clock is MM:SS remaining, `setClock` takes the elapsed time of the period), the row's move, a `teamMove` for a team
@@ -17,14 +17,14 @@ Checks, each failing the run with a line per difference:
 - every player's `stats` in the document, and the row of `GET /api/games/{id}/boxscore`, equal the published box
   score in every column: points, field goals, 2- and 3-pointers and free throws made and attempted, offensive,
   defensive and total rebounds, assists, steals, blocks, turnovers, fouls, plus-minus and minutes to the second;
-  the published valuation (EuroLeague's PIR) equals Courtside's efficiency (FIBA's EFF) plus fouls drawn minus
+  the published valuation (PIR) equals Courtside's efficiency (FIBA's EFF) plus fouls drawn minus
   fouls committed minus shots blocked, the two columns Courtside does not keep;
 - each team's `homeStats`/`awayStats` equal the sums of the published player rows, its team rebounds and turnovers
   the published team row, and player sums plus the team row equal the published team totals;
 - the scorer's and a spectator's documents equal `GET /api/games/{id}`.
 
 Rows Courtside cannot express are printed before the replay with the reason (a media timeout, the jump ball, the
-folded "foul drawn" and "shot rejected" rows, the row the data already omits); none is skipped silently.
+folded "foul drawn" and "shot rejected" rows, rows the data already omits); none is skipped silently.
 
 Exits 1 with the differences; every wait is bounded.
 """
@@ -231,7 +231,7 @@ def not_expressed(game, steps):
 
 
 def pir_from(stats, published):
-    """EuroLeague's valuation (PIR) from Courtside's efficiency (FIBA's EFF: PTS + REB + AST + STL + BLK − missed FG
+    """The published valuation (PIR) from Courtside's efficiency (FIBA's EFF: PTS + REB + AST + STL + BLK − missed FG
     − missed FT − TOV) and the two published columns Courtside does not keep: PIR adds fouls drawn and subtracts
     fouls committed and shots blocked."""
     return stats["efficiency"] + published["fouls_drawn"] - published["pf"] - published["blk_against"]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A real game, replayed: Tests/e2e/realgame_replay.py (PyPI websockets) scores a published EuroLeague game
+# A real game, replayed: Tests/e2e/realgame_replay.py (PyPI websockets) scores a published game
 # (shared/realgame/game.json, described in its README) through the scorer's WebSocket of a
 # `courtside serve` on a free loopback port, as a scorer at the table would (the rosters and published starters,
 # setClock before each row, substitute, timeout, teamMove, endPeriod, final), then compares the running score after
