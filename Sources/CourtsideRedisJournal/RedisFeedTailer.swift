@@ -249,8 +249,8 @@ public final class RedisFeedTailer: Sendable {
 
     /// One feed entry's fields, in order: `g`, `s` (the batch's first sequence), `n`, `k` (the batch's size), then
     /// `p` and `e` per event; a creation has no `e`; an archive is `g`, `a`, `n`; a court's change is `c` (its id),
-    /// `v` (its version), `r` (its JSON), `n`, and `y` (its venue's name) for a court relayed from a venue. An entry of a library before
-    /// version 8 (`g`, `s`, `p`, `n`, `e`: one per event) reads as a batch of one. Nil for an entry that is not
+    /// `v` (its version), `r` (its JSON), `n`, and `y` (its venue's name) for a court relayed from a venue. An
+    /// entry of a library before version 8 (`g`, `s`, `p`, `n`, `e`: one per event) reads as a batch of one. Nil for an entry that is not
     /// whole: its size differs from `k`, an event does not decode or is out of order (the cursor then repairs the
     /// gap from the game's stream).
     static func parse(_ values: [[UInt8]]) -> Item? {

@@ -9,98 +9,69 @@ import Testing
 struct AdaptiveFlushDecisionTests {
     @Test("nothing waiting: the flush goes on, looking every lookInterval connections")
     func idleFlushesEverything() {
-        var step: AdaptiveFlush.Step
         var flush = AdaptiveFlush(lookInterval: 3)
         flush.flushBegan()
-        step = flush.connectionFlushed()
-        #expect(step == .flushNext)
-        step = flush.connectionFlushed()
-        #expect(step == .flushNext)
-        step = flush.connectionFlushed()
-        #expect(step == .lookForInput)
+        #expect(flush.steps(3) == [.flushNext, .flushNext, .lookForInput])
         let held = flush.lookedForInput(waiting: false, pending: 1)
         #expect(!held, "nothing waiting: nothing held")
-        step = flush.connectionFlushed()
-        #expect(step == .flushNext)
+        #expect(flush.steps(1) == [.flushNext])
         flush.flushCompleted()
         #expect(!flush.isHolding)
     }
 
     @Test("input waiting: the rest is held once; the next flush sends the held first without looking")
     func inputWaitingHoldsOnce() {
-        var step: AdaptiveFlush.Step
         var flush = AdaptiveFlush(lookInterval: 2)
         flush.flushBegan()
-        step = flush.connectionFlushed()
-        #expect(step == .flushNext)
-        step = flush.connectionFlushed()
-        #expect(step == .lookForInput)
+        #expect(flush.steps(2) == [.flushNext, .lookForInput])
         var held = flush.lookedForInput(waiting: true, pending: 10)
         #expect(held && flush.isHolding)
         // The next iteration's flush: the ten held go first with no look, so none is held twice in a row.
         flush.flushBegan()
-        for _ in 0..<10 {
-            step = flush.connectionFlushed()
-            #expect(step == .flushNext)
-        }
+        #expect(flush.steps(10) == Array(repeating: .flushNext, count: 10))
         flush.flushCompleted()
         #expect(!flush.isHolding)
         // Caught up: the flush after that looks again.
         flush.flushBegan()
-        step = flush.connectionFlushed()
-        #expect(step == .flushNext)
-        step = flush.connectionFlushed()
-        #expect(step == .lookForInput)
+        #expect(flush.steps(2) == [.flushNext, .lookForInput])
         held = flush.lookedForInput(waiting: true, pending: 1)
         #expect(held)
     }
 
     @Test("pipelined: after the held connections, the flush looks again and may hold the ones it reaches last")
     func pipelinedHolds() {
-        var step: AdaptiveFlush.Step
         var flush = AdaptiveFlush(lookInterval: 2)
         flush.flushBegan()
-        _ = flush.connectionFlushed()
-        step = flush.connectionFlushed()
-        #expect(step == .lookForInput)
+        #expect(flush.steps(2) == [.flushNext, .lookForInput])
         var held = flush.lookedForInput(waiting: true, pending: 3)
         #expect(held)
-        // Next flush: three held, then the connections the first flush reached; input waits again.
+        // Next flush: three held (never followed by a look before all three went), then the connections the first
+        // flush reached, looked at every lookInterval connections; input waits again.
         flush.flushBegan()
         #expect(flush.isHolding == false, "what the last flush held is being flushed now")
-        for _ in 0..<3 {
-            step = flush.connectionFlushed()
-            #expect(step == .flushNext, "a held connection is never followed by a look before the held are done")
-        }
-        step = flush.connectionFlushed()
-        #expect(step == .flushNext)
-        step = flush.connectionFlushed()
-        #expect(step == .lookForInput, "past the held ones the flush looks every lookInterval connections")
+        #expect(flush.steps(5) == [.flushNext, .flushNext, .flushNext, .flushNext, .lookForInput])
         held = flush.lookedForInput(waiting: true, pending: 2)
         #expect(held && flush.isHolding)
         // And the two it held now go first in the flush after.
         flush.flushBegan()
-        for _ in 0..<2 {
-            step = flush.connectionFlushed()
-            #expect(step == .flushNext)
-        }
-        step = flush.connectionFlushed()
-        #expect(step == .flushNext)
-        step = flush.connectionFlushed()
-        #expect(step == .lookForInput)
+        #expect(flush.steps(4) == [.flushNext, .flushNext, .flushNext, .lookForInput])
     }
 
     @Test("the count of connections between looks starts again with each flush")
     func countPerFlush() {
-        var step: AdaptiveFlush.Step
         var flush = AdaptiveFlush(lookInterval: 2)
         flush.flushBegan()
-        step = flush.connectionFlushed()
-        #expect(step == .flushNext)
+        #expect(flush.steps(1) == [.flushNext])
         flush.flushCompleted()
         flush.flushBegan()
-        step = flush.connectionFlushed()
-        #expect(step == .flushNext, "a small flush per iteration (HTTP traffic) never looks")
+        #expect(flush.steps(1) == [.flushNext], "a small flush per iteration (HTTP traffic) never looks")
+    }
+}
+
+extension AdaptiveFlush {
+    /// The decisions after `count` connections flushed in a row, more waiting after each.
+    fileprivate mutating func steps(_ count: Int) -> [Step] {
+        (0..<count).map { _ in connectionFlushed() }
     }
 }
 

@@ -318,7 +318,6 @@ public final class CourtsideApplication: Sendable {
         }
     }
 
-    /// The Redis servers under `journal`, one per partition (one for a plain `RedisJournal`); nil for another journal.
     /// The courts relayed from venues that the nodes of a cluster share (docs/relay.md, "Courts"). They are the
     /// venues' to send again, so one stored in a form this node cannot show, or a store that cannot give them back,
     /// is logged and the node starts without it.
@@ -336,6 +335,7 @@ public final class CourtsideApplication: Sendable {
         }
     }
 
+    /// The Redis servers under `journal`, one per partition (one for a plain `RedisJournal`); nil for another journal.
     static func redisPartitions(of journal: any GameJournal) -> [RedisJournal]? {
         if let partitioned = journal as? PartitionedRedisJournal { return partitioned.partitions }
         return (journal as? RedisJournal).map { [$0] }

@@ -346,18 +346,13 @@ public final class GameScoreboardEditorViewModel {
         batchInstant = now
         let previous = frame
         frame = GameFrame(game: game, now: now, previousClock: frame.clock)
-        // What the views show changed when the frame did (each `Dynamic` holds one of its members; a player's
-        // labels are its move counts), or a play row, or the lobby's line.
-        var changed = frame.time != previous.time || frame.score != previous.score
-        changed = changed || frame.homeScore != previous.homeScore || frame.awayScore != previous.awayScore
-        changed = changed || frame.isFinished != previous.isFinished || frame.isPaused != previous.isPaused
-        changed = changed || frame.winner != previous.winner || frame.clock != previous.clock
-        changed = changed || frame.status != previous.status || frame.stats != previous.stats
+        // What the views show changed when the frame did (each `Dynamic` holds one of its members, a player's
+        // labels are its move counts, and a game's conflicts are nil throughout or never), or a play row, or the
+        // lobby's line.
+        var changed = frame != previous
         changed = refreshPlays(after: events) || changed
-        changed = changed || frame.moveCounts != previous.moveCounts
         madeDynamics?.show(frame, changedPlays: latestPlayChanges)
         changed = mutableSummary.update(GameSummary(game: game)) || changed
-        changed = changed || (frame.conflicts ?? []) != (previous.conflicts ?? [])
         if let revision {
             // A stored batch keeps its stored number even when it changes nothing shown (a repeated reading).
             if revision > revisionNumber { revisionNumber = revision }
